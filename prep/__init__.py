@@ -1,0 +1,74 @@
+"""prep: an interview-prep study companion.
+
+``create_app`` is the application factory; every feature is a blueprint in its own sub-package.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import config as config_module
+from .config import REPO_ROOT
+
+log = logging.getLogger(__name__)
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``PREP_*`` environment variables, then ``config``."""
+    instance_path = os.environ.get("PREP_INSTANCE_DIR") or (config or {}).get("INSTANCE_PATH")
+    app = Flask(
+        __name__,
+        instance_path=str(Path(instance_path).resolve()) if instance_path else str(REPO_ROOT / "instance"),
+        template_folder=str(REPO_ROOT / "templates"),
+        static_folder=str(REPO_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.update(config_module.defaults(Path(app.instance_path)))
+    app.config.update(config_module.from_environ())
+    if config:
+        app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = config_module.load_or_create_secret_key(Path(app.instance_path))
+
+    _init_extensions(app)
+    _register_blueprints(app)
+    from .errors import register_error_handlers
+    from .web import register_template_helpers
+
+    from .cli import register_cli
+
+    register_cli(app)
+    register_error_handlers(app)
+    register_template_helpers(app)
+    return app
+
+
+def _init_extensions(app: Flask) -> None:
+    from .database import configure_sqlite
+    from .extensions import csrf, db, login_manager
+
+    db.init_app(app)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    login_manager.login_view = "accounts.login"
+    login_manager.login_message = "Please log in to continue."
+    login_manager.login_message_category = "info"
+    with app.app_context():
+        configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
+    from . import models  # noqa: F401  (register every model on the metadata)
+
+
+def _register_blueprints(app: Flask) -> None:
+    from .accounts.routes import bp as accounts_bp
+    from .content.routes import bp as content_bp
+    from .drill.routes import bp as drill_bp
+    from .questions.routes import bp as questions_bp
+
+    app.register_blueprint(accounts_bp)
+    app.register_blueprint(drill_bp)
+    app.register_blueprint(questions_bp)
+    app.register_blueprint(content_bp)

@@ -1,0 +1,54 @@
+"""User accounts and their study settings."""
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from flask_login import UserMixin
+from sqlalchemy import Enum, Float, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+from ..models_base import UTCDateTime, utcnow
+
+
+class Role(str, enum.Enum):
+    candidate = "candidate"
+    instructor = "instructor"
+    admin = "admin"
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    display_name: Mapped[str] = mapped_column(String(80), default="")
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[Role] = mapped_column(Enum(Role, native_enum=False, length=16), default=Role.candidate)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    # Bumped on logout-everywhere / password change: sessions carrying an older value are refused.
+    session_version: Mapped[int] = mapped_column(Integer, default=1)
+
+    # Study settings
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    day_start_hour: Mapped[int] = mapped_column(Integer, default=4)
+    new_per_day: Mapped[int] = mapped_column(Integer, default=20)
+    reviews_per_day: Mapped[int] = mapped_column(Integer, default=200)
+    desired_retention: Mapped[float] = mapped_column(Float, default=0.9)
+    learning_steps: Mapped[str] = mapped_column(String(120), default="1m 10m")
+    relearning_steps: Mapped[str] = mapped_column(String(120), default="10m")
+    maximum_interval: Mapped[int] = mapped_column(Integer, default=36500)
+    # FSRS parameters fitted to this user's history (JSON list), or None for the defaults.
+    fsrs_parameters: Mapped[str | None] = mapped_column(String(1000), default=None)
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_version}"
+
+    @property
+    def is_instructor(self) -> bool:
+        return self.role in (Role.instructor, Role.admin)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role is Role.admin

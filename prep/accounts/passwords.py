@@ -1,0 +1,37 @@
+"""Password hashing with argon2id (argon2-cffi defaults) and the password policy."""
+from __future__ import annotations
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+_hasher = PasswordHasher()  # argon2id, RFC 9106 low-memory profile
+# Verified against when the email is unknown, so both paths cost the same time.
+_DUMMY_HASH = _hasher.hash("dummy password for timing equality")
+
+MIN_LENGTH = 8
+MAX_LENGTH = 1024
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(stored_hash: str | None, password: str) -> bool:
+    """True when ``password`` matches; with no stored hash, spend the same time and say no."""
+    try:
+        return _hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored_hash: str) -> bool:
+    return _hasher.check_needs_rehash(stored_hash)
+
+
+def password_problem(password: str) -> str | None:
+    """Why a new password is refused, or None. No composition rules (OWASP ASVS 5)."""
+    if len(password) < MIN_LENGTH:
+        return f"Use at least {MIN_LENGTH} characters (15 or more is better)."
+    if len(password) > MAX_LENGTH:
+        return f"Use at most {MAX_LENGTH} characters."
+    return None

@@ -1,0 +1,149 @@
+"""Register, log in, log out, settings and password change."""
+from __future__ import annotations
+
+from decimal import Decimal
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask_login import current_user, login_required, login_user, logout_user
+
+from ..extensions import db, login_manager
+from .forms import LoginForm, PasswordChangeForm, RegisterForm, SettingsForm
+from .models import User
+from .passwords import hash_password, verify_password
+from .service import AccountError, authenticate, create_user
+
+bp = Blueprint("accounts", __name__)
+
+
+@login_manager.user_loader
+def load_user(user_key: str) -> User | None:
+    """Sessions carry "id:session_version"; a bumped version logs the old sessions out."""
+    try:
+        user_id, version = (int(part) for part in user_key.split(":", 1))
+    except ValueError:
+        return None
+    user = db.session.get(User, user_id)
+    if user is None or user.session_version != version:
+        return None
+    return user
+
+
+def _valid_zone(name: str | None) -> str:
+    try:
+        ZoneInfo(name or "UTC")
+        return name or "UTC"
+    except (ZoneInfoNotFoundError, ValueError):
+        return "UTC"
+
+
+def _safe_next(target: str | None) -> str:
+    """Only same-site relative paths are followed after login."""
+    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
+        return target
+    return url_for("drill.dashboard")
+
+
+@bp.route("/")
+def index():
+    if current_user.is_authenticated:
+        return redirect(url_for("drill.dashboard"))
+    return render_template("index.html")
+
+
+@bp.route("/register", methods=["GET", "POST"])
+def register():
+    if current_user.is_authenticated:
+        return redirect(url_for("drill.dashboard"))
+    form = RegisterForm()
+    if form.validate_on_submit():
+        try:
+            user = create_user(form.email.data, form.password.data, display_name=form.display_name.data or "",
+                               timezone=_valid_zone(form.timezone.data))
+        except AccountError as err:
+            db.session.rollback()
+            form.email.errors.append(str(err))
+        else:
+            db.session.commit()
+            session.clear()
+            login_user(user)
+            flash("Welcome to prep! Add some questions to start drilling.", "success")
+            return redirect(url_for("questions.index"))
+    return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    if current_user.is_authenticated:
+        return redirect(url_for("drill.dashboard"))
+    form = LoginForm()
+    if form.validate_on_submit():
+        user = authenticate(form.email.data, form.password.data)
+        if user is None:
+            form.password.errors.append("Wrong email or password.")
+        else:
+            db.session.commit()
+            next_url = _safe_next(request.args.get("next"))
+            session.clear()  # a fresh session at login
+            login_user(user, remember=form.remember.data)
+            return redirect(next_url)
+    return render_template("accounts/login.html", form=form), (400 if form.errors else 200)
+
+
+@bp.route("/logout", methods=["GET", "POST"])
+def logout():
+    if request.method == "GET":
+        # Logging out changes state, so it is a POST; GET shows a confirmation button.
+        return render_template("accounts/logout.html")
+    if current_user.is_authenticated:
+        current_user.session_version += 1  # ends this user's sessions everywhere
+        db.session.commit()
+    logout_user()
+    session.clear()
+    flash("You are logged out.", "info")
+    return redirect(url_for("accounts.login"))
+
+
+@bp.route("/settings", methods=["GET", "POST"])
+@login_required
+def settings():
+    form = SettingsForm(obj=current_user)
+    if request.method == "GET":
+        form.desired_retention.data = Decimal(str(round(current_user.desired_retention, 2)))
+    if form.validate_on_submit():
+        user = current_user._get_current_object()
+        user.display_name = (form.display_name.data or "").strip()
+        user.timezone = form.timezone.data
+        user.day_start_hour = form.day_start_hour.data
+        user.new_per_day = form.new_per_day.data
+        user.reviews_per_day = form.reviews_per_day.data
+        user.desired_retention = float(form.desired_retention.data)
+        user.learning_steps = " ".join(form.learning_steps.data.split())
+        user.relearning_steps = " ".join(form.relearning_steps.data.split())
+        user.maximum_interval = form.maximum_interval.data
+        db.session.commit()
+        flash("Settings saved.", "success")
+        return redirect(url_for("accounts.settings"))
+    db.session.rollback()
+    return render_template("accounts/settings.html", form=form, password_form=PasswordChangeForm()), (
+        400 if form.errors else 200)
+
+
+@bp.route("/settings/password", methods=["GET", "POST"])
+@login_required
+def change_password():
+    form = PasswordChangeForm()
+    if form.validate_on_submit():
+        user = current_user._get_current_object()
+        if not verify_password(user.password_hash, form.current.data):
+            form.current.errors.append("This is not your current password.")
+        else:
+            user.password_hash = hash_password(form.password.data)
+            user.session_version += 1  # other sessions end; this one is renewed below
+            db.session.commit()
+            session.clear()
+            login_user(user)
+            flash("Password changed. Other devices have been logged out.", "success")
+            return redirect(url_for("accounts.settings"))
+    return render_template("accounts/password.html", form=form), (400 if form.errors else 200)

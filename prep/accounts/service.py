@@ -1,0 +1,49 @@
+"""Account operations used by the views and the CLI."""
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from ..extensions import db
+from .models import Role, User
+from .passwords import hash_password, needs_rehash, password_problem, verify_password
+
+
+class AccountError(ValueError):
+    """A user-facing account problem (duplicate email, weak password…)."""
+
+
+def normalize_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def find_user(email: str) -> User | None:
+    return db.session.scalar(select(User).where(func.lower(User.email) == normalize_email(email)))
+
+
+def create_user(email: str, password: str, *, role: Role = Role.candidate, display_name: str = "",
+                timezone: str = "UTC") -> User:
+    """Add a user to the session (the caller commits)."""
+    email = normalize_email(email)
+    if not email or "@" not in email:
+        raise AccountError("Enter a valid email address.")
+    problem = password_problem(password)
+    if problem:
+        raise AccountError(problem)
+    if find_user(email) is not None:
+        raise AccountError("An account with this email already exists.")
+    user = User(email=email, password_hash=hash_password(password), role=role,
+                display_name=display_name.strip(), timezone=timezone)
+    db.session.add(user)
+    db.session.flush()
+    return user
+
+
+def authenticate(email: str, password: str) -> User | None:
+    """The user for these credentials, or None; rehashes the password when parameters changed."""
+    user = find_user(email)
+    if not verify_password(user.password_hash if user else None, password):
+        return None
+    assert user is not None
+    if needs_rehash(user.password_hash):
+        user.password_hash = hash_password(password)
+    return user

@@ -1,0 +1,82 @@
+"""The ``prep`` command line: a Flask CLI group (so ``prep run``, ``prep routes``, ``prep shell``
+work too) with the project's own commands."""
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, with_appcontext
+
+from .accounts.models import Role
+
+
+def _create_app():
+    from . import create_app
+
+    return create_app()
+
+
+@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=True,
+             help="prep: interview-prep study companion. Run `prep init` once, then `prep serve`.")
+def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def register_cli(app: Flask) -> None:
+    """Attach the project's commands to ``app.cli`` (which the ``prep`` group lists)."""
+    for command in (init_command, serve_command, users_group):
+        app.cli.add_command(command)
+
+
+@click.command("init")
+@with_appcontext
+def init_command() -> None:
+    """Create the database tables and load the content and sample data (safe to run twice)."""
+    from .setup import initialise
+
+    for line in initialise(current_app):
+        click.echo(line)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
+              help="Worker threads in the (waitress) server process.")
+@with_appcontext
+def serve_command(host: str, port: int, threads: int) -> None:
+    """Serve the app with a production WSGI server (waitress)."""
+    from waitress import serve
+
+    app = current_app._get_current_object()
+    click.echo(f"prep is serving on http://{host}:{port}/  (Ctrl+C to stop)")
+    sys.stdout.flush()
+    serve(app, host=host, port=port, threads=threads, ident="prep")
+
+
+@click.group("users")
+def users_group() -> None:
+    """Manage user accounts."""
+
+
+@users_group.command("create")
+@click.argument("email")
+@click.option("--role", type=click.Choice([r.value for r in Role]), default=Role.candidate.value,
+              show_default=True, help="The account's role.")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True,
+              help="The password (prompted for when not given).")
+@with_appcontext
+def users_create(email: str, role: str, password: str) -> None:
+    """Create a user account with a role (candidate, instructor or admin)."""
+    from .accounts.service import AccountError, create_user
+    from .extensions import db
+
+    try:
+        user = create_user(email, password, role=Role(role))
+    except AccountError as err:
+        db.session.rollback()
+        raise click.UsageError(str(err)) from None
+    db.session.commit()
+    click.echo(f"created {user.email} ({user.role.value})")

@@ -1,0 +1,26 @@
+"""Drill forms: rating, undo, card actions and notes (all CSRF-protected)."""
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, SubmitField, TextAreaField
+from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
+
+
+class RateForm(FlaskForm):
+    card_id = IntegerField(validators=[InputRequired()])
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    rating = IntegerField(validators=[InputRequired(), AnyOf([1, 2, 3, 4], message="Rating must be 1–4.")])
+    duration_ms = IntegerField(validators=[Optional(), NumberRange(min=0)])
+    shown_at = HiddenField()
+
+
+class ActionForm(FlaskForm):
+    """A bare form for POST buttons (undo, bury, suspend, remove)."""
+
+    submit = SubmitField()
+
+
+class NoteForm(FlaskForm):
+    note = TextAreaField("Your note", validators=[Length(max=20000)],
+                         description="Shown on the answer side when the question has no explanation yet.")
+    submit = SubmitField("Save note")

@@ -1,0 +1,70 @@
+"""Cards (FSRS state per user and question) and the review log."""
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import JSON, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from ..models_base import UTCDateTime, utcnow
+from ..questions.models import Question
+
+
+class CardState(str, enum.Enum):
+    new = "new"
+    learning = "learning"
+    review = "review"
+    relearning = "relearning"
+
+
+class Card(db.Model):
+    __tablename__ = "cards"
+    __table_args__ = (
+        UniqueConstraint("user_id", "question_id", name="uq_card_user_question"),
+        Index("ix_cards_user_due", "user_id", "suspended", "state", "due"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    state: Mapped[CardState] = mapped_column(Enum(CardState, native_enum=False, length=16), default=CardState.new)
+    step: Mapped[int | None] = mapped_column(Integer, default=0)
+    stability: Mapped[float | None] = mapped_column(Float, default=None)
+    difficulty: Mapped[float | None] = mapped_column(Float, default=None)
+    due: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    last_review: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    reps: Mapped[int] = mapped_column(Integer, default=0)
+    lapses: Mapped[int] = mapped_column(Integer, default=0)
+    # Incremented on every change a review makes: a rating names the version it was shown,
+    # so a second submit of the same shown card finds a newer version and records nothing.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    suspended: Mapped[bool] = mapped_column(default=False)
+    buried_until: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    note: Mapped[str] = mapped_column(Text, default="")
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    question: Mapped[Question] = relationship(lazy="joined")
+
+
+class ReviewLog(db.Model):
+    __tablename__ = "review_logs"
+    __table_args__ = (
+        UniqueConstraint("card_id", "card_version", name="uq_review_card_version"),
+        Index("ix_review_logs_user_time", "user_id", "reviewed_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # The card version the rating was given for (see Card.version).
+    card_version: Mapped[int] = mapped_column(Integer)
+    rating: Mapped[int] = mapped_column(Integer)  # 1 Again, 2 Hard, 3 Good, 4 Easy
+    reviewed_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    duration_ms: Mapped[int] = mapped_column(Integer, default=0)
+    state_before: Mapped[str] = mapped_column(String(16))
+    state_after: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16), default="review")  # review | cram
+    # The card's whole scheduling state before this review (JSON), so undo restores it exactly.
+    card_before: Mapped[dict] = mapped_column(JSON)

@@ -1,0 +1,94 @@
+"""Daily queue rules: the user's local study day and what to show next.
+
+Pure module: no Flask, no database. ``now`` is always a UTC-aware datetime.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from enum import Enum
+from zoneinfo import ZoneInfo
+
+LEARN_AHEAD = timedelta(minutes=20)  # as Anki: learning cards due this soon count as due
+
+
+@dataclass(frozen=True)
+class StudyDay:
+    """One local study day, [start, end) in UTC."""
+
+    day: date
+    start: datetime
+    end: datetime
+
+
+def study_day(now: datetime, tz_name: str, day_start_hour: int = 4) -> StudyDay:
+    """The study day containing ``now`` for a user in ``tz_name`` whose day starts at ``day_start_hour``.
+
+    The day is computed on the local wall clock, so a DST change makes it 23 or 25 hours long.
+    """
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    tz = ZoneInfo(tz_name)
+    local = now.astimezone(tz)
+    day = local.date() if local.hour >= day_start_hour else local.date() - timedelta(days=1)
+    return day_bounds(day, tz, day_start_hour)
+
+
+def day_bounds(day: date, tz: ZoneInfo, day_start_hour: int) -> StudyDay:
+    start = datetime.combine(day, time(day_start_hour), tzinfo=tz).astimezone(timezone.utc)
+    end = datetime.combine(day + timedelta(days=1), time(day_start_hour), tzinfo=tz).astimezone(timezone.utc)
+    return StudyDay(day=day, start=start, end=end)
+
+
+@dataclass(frozen=True)
+class Limits:
+    new_per_day: int = 20
+    reviews_per_day: int = 200
+
+
+@dataclass(frozen=True)
+class DoneToday:
+    new: int = 0       # new cards introduced today
+    reviews: int = 0   # review-state cards answered today
+
+
+@dataclass(frozen=True)
+class Budget:
+    new_left: int
+    reviews_left: int
+
+
+def budget(limits: Limits, done: DoneToday) -> Budget:
+    """How many more new and review cards may be shown today."""
+    return Budget(new_left=max(0, limits.new_per_day - done.new),
+                  reviews_left=max(0, limits.reviews_per_day - done.reviews))
+
+
+class Pick(str, Enum):
+    learning = "learning"
+    review = "review"
+    new = "new"
+    learn_ahead = "learn_ahead"
+
+
+def pick_order(b: Budget) -> list[Pick]:
+    """Which kinds of card to look for, in order: learning due now, reviews due today (within
+    the limit), new cards (within the limit), then learning cards due within the learn-ahead window."""
+    order = [Pick.learning]
+    if b.reviews_left > 0:
+        order.append(Pick.review)
+    if b.new_left > 0:
+        order.append(Pick.new)
+    order.append(Pick.learn_ahead)
+    return order
+
+
+def streak(review_days: set[date], today: date) -> int:
+    """Consecutive study days with at least one review, ending today (or yesterday, if today
+    has none yet: a streak is not broken until the day is over)."""
+    day = today if today in review_days else today - timedelta(days=1)
+    count = 0
+    while day in review_days:
+        count += 1
+        day -= timedelta(days=1)
+    return count

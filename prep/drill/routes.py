@@ -1,0 +1,178 @@
+"""Dashboard, drill loop and card actions."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from sqlalchemy import func, select
+
+from ..content.lookup import explanations_for
+from ..extensions import db
+from . import scheduling, service
+from .forms import ActionForm, NoteForm, RateForm
+from .models import Card, ReviewLog
+
+bp = Blueprint("drill", __name__)
+
+PAGE_SIZE = 50
+
+
+def _now() -> datetime:
+    return service.utcnow()
+
+
+def _user():
+    return current_user._get_current_object()
+
+
+def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
+    try:
+        return service.get_card(_user(), card_id, for_update=for_update)
+    except service.CardNotFound:
+        abort(404)
+
+
+@bp.route("/dashboard")
+@login_required
+def dashboard():
+    counts = service.counts(_user(), _now())
+    return render_template("drill/dashboard.html", counts=counts)
+
+
+@bp.route("/drill")
+@login_required
+def drill():
+    user, now = _user(), _now()
+    shown = request.args.get("card", type=int)
+    revealed = request.args.get("show") == "1"
+    card = _card_or_404(shown) if shown else service.next_card(user, now)
+    counts = service.counts(user, now)
+    if card is None:
+        return render_template("drill/done.html", counts=counts, undo_form=ActionForm())
+    settings = service.scheduler_settings(user)
+    intervals = {r: scheduling.format_interval(d)
+                 for r, d in scheduling.preview_intervals(settings, card, now).items()}
+    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
+    return render_template(
+        "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
+        ratings=scheduling.RATING_NAMES, revealed=revealed, explanations=explanations_for(card.question, user),
+        undo_form=ActionForm(), action_form=ActionForm(), can_undo=service.last_review(user) is not None,
+    )
+
+
+@bp.route("/drill/rate", methods=["POST"])
+@login_required
+def rate():
+    form = RateForm()
+    if not form.validate():
+        flash("That rating could not be read; the card was not changed.", "error")
+        return redirect(url_for("drill.drill"))
+    now = _now()
+    duration = form.duration_ms.data
+    if duration is None and form.shown_at.data:
+        try:
+            shown_at = datetime.fromisoformat(form.shown_at.data)
+            if shown_at.tzinfo is not None:
+                duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
+        except ValueError:
+            duration = None
+    try:
+        service.rate(_user(), form.card_id.data, form.version.data, form.rating.data, now, duration)
+    except service.CardNotFound:
+        abort(404)
+    db.session.commit()
+    return redirect(url_for("drill.drill"))
+
+
+@bp.route("/drill/undo", methods=["POST"])
+@login_required
+def undo():
+    if not ActionForm().validate():
+        abort(400)
+    card = service.undo_last(_user())
+    db.session.commit()
+    if card is None:
+        flash("There is no rating to undo.", "info")
+        return redirect(url_for("drill.drill"))
+    flash("Last rating undone.", "success")
+    return redirect(url_for("drill.drill", card=card.id))
+
+
+@bp.route("/cards")
+@login_required
+def cards():
+    user = _user()
+    page = max(1, request.args.get("page", 1, type=int))
+    total = db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) or 0
+    rows = db.session.scalars(
+        select(Card).where(Card.user_id == user.id).order_by(Card.added_at.desc(), Card.id.desc())
+        .limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
+    pages = max(1, -(-total // PAGE_SIZE))
+    return render_template("drill/cards.html", cards=rows, page=page, pages=pages, total=total,
+                           action_form=ActionForm())
+
+
+@bp.route("/cards/<int:card_id>")
+@login_required
+def card(card_id: int):
+    card = _card_or_404(card_id)
+    reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
+                                 .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
+    return render_template("drill/card.html", card=card, reviews=reviews, note_form=NoteForm(note=card.note),
+                           action_form=ActionForm(), ratings=scheduling.RATING_NAMES,
+                           explanations=explanations_for(card.question, _user()))
+
+
+@bp.route("/cards/<int:card_id>/note", methods=["POST"])
+@login_required
+def save_note(card_id: int):
+    card = _card_or_404(card_id, for_update=True)
+    form = NoteForm()
+    if not form.validate():
+        db.session.rollback()
+        reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
+                                     .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
+        return render_template("drill/card.html", card=card, reviews=reviews, note_form=form,
+                               action_form=ActionForm(), ratings=scheduling.RATING_NAMES,
+                               explanations=explanations_for(card.question, _user())), 400
+    card.note = form.note.data or ""
+    db.session.commit()
+    flash("Note saved.", "success")
+    return redirect(_back(url_for("drill.card", card_id=card.id)))
+
+
+def _back(default: str) -> str:
+    target = request.form.get("next", "")
+    return target if target.startswith("/") and not target.startswith("//") else default
+
+
+@bp.route("/cards/<int:card_id>/<action>", methods=["GET", "POST"])
+@login_required
+def card_action(card_id: int, action: str):
+    if action not in {"bury", "suspend", "unsuspend", "remove"}:
+        abort(404)
+    if request.method == "GET":
+        if action != "remove":
+            abort(405)
+        # Removing deletes history: confirm first (GET never changes anything).
+        return render_template("drill/remove.html", card=_card_or_404(card_id), action_form=ActionForm())
+    if not ActionForm().validate():
+        abort(400)
+    card = _card_or_404(card_id, for_update=True)
+    user = _user()
+    if action == "bury":
+        service.bury(card, user, _now())
+        message = "Card buried until tomorrow."
+    elif action == "suspend":
+        service.set_suspended(card, True)
+        message = "Card suspended. Unsuspend it from your study list."
+    elif action == "unsuspend":
+        service.set_suspended(card, False)
+        message = "Card unsuspended."
+    else:
+        db.session.delete(card)
+        message = "Card removed from your study, with its review history."
+    db.session.commit()
+    flash(message, "success")
+    return redirect(_back(url_for("drill.drill")))

@@ -1,0 +1,209 @@
+"""The one adapter between our card rows and py-fsrs.
+
+Pure module: no Flask. Times are UTC-aware datetimes; fsrs insists on ``timezone.utc``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any, Protocol
+
+import fsrs
+
+from .models import CardState
+
+_STATE_TO_FSRS = {
+    CardState.new: fsrs.State.Learning,
+    CardState.learning: fsrs.State.Learning,
+    CardState.review: fsrs.State.Review,
+    CardState.relearning: fsrs.State.Relearning,
+}
+_FSRS_TO_STATE = {
+    fsrs.State.Learning: CardState.learning,
+    fsrs.State.Review: CardState.review,
+    fsrs.State.Relearning: CardState.relearning,
+}
+RATINGS = {1: fsrs.Rating.Again, 2: fsrs.Rating.Hard, 3: fsrs.Rating.Good, 4: fsrs.Rating.Easy}
+RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+_STEP = re.compile(r"^(\d+)([smhd])$")
+_UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class SchedulingError(ValueError):
+    """Bad scheduler settings (learning steps, retention, interval)."""
+
+
+class CardRow(Protocol):
+    state: CardState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+
+
+@dataclass(frozen=True)
+class SchedulerSettings:
+    desired_retention: float = 0.9
+    learning_steps: str = "1m 10m"
+    relearning_steps: str = "10m"
+    maximum_interval: int = 36500
+    parameters: tuple[float, ...] | None = None
+    enable_fuzzing: bool = True
+
+
+def parse_steps(text: str) -> tuple[timedelta, ...]:
+    """Parse learning steps such as ``"1m 10m 1h"`` (units s, m, h, d)."""
+    steps = []
+    for part in text.split():
+        match = _STEP.match(part.strip().lower())
+        if not match or int(match.group(1)) == 0:
+            raise SchedulingError(f"bad step {part!r}: use a number and a unit, like 1m, 10m, 1h or 1d")
+        steps.append(timedelta(seconds=int(match.group(1)) * _UNIT[match.group(2)]))
+    return tuple(steps)
+
+
+def settings_for_user(user: Any, *, enable_fuzzing: bool = True) -> SchedulerSettings:
+    params = tuple(json.loads(user.fsrs_parameters)) if user.fsrs_parameters else None
+    return SchedulerSettings(
+        desired_retention=user.desired_retention,
+        learning_steps=user.learning_steps,
+        relearning_steps=user.relearning_steps,
+        maximum_interval=user.maximum_interval,
+        parameters=params,
+        enable_fuzzing=enable_fuzzing,
+    )
+
+
+def make_scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
+    kwargs: dict[str, Any] = dict(
+        desired_retention=settings.desired_retention,
+        learning_steps=parse_steps(settings.learning_steps),
+        relearning_steps=parse_steps(settings.relearning_steps),
+        maximum_interval=settings.maximum_interval,
+        enable_fuzzing=settings.enable_fuzzing,
+    )
+    if settings.parameters is not None:
+        kwargs["parameters"] = settings.parameters
+    return fsrs.Scheduler(**kwargs)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetime")
+    return value.astimezone(timezone.utc)
+
+
+def to_fsrs(row: CardRow) -> fsrs.Card:
+    """The fsrs Card for one of our rows."""
+    return fsrs.Card(
+        card_id=1,
+        state=_STATE_TO_FSRS[row.state],
+        step=row.step if row.state in (CardState.new, CardState.learning, CardState.relearning) else None,
+        stability=row.stability,
+        difficulty=row.difficulty,
+        due=_utc(row.due),
+        last_review=_utc(row.last_review),
+    )
+
+
+def snapshot(row: CardRow) -> dict[str, Any]:
+    """The scheduling state of a row as JSON-friendly data (for undo and export)."""
+    return {
+        "state": row.state.value,
+        "step": row.step,
+        "stability": row.stability,
+        "difficulty": row.difficulty,
+        "due": row.due.isoformat(),
+        "last_review": row.last_review.isoformat() if row.last_review else None,
+        "reps": getattr(row, "reps", 0),
+        "lapses": getattr(row, "lapses", 0),
+    }
+
+
+def restore(row: Any, snap: dict[str, Any]) -> None:
+    """Put a snapshot back onto a row."""
+    row.state = CardState(snap["state"])
+    row.step = snap["step"]
+    row.stability = snap["stability"]
+    row.difficulty = snap["difficulty"]
+    row.due = datetime.fromisoformat(snap["due"])
+    row.last_review = datetime.fromisoformat(snap["last_review"]) if snap["last_review"] else None
+    row.reps = snap.get("reps", 0)
+    row.lapses = snap.get("lapses", 0)
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    state: CardState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime
+    lapsed: bool
+
+
+def review(scheduler: fsrs.Scheduler, row: CardRow, rating: int, now: datetime,
+           duration_ms: int | None = None) -> ReviewOutcome:
+    """Apply a rating (1–4) at ``now`` and return the new scheduling state."""
+    if rating not in RATINGS:
+        raise SchedulingError("rating must be 1, 2, 3 or 4")
+    card, _log = scheduler.review_card(to_fsrs(row), RATINGS[rating], _utc(now), duration_ms)
+    new_state = _FSRS_TO_STATE[card.state]
+    return ReviewOutcome(
+        state=new_state,
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review or _utc(now),
+        lapsed=row.state is CardState.review and new_state is CardState.relearning,
+    )
+
+
+def apply(row: Any, outcome: ReviewOutcome) -> None:
+    row.state = outcome.state
+    row.step = outcome.step
+    row.stability = outcome.stability
+    row.difficulty = outcome.difficulty
+    row.due = outcome.due
+    row.last_review = outcome.last_review
+    row.reps = (row.reps or 0) + 1
+    if outcome.lapsed:
+        row.lapses = (row.lapses or 0) + 1
+
+
+def preview_intervals(settings: SchedulerSettings, row: CardRow, now: datetime) -> dict[int, timedelta]:
+    """The interval each rating would give now (fuzz off, so the label is stable)."""
+    plain = make_scheduler(SchedulerSettings(**{**settings.__dict__, "enable_fuzzing": False}))
+    return {r: review(plain, row, r, now).due - now for r in RATINGS}
+
+
+def format_interval(delta: timedelta) -> str:
+    """A short label like Anki's: 45s, 10m, 3h, 4d, 2.1mo, 1.3y."""
+    seconds = max(0, int(round(delta.total_seconds())))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{round(seconds / 60)}m"
+    if seconds < 86400:
+        return f"{round(seconds / 3600)}h"
+    days = seconds / 86400
+    if days < 30:
+        return f"{round(days)}d"
+    if days < 365:
+        return f"{days / 30:.1f}mo".replace(".0mo", "mo")
+    return f"{days / 365:.1f}y".replace(".0y", "y")
+
+
+def retrievability(scheduler: fsrs.Scheduler, row: CardRow, now: datetime) -> float:
+    """Current probability of recall for a reviewed card (0 for a new one)."""
+    if row.state is CardState.new or row.last_review is None:
+        return 0.0
+    return float(scheduler.get_card_retrievability(to_fsrs(row), _utc(now)))

@@ -1,0 +1,246 @@
+"""Drill operations on the database: the next card, rating, undo, counts, study list.
+
+Views call these and commit; these functions never commit themselves.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import Select, and_, case, func, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from ..accounts.models import User
+from ..extensions import db
+from ..questions.models import Question
+from . import queue, scheduling
+from .models import Card, CardState, ReviewLog
+
+MAX_DURATION_MS = 10 * 60 * 1000  # longer than this on one card is time away from the screen
+
+
+class CardNotFound(LookupError):
+    """The card does not exist or belongs to someone else."""
+
+
+def study_day(user: User, now: datetime) -> queue.StudyDay:
+    return queue.study_day(now, user.timezone, user.day_start_hour)
+
+
+def limits(user: User) -> queue.Limits:
+    return queue.Limits(new_per_day=user.new_per_day, reviews_per_day=user.reviews_per_day)
+
+
+def scheduler_settings(user: User) -> scheduling.SchedulerSettings:
+    return scheduling.settings_for_user(user)
+
+
+def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
+    row = db.session.execute(
+        select(
+            func.coalesce(func.sum(case((ReviewLog.state_before == CardState.new.value, 1), else_=0)), 0),
+            func.coalesce(func.sum(case((ReviewLog.state_before == CardState.review.value, 1), else_=0)), 0),
+        ).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
+                ReviewLog.reviewed_at < day.end, ReviewLog.kind == "review")
+    ).one()
+    return queue.DoneToday(new=int(row[0]), reviews=int(row[1]))
+
+
+def _active(user: User, now: datetime) -> Select[tuple[Card]]:
+    return select(Card).where(
+        Card.user_id == user.id,
+        Card.suspended.is_(False),
+        or_(Card.buried_until.is_(None), Card.buried_until <= now),
+    )
+
+
+def _learning_states():
+    return Card.state.in_([CardState.learning, CardState.relearning])
+
+
+def next_card(user: User, now: datetime) -> Card | None:
+    """The card to show now, following :func:`queue.pick_order`."""
+    day = study_day(user, now)
+    b = queue.budget(limits(user), done_today(user, day))
+    base = _active(user, now)
+    for pick in queue.pick_order(b):
+        if pick is queue.Pick.learning:
+            stmt = base.where(_learning_states(), Card.due <= now).order_by(Card.due, Card.id)
+        elif pick is queue.Pick.review:
+            stmt = base.where(Card.state == CardState.review, Card.due < day.end).order_by(Card.due, Card.id)
+        elif pick is queue.Pick.new:
+            stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+        else:
+            stmt = base.where(_learning_states(), Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
+        card = db.session.scalar(stmt.limit(1))
+        if card is not None:
+            return card
+    return None
+
+
+@dataclass(frozen=True)
+class Counts:
+    learning_now: int
+    reviews_today: int
+    new_available: int
+    reviewed_today: int
+    streak: int
+    total_cards: int
+    suspended: int
+
+    @property
+    def due_now(self) -> int:
+        return self.learning_now + self.reviews_today
+
+    @property
+    def remaining_today(self) -> int:
+        return self.learning_now + self.reviews_today + self.new_available
+
+
+def counts(user: User, now: datetime) -> Counts:
+    """Dashboard figures for the user's current study day (two queries plus the streak's)."""
+    day = study_day(user, now)
+    done = done_today(user, day)
+    b = queue.budget(limits(user), done)
+    not_buried = or_(Card.buried_until.is_(None), Card.buried_until <= now)
+    active = and_(Card.suspended.is_(False), not_buried)
+    row = db.session.execute(
+        select(
+            func.coalesce(func.sum(case((and_(active, _learning_states(), Card.due <= now), 1), else_=0)), 0),
+            func.coalesce(func.sum(case((and_(active, Card.state == CardState.review, Card.due < day.end), 1),
+                                        else_=0)), 0),
+            func.coalesce(func.sum(case((and_(active, Card.state == CardState.new), 1), else_=0)), 0),
+            func.count(Card.id),
+            func.coalesce(func.sum(case((Card.suspended.is_(True), 1), else_=0)), 0),
+        ).where(Card.user_id == user.id)
+    ).one()
+    reviewed_today = db.session.scalar(
+        select(func.count(ReviewLog.id)).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
+                                               ReviewLog.reviewed_at < day.end)) or 0
+    return Counts(
+        learning_now=int(row[0]),
+        reviews_today=min(int(row[1]), b.reviews_left),
+        new_available=min(int(row[2]), b.new_left),
+        reviewed_today=int(reviewed_today),
+        streak=current_streak(user, now),
+        total_cards=int(row[3]),
+        suspended=int(row[4]),
+    )
+
+
+def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
+    day = study_day(user, now)
+    tz = ZoneInfo(user.timezone)
+    since = day.start - timedelta(days=max_days)
+    times = db.session.scalars(
+        select(ReviewLog.reviewed_at).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since)
+    )
+    shift = timedelta(hours=user.day_start_hour)
+    days = {(t.astimezone(tz) - shift).date() for t in times}
+    return queue.streak(days, day.day)
+
+
+def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
+    stmt = select(Card).where(Card.id == card_id, Card.user_id == user.id)
+    if for_update:
+        stmt = stmt.with_for_update()
+    card = db.session.scalar(stmt)
+    if card is None:
+        raise CardNotFound(card_id)
+    return card
+
+
+@dataclass(frozen=True)
+class RateResult:
+    recorded: bool
+    card: Card
+    review: ReviewLog | None = None
+
+
+def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
+         duration_ms: int | None = None) -> RateResult:
+    """Record a rating for the card as it was shown (``shown_version``).
+
+    Idempotent: a second submit of the same shown card finds a newer version (or hits the
+    unique (card, version) constraint under a race) and records nothing.
+    """
+    card = get_card(user, card_id, for_update=True)
+    if card.version != shown_version:
+        return RateResult(recorded=False, card=card)
+    duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
+    before = scheduling.snapshot(card)
+    state_before = card.state
+    outcome = scheduling.review(scheduling.make_scheduler(scheduler_settings(user)), card, rating, now, duration)
+    scheduling.apply(card, outcome)
+    card.version += 1
+    card.buried_until = None
+    log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
+                    reviewed_at=now, duration_ms=duration, state_before=state_before.value,
+                    state_after=card.state.value, card_before=before)
+    db.session.add(log)
+    try:
+        with db.session.begin_nested():
+            db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        return RateResult(recorded=False, card=get_card(user, card_id))
+    return RateResult(recorded=True, card=card, review=log)
+
+
+def last_review(user: User) -> ReviewLog | None:
+    return db.session.scalar(
+        select(ReviewLog).where(ReviewLog.user_id == user.id, ReviewLog.kind == "review")
+        .order_by(ReviewLog.reviewed_at.desc(), ReviewLog.id.desc()).limit(1))
+
+
+def undo_last(user: User) -> Card | None:
+    """Undo the user's most recent rating: the card gets its earlier state back and the review
+    is removed. Returns the card, or None when there is nothing to undo."""
+    log = last_review(user)
+    if log is None:
+        return None
+    card = get_card(user, log.card_id, for_update=True)
+    if card.version != log.card_version + 1:
+        return None  # the card changed since (another rating): nothing safe to undo
+    scheduling.restore(card, log.card_before)
+    card.version += 1
+    db.session.delete(log)
+    db.session.flush()
+    return card
+
+
+def add_to_study(user: User, question_ids: Iterable[int], now: datetime) -> int:
+    """Make cards for the questions not yet in the user's study; returns how many were added.
+
+    Only questions the user may see (public ones, or their own) are added.
+    """
+    ids = sorted(set(question_ids))
+    if not ids:
+        return 0
+    visible = set(db.session.scalars(select(Question.id).where(
+        Question.id.in_(ids), or_(Question.owner_id.is_(None), Question.owner_id == user.id))))
+    existing = set(db.session.scalars(select(Card.question_id).where(Card.user_id == user.id,
+                                                                      Card.question_id.in_(ids))))
+    added = 0
+    for offset, qid in enumerate(q for q in ids if q in visible and q not in existing):
+        # Stagger added_at so new cards keep the order they were added in.
+        db.session.add(Card(user_id=user.id, question_id=qid, due=now,
+                            added_at=now + timedelta(microseconds=offset)))
+        added += 1
+    db.session.flush()
+    return added
+
+
+def bury(card: Card, user: User, now: datetime) -> None:
+    """Hide the card until the next study day."""
+    card.buried_until = study_day(user, now).end
+
+
+def set_suspended(card: Card, suspended: bool) -> None:
+    card.suspended = suspended
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)

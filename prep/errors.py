@@ -1,0 +1,57 @@
+"""Error pages in the app's style; the session is rolled back before rendering."""
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from .extensions import db
+
+log = logging.getLogger(__name__)
+
+_MESSAGES = {
+    400: "The request could not be understood.",
+    403: "You do not have access to this page.",
+    404: "There is nothing here. The link may be old, or the page belongs to someone else.",
+    405: "That action is not allowed here.",
+    413: "What you sent is too large.",
+    429: "Too many attempts. Wait a little and try again.",
+    500: "Something went wrong on our side. Nothing you entered was half-saved; please try again.",
+    503: "The service is busy. Please try again in a moment.",
+}
+
+
+def _render(code: int, message: str | None = None, title: str | None = None):
+    db.session.rollback()
+    wants_json = request.accept_mimetypes.best == "application/json"
+    text = message or _MESSAGES.get(code, "Something went wrong.")
+    if wants_json:
+        return {"error": text}, code
+    return render_template("error.html", code=code, message=text, title=title), code
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(err: CSRFError):
+        return _render(400, "Your form expired or was sent from elsewhere. Reload the page and try again.",
+                       "Form expired")
+
+    @app.errorhandler(OperationalError)
+    def database_busy(err: OperationalError):
+        log.warning("database error: %s", err)
+        return _render(503, "The database is busy or unavailable. Nothing was saved; please try again.",
+                       "Try again")
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        return _render(err.code or 500)
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception):
+        if app.config.get("PROPAGATE_EXCEPTIONS"):
+            raise err
+        log.exception("unhandled error")
+        return _render(500)

@@ -1,0 +1,10 @@
+"""Imports every feature's models so the metadata knows all tables (for create_all and Alembic)."""
+from .accounts.models import Role, User
+from .content.models import Explanation
+from .drill.models import Card, CardState, ReviewLog
+from .questions.models import LinkOrigin, Question, QuestionExplanation, Source, Tag
+
+__all__ = [
+    "Card", "CardState", "Explanation", "LinkOrigin", "Question", "QuestionExplanation",
+    "ReviewLog", "Role", "Source", "Tag", "User",
+]

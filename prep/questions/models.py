@@ -1,0 +1,80 @@
+"""The question bank: questions, their tags, and their links to explanations."""
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+
+from sqlalchemy import Column, Enum, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from ..models_base import UTCDateTime, utcnow
+
+
+class Source(str, enum.Enum):
+    posting = "posting"
+    content = "content"
+    user = "user"
+
+
+class LinkOrigin(str, enum.Enum):
+    content = "content"   # the explanation lists this question in its front matter
+    auto = "auto"         # the linker's lexical ranking
+    manual = "manual"     # an instructor's decision (wins over the others, survives re-sync)
+
+
+question_tags = Table(
+    "question_tags",
+    db.metadata,
+    Column("question_id", ForeignKey("questions.id", ondelete="CASCADE"), primary_key=True),
+    Column("tag_id", ForeignKey("tags.id", ondelete="CASCADE"), primary_key=True),
+)
+
+
+class Tag(db.Model):
+    __tablename__ = "tags"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80), unique=True)
+
+
+class Question(db.Model):
+    __tablename__ = "questions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    # Normalised text (NFKC, casefold, no punctuation/space): the key for merging duplicates.
+    norm: Mapped[str] = mapped_column(String(500), index=True)
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    source: Mapped[Source] = mapped_column(Enum(Source, native_enum=False, length=16))
+    # Set for a candidate's own question: private to that user.
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    tags: Mapped[list[Tag]] = relationship(secondary=question_tags, lazy="selectin", order_by=Tag.name)
+    links: Mapped[list[QuestionExplanation]] = relationship(
+        back_populates="question", cascade="all, delete-orphan", lazy="selectin",
+        order_by="QuestionExplanation.score.desc()",
+    )
+
+    @property
+    def accepted_links(self) -> list[QuestionExplanation]:
+        """Links shown to candidates: not rejected, best first."""
+        return [link for link in self.links if not link.rejected]
+
+
+class QuestionExplanation(db.Model):
+    """A ranked link from a question to an explanation (by slug, so translations share it)."""
+
+    __tablename__ = "question_explanations"
+    __table_args__ = (UniqueConstraint("question_id", "slug", name="uq_question_explanation"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    slug: Mapped[str] = mapped_column(String(120), index=True)
+    score: Mapped[float] = mapped_column(Float, default=0.0)
+    origin: Mapped[LinkOrigin] = mapped_column(Enum(LinkOrigin, native_enum=False, length=16))
+    rejected: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    question: Mapped[Question] = relationship(back_populates="links")

@@ -1,0 +1,124 @@
+"""The question bank: browse, search, add your own, add to study (one or a whole tag)."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from sqlalchemy import func, or_, select
+
+from ..drill import service as drill_service
+from ..drill.forms import ActionForm
+from ..drill.models import Card
+from ..extensions import db
+from .forms import QuestionForm, StudyTagForm
+from .models import Question, Source, Tag, question_tags
+from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
+
+bp = Blueprint("questions", __name__)
+
+PAGE_SIZE = 50
+
+
+def _visible():
+    return or_(Question.owner_id.is_(None), Question.owner_id == current_user.id)
+
+
+def _question_or_404(question_id: int) -> Question:
+    question = db.session.scalar(select(Question).where(Question.id == question_id, _visible()))
+    if question is None:
+        abort(404)
+    return question
+
+
+def _render_index(form: QuestionForm, status: int = 200):
+    user = current_user._get_current_object()
+    q = (request.args.get("q") or "").strip()[:200]
+    tag = (request.args.get("tag") or "").strip()[:80]
+    page = max(1, request.args.get("page", 1, type=int))
+    stmt = select(Question).where(_visible())
+    if q:
+        like = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        stmt = stmt.where(Question.text.ilike(like, escape="\\"))
+    if tag:
+        stmt = stmt.join(question_tags).join(Tag).where(Tag.name == tag)
+    total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
+    questions = db.session.scalars(stmt.order_by(Question.id.desc()).limit(PAGE_SIZE)
+                                   .offset((page - 1) * PAGE_SIZE)).all()
+    in_study = set(db.session.scalars(select(Card.question_id).where(
+        Card.user_id == user.id, Card.question_id.in_([x.id for x in questions]))))
+    tags = db.session.execute(
+        select(Tag.name, func.count(question_tags.c.question_id))
+        .join(question_tags).join(Question).where(_visible())
+        .group_by(Tag.name).order_by(func.count(question_tags.c.question_id).desc(), Tag.name).limit(40)).all()
+    return render_template("questions/index.html", questions=questions, in_study=in_study, form=form, q=q,
+                           tag=tag, tags=tags, page=page, pages=max(1, -(-total // PAGE_SIZE)), total=total,
+                           action_form=ActionForm(), tag_form=StudyTagForm()), status
+
+
+@bp.route("/questions", methods=["GET", "POST"])
+@login_required
+def index():
+    form = QuestionForm()
+    if request.method == "POST":
+        if not form.validate():
+            return _render_index(form, 400)
+        user = current_user._get_current_object()
+        own = db.session.scalar(select(func.count(Question.id)).where(Question.owner_id == user.id)) or 0
+        if own >= MAX_OWN_QUESTIONS:
+            form.text.errors.append(f"You have reached the limit of {MAX_OWN_QUESTIONS} own questions.")
+            return _render_index(form, 400)
+        try:
+            question = add_question(form.text.data, source=Source.user, owner_id=user.id,
+                                    lang=None if form.lang.data == "auto" else form.lang.data,
+                                    tags=(form.tags.data or "").split(","))
+        except QuestionError as err:
+            db.session.rollback()
+            form.text.errors.append(str(err))
+            return _render_index(form, 400)
+        drill_service.add_to_study(user, [question.id], drill_service.utcnow())
+        db.session.commit()
+        flash("Question added to your study.", "success")
+        return redirect(url_for("questions.index"))
+    return _render_index(form)
+
+
+@bp.route("/questions/<int:question_id>")
+@login_required
+def show(question_id: int):
+    from ..content.lookup import explanations_for
+
+    question = _question_or_404(question_id)
+    card = db.session.scalar(select(Card).where(Card.user_id == current_user.id, Card.question_id == question.id))
+    return render_template("questions/show.html", question=question, card=card, action_form=ActionForm(),
+                           explanations=explanations_for(question, current_user))
+
+
+@bp.route("/questions/<int:question_id>/study", methods=["POST"])
+@login_required
+def study(question_id: int):
+    if not ActionForm().validate():
+        abort(400)
+    question = _question_or_404(question_id)
+    added = drill_service.add_to_study(current_user._get_current_object(), [question.id], drill_service.utcnow())
+    db.session.commit()
+    flash("Added to your study." if added else "This question is already in your study.", "success")
+    target = request.form.get("next", "")
+    return redirect(target if target.startswith("/") and not target.startswith("//")
+                    else url_for("questions.index"))
+
+
+@bp.route("/questions/study-tag", methods=["POST"])
+@login_required
+def study_tag():
+    form = StudyTagForm()
+    if not form.validate():
+        flash("Choose a tag to study.", "error")
+        return redirect(url_for("questions.index"))
+    ids = db.session.scalars(select(Question.id).join(question_tags).join(Tag)
+                             .where(Tag.name == form.tag.data.strip(), _visible())).all()
+    if not ids:
+        flash("No questions have that tag.", "error")
+        return redirect(url_for("questions.index"))
+    added = drill_service.add_to_study(current_user._get_current_object(), ids, drill_service.utcnow())
+    db.session.commit()
+    flash(f"Added {added} question(s) tagged {form.tag.data} to your study.", "success")
+    return redirect(url_for("questions.index", tag=form.tag.data))
