@@ -29,9 +29,17 @@ class IsolatedClient(FlaskClient):
     requests would share it, and with it Flask-Login's cached user and the session's identity map.
     """
 
+    _inside = False
+
     def open(self, *args, **kwargs):
+        if self._inside:  # a redirect being followed: already isolated
+            return super().open(*args, **kwargs)
         db.session.commit()  # end the test's own transaction so the request can take the write lock
-        response = contextvars.Context().run(super().open, *args, **kwargs)
+        self._inside = True
+        try:
+            response = contextvars.Context().run(super().open, *args, **kwargs)
+        finally:
+            self._inside = False
         db.session.expire_all()
         return response
 
