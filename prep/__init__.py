@@ -39,7 +39,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .errors import register_error_handlers
     from .web import register_template_helpers
 
+    from . import reminders
     from .cli import register_cli
+
+    reminders.init_app(app)
 
     register_cli(app)
     register_error_handlers(app)
