@@ -1,0 +1,4 @@
+"""``python -m prep`` runs the CLI."""
+from .cli import main
+
+main()

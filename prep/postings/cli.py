@@ -1,0 +1,68 @@
+"""``prep extract``: print what the extraction engine finds in posting files (no database).
+
+A plain click command; the application registers it on the ``prep`` CLI group. It needs no
+application context.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .decode import MAX_POSTING_BYTES, read_posting_file
+from .errors import PostingInputError
+from .extract import ExtractionResult, extract_posting
+
+EXIT_BAD_INPUT = 2
+
+
+@click.command("extract")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: an object for one file, an array for several.")
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=MAX_POSTING_BYTES,
+    show_default=True,
+    help="Refuse files larger than this.",
+)
+def extract_command(files: tuple[Path, ...], as_json: bool, max_bytes: int) -> None:
+    """Extract interview questions and skills from job posting files."""
+    results: list[tuple[Path, ExtractionResult]] = []
+    failures: list[str] = []
+    for path in files:
+        try:
+            results.append((path, extract_posting(read_posting_file(path, max_bytes=max_bytes))))
+        except PostingInputError as exc:
+            failures.append(f"prep extract: {click.format_filename(path)}: {exc}")
+    if failures:  # all or nothing, so a JSON array never silently misses a file
+        for message in failures:
+            click.echo(message, err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    if as_json:
+        payload: object = [r.to_json_dict() for _, r in results]
+        if len(results) == 1:
+            payload = results[0][1].to_json_dict()
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    for index, (path, result) in enumerate(results):
+        if index:
+            click.echo("")
+        click.echo(format_summary(click.format_filename(path), result))
+
+
+def format_summary(name: str, result: ExtractionResult) -> str:
+    """A short human-readable summary of one extraction."""
+    who = " — ".join(part for part in (result.company, result.title) if part) or "(company and title unknown)"
+    if result.location:
+        who += f" ({result.location})"
+    lines = [f"{name}: {who}"]
+    if result.recognised_sections:
+        lines.append(f"  sections ({len(result.sections)}): {', '.join(result.sections)}")
+    else:
+        lines.append("  no recognisable sections: no questions extracted")
+    lines.append(f"  skills ({len(result.skills)}): {', '.join(result.skills) or '-'}")
+    lines.append(f"  questions ({len(result.questions)}):")
+    lines.extend(f"    [{q.section}] {q.text}" for q in result.questions)
+    return "\n".join(lines)
