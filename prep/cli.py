@@ -26,7 +26,12 @@ def main() -> None:
 
 def register_cli(app: Flask) -> None:
     """Attach the project's commands to ``app.cli`` (which the ``prep`` group lists)."""
-    for command in (init_command, serve_command, users_group):
+    from .content.cli import content_group, link_command
+    from .postings.cli import extract_command
+
+    if "sync" not in content_group.commands:
+        content_group.add_command(content_sync_command)
+    for command in (init_command, serve_command, users_group, extract_command, content_group, link_command):
         app.cli.add_command(command)
 
 
@@ -38,6 +43,22 @@ def init_command() -> None:
 
     for line in initialise(current_app):
         click.echo(line)
+
+
+@click.command("sync")
+@click.argument("directory", metavar="[DIR]", required=False,
+                type=click.Path(exists=True, file_okay=False, path_type=str))
+@with_appcontext
+def content_sync_command(directory: str | None) -> None:
+    """Load new and changed explanation files into the database and remove deleted ones."""
+    from .content.sync import sync_tree
+    from .extensions import db
+
+    report = sync_tree(directory or current_app.config["CONTENT_DIR"])
+    db.session.commit()
+    for line in report.problems:
+        click.echo(line, err=True)
+    click.echo(report.summary())
 
 
 @click.command("serve")

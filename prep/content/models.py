@@ -23,9 +23,16 @@ class Explanation(db.Model):
     tags: Mapped[list[str]] = mapped_column(JSON, default=list)
     skills: Mapped[list[str]] = mapped_column(JSON, default=list)
     related: Mapped[list[str]] = mapped_column(JSON, default=list)
+    # The phrasings from front matter, in file order (each is also a bank Question).
+    questions: Mapped[list[str]] = mapped_column(JSON, default=list)
     difficulty: Mapped[int | None] = mapped_column(Integer, default=None)
     body_md: Mapped[str] = mapped_column(Text, default="")
     html: Mapped[str] = mapped_column(Text, default="")
     toc: Mapped[list[dict]] = mapped_column(JSON, default=list)
     content_hash: Mapped[str] = mapped_column(String(64), default="")
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+
+    @property
+    def body(self) -> str:
+        """The Markdown body (the linker reads documents through this name)."""
+        return self.body_md
