@@ -1,0 +1,141 @@
+"""Content sync into the database: hashes, removal, stable question ids, links, CLI."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from prep.content.models import Explanation
+from prep.content.sync import sync_tree
+from prep.drill import service
+from prep.drill.models import Card, ReviewLog
+from prep.extensions import db
+from prep.questions.models import LinkOrigin, Question, QuestionExplanation
+from tests.conftest import FIXED_NOW
+
+DOC = """---
+title: Ring AllReduce
+tags: [NCCL, 集合通信]
+skills: [NCCL]
+questions:
+  - How does ring AllReduce work?
+  - 环形AllReduce分为哪两个阶段？
+related: [{related}]
+---
+## Idea
+
+Reduce-scatter, then all-gather. See [[{related}]].
+
+```python
+print("hi")
+```
+"""
+
+OTHER = """---
+title: Tree AllReduce
+skills: [NCCL]
+questions:
+  - When does tree AllReduce beat ring?
+---
+Trees have logarithmic latency.
+"""
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_sync_adds_renders_links_and_skips_unchanged(app, tmp_path):
+    root = tmp_path / "content"
+    write(root, "collectives/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    write(root, "collectives/tree-allreduce.md", OTHER)
+    report = sync_tree(root)
+    db.session.commit()
+    assert sorted(report.added) == ["collectives/ring-allreduce.md", "collectives/tree-allreduce.md"]
+    ring = db.session.scalar(select(Explanation).where(Explanation.slug == "ring-allreduce"))
+    assert 'class="highlight"' in ring.html and 'href="/explanations/tree-allreduce"' in ring.html
+    assert ring.toc[0]["text"] == "Idea"
+    q = db.session.scalar(select(Question).where(Question.text == "环形AllReduce分为哪两个阶段？"))
+    assert [(lk.slug, lk.origin) for lk in q.links] == [("ring-allreduce", LinkOrigin.content)]
+    again = sync_tree(root)
+    assert again.unchanged == 2 and not again.changed and again.rendered == 0
+
+
+def test_edit_keeps_question_ids_and_history(app, tmp_path, make_user):
+    root = tmp_path / "content"
+    write(root, "c/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    write(root, "c/tree-allreduce.md", OTHER)
+    sync_tree(root)
+    db.session.commit()
+    user = make_user()
+    q = db.session.scalar(select(Question).where(Question.text == "How does ring AllReduce work?"))
+    service.add_to_study(user, [q.id], FIXED_NOW)
+    db.session.commit()
+    card = db.session.scalar(select(Card))
+    service.rate(user, card.id, 0, 3, FIXED_NOW)
+    db.session.commit()
+    # Fix the phrasing in place and edit the body.
+    edited = DOC.format(related="tree-allreduce").replace("How does ring AllReduce work?",
+                                                           "How does ring AllReduce work, step by step?")
+    write(root, "c/ring-allreduce.md", edited.replace("Reduce-scatter", "First reduce-scatter"))
+    report = sync_tree(root)
+    db.session.commit()
+    assert report.updated == ["c/ring-allreduce.md"]
+    renamed = db.session.get(Question, q.id)
+    assert renamed.text == "How does ring AllReduce work, step by step?"
+    assert db.session.scalar(select(func.count(ReviewLog.id))) == 1
+    assert db.session.get(Card, card.id).question_id == q.id
+
+
+def test_deleted_file_removed_broken_file_keeps_old_version(app, tmp_path):
+    root = tmp_path / "content"
+    write(root, "c/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    write(root, "c/tree-allreduce.md", OTHER)
+    sync_tree(root)
+    db.session.commit()
+    write(root, "c/ring-allreduce.md", "---\ntitle: [broken\n---\nbody")
+    (root / "c/tree-allreduce.md").unlink()
+    report = sync_tree(root)
+    db.session.commit()
+    assert report.removed == ["c/tree-allreduce.md"]
+    assert any("ring-allreduce.md" in p for p in report.problems)
+    ring = db.session.scalar(select(Explanation).where(Explanation.slug == "ring-allreduce"))
+    assert ring.title == "Ring AllReduce"  # the previous good version stays
+    assert db.session.scalar(select(func.count(QuestionExplanation.id)).where(
+        QuestionExplanation.slug == "tree-allreduce")) == 0
+
+
+def test_manual_link_survives_resync(app, tmp_path):
+    root = tmp_path / "content"
+    write(root, "c/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    write(root, "c/tree-allreduce.md", OTHER)
+    sync_tree(root)
+    db.session.commit()
+    q = db.session.scalar(select(Question).where(Question.text == "When does tree AllReduce beat ring?"))
+    q.links.append(QuestionExplanation(slug="ring-allreduce", score=1.0, origin=LinkOrigin.manual))
+    db.session.commit()
+    write(root, "c/tree-allreduce.md", OTHER + "\nMore text.\n")
+    sync_tree(root)
+    db.session.commit()
+    q = db.session.get(Question, q.id)
+    assert ("ring-allreduce", LinkOrigin.manual) in [(lk.slug, lk.origin) for lk in q.links]
+
+
+def test_init_is_safe_twice_and_loads_content(app, runner, tmp_path):
+    root = Path(app.config["CONTENT_DIR"])
+    write(root, "c/tree-allreduce.md", OTHER)
+    first = runner.invoke(args=["init"])
+    second = runner.invoke(args=["init"])
+    assert first.exit_code == 0 and "1 added" in first.output
+    assert second.exit_code == 0 and "1 unchanged" in second.output
+    assert db.session.scalar(select(func.count(Explanation.id))) == 1
+
+
+def test_shipped_content_loads_without_problems(app):
+    root = Path(__file__).resolve().parents[1] / "content"
+    report = sync_tree(root)
+    db.session.commit()
+    assert report.problems == []
+    assert len(report.added) >= 24
