@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import contextvars
+import os
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -62,21 +64,77 @@ def make_app(tmp_path: Path, **overrides) -> Flask:
     return app
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    app = make_app(tmp_path)
-    with app.app_context():
-        yield app
-        db.session.remove()
+DEFAULT_PG_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def _postgres_server_url() -> str | None:
+    """The PostgreSQL server to test against: PREP_TEST_POSTGRES_URL, else a local one if it answers."""
+    url = os.environ.get("PREP_TEST_POSTGRES_URL")
+    if url:
+        return url
+    try:
+        import psycopg
+
+        with psycopg.connect("host=127.0.0.1 port=5432 user=postgres dbname=test", connect_timeout=3):
+            return DEFAULT_PG_SERVER
+    except Exception:
+        return None
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throw-away PostgreSQL database for this test session, with the schema created."""
+    server = _postgres_server_url()
+    if server is None:
+        pytest.skip("no PostgreSQL server (set PREP_TEST_POSTGRES_URL or run one on 127.0.0.1:5432)")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"prep_test_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    yield url
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request, tmp_path: Path) -> str:
+    """Each database test runs on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    return request.getfixturevalue("postgres_url")
+
+
+def _empty_all_tables() -> None:
+    from sqlalchemy import text
+
+    tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
+    if db.engine.dialect.name == "postgresql" and tables:
+        db.session.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+        db.session.commit()
 
 
 @pytest.fixture
-def csrf_app(tmp_path: Path) -> Iterator[Flask]:
-    """An app with CSRF protection on, as in production."""
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=database_url)
     with app.app_context():
+        _empty_all_tables()
         yield app
         db.session.remove()
+        _empty_all_tables()
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def csrf_app(app: Flask) -> Flask:
+    """The app with CSRF protection on, as in production."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    return app
 
 
 @pytest.fixture

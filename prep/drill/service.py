@@ -145,7 +145,7 @@ def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
     stmt = select(Card).where(Card.id == card_id, Card.user_id == user.id)
     if for_update:
-        stmt = stmt.with_for_update()
+        stmt = stmt.with_for_update(of=Card)
     card = db.session.scalar(stmt)
     if card is None:
         raise CardNotFound(card_id)
