@@ -34,6 +34,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config_module.load_or_create_secret_key(Path(app.instance_path))
 
+    from .security import init_security
+
+    init_security(app)
     _init_extensions(app)
     _register_blueprints(app)
     from .errors import register_error_handlers

@@ -149,3 +149,34 @@ def test_users_create_cli(runner):
     assert user.role is Role.instructor
     again = runner.invoke(args=["users", "create", "teach@example.com", "--password", PASSWORD])
     assert again.exit_code == 2 and "already exists" in again.output
+
+
+def test_security_headers_on_every_response(client):
+    for url in ("/login", "/does-not-exist", "/static/css/app.css"):
+        r = client.get(url)
+        r.close()
+        csp = r.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert r.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_404_page_in_app_style(client):
+    r = client.get("/nope")
+    assert r.status_code == 404
+    html = r.get_data(as_text=True)
+    assert "Page not found" in html and 'class="site-header"' in html
+
+
+def test_500_page_rolls_back_and_hides_the_traceback(app, client):
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.get("/boom-test")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    r = client.get("/boom-test")
+    assert r.status_code == 500
+    html = r.get_data(as_text=True)
+    assert "Something went wrong" in html and "secret internals" not in html and "Traceback" not in html
