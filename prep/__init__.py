@@ -55,10 +55,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _init_extensions(app: Flask) -> None:
     from .database import configure_sqlite
-    from .extensions import csrf, db, login_manager
+    from .extensions import csrf, db, limiter, login_manager
 
     db.init_app(app)
     csrf.init_app(app)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "accounts.login"
     login_manager.login_message = "Please log in to continue."

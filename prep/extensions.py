@@ -1,6 +1,8 @@
 """Flask extensions, created once and bound to the app in :func:`prep.create_app`."""
 from __future__ import annotations
 
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -14,3 +16,6 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 login_manager = LoginManager()
 csrf = CSRFProtect()
+# Storage is chosen in create_app: Redis when PREP_REDIS_URL is set (shared by every worker),
+# else process memory (fine for one process).
+limiter = Limiter(key_func=get_remote_address)

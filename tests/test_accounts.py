@@ -180,3 +180,15 @@ def test_500_page_rolls_back_and_hides_the_traceback(app, client):
     assert r.status_code == 500
     html = r.get_data(as_text=True)
     assert "Something went wrong" in html and "secret internals" not in html and "Traceback" not in html
+
+
+def test_login_is_rate_limited_per_account(client, make_user):
+    user = make_user()
+    for _ in range(5):
+        assert client.post("/login", data={"email": user.email, "password": "wrong password!"}).status_code == 400
+    r = client.post("/login", data={"email": user.email, "password": PASSWORD})
+    assert r.status_code == 429
+    assert "Too many attempts" in r.get_data(as_text=True)
+    # Another account from the same address is not locked by that account's limit.
+    other = make_user()
+    assert client.post("/login", data={"email": other.email, "password": PASSWORD}).status_code == 302

@@ -5,10 +5,10 @@ from decimal import Decimal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from ..extensions import db, login_manager
+from ..extensions import db, limiter, login_manager
 from .forms import LoginForm, PasswordChangeForm, RegisterForm, SettingsForm
 from .models import User
 from .passwords import hash_password, verify_password
@@ -73,7 +73,20 @@ def register():
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
 
 
+def _failed(response) -> bool:
+    """Only failed attempts count towards the login limits (a success redirects)."""
+    return response.status_code != 302
+
+
+def _account_key() -> str:
+    return "login-account:" + (request.form.get("email") or "").strip().lower()[:254]
+
+
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config.get("LOGIN_LIMIT_IP", "20 per 15 minutes"), methods=["POST"],
+               deduct_when=_failed)
+@limiter.limit(lambda: current_app.config.get("LOGIN_LIMIT_ACCOUNT", "5 per 15 minutes"), methods=["POST"],
+               key_func=_account_key, deduct_when=_failed)
 def login():
     if current_user.is_authenticated:
         return redirect(url_for("drill.dashboard"))
