@@ -1,0 +1,88 @@
+"""Command-line tools for content authors: check a content tree, try the linker on questions.
+
+Plain click commands (no Flask); the application's ``prep`` group registers
+``content_group`` (``prep content check|highlight-css``) and ``link_command`` (``prep link``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from .check import check_tree
+from .linker import Linker
+from .render import highlight_css
+
+
+def default_content_dir() -> str:
+    """``$PREP_CONTENT_DIR`` if set, else ``content``."""
+    return os.environ.get("PREP_CONTENT_DIR") or "content"
+
+
+_DIR = click.Path(exists=True, file_okay=False, dir_okay=True, path_type=Path)
+
+
+@click.group("content")
+def content_group() -> None:
+    """Check and build the Markdown explanations."""
+
+
+@content_group.command("check")
+@click.argument("directory", metavar="[DIR]", required=False, type=_DIR)
+def check_command(directory: Path | None) -> None:
+    """Validate every explanation file; print one 'path:line: message' per problem."""
+    if directory is None:
+        directory = Path(default_content_dir())
+        if not directory.is_dir():
+            raise click.BadParameter(f"directory '{directory}' does not exist", param_hint="DIR")
+    report = check_tree(directory)
+    for line in report.lines():
+        click.echo(line)
+    noun = "file" if report.files == 1 else "files"
+    if report.problems:
+        raise click.exceptions.Exit(1)
+    click.echo(f"{report.files} {noun}, 0 problems")
+
+
+@content_group.command("highlight-css")
+def highlight_css_command() -> None:
+    """Print the Pygments stylesheet (light and dark) for static/css/pygments.css."""
+    click.echo(highlight_css(), nl=False)
+
+
+@click.command("link")
+@click.option("--content", "content_dir", type=_DIR, default=None,
+              help="Content directory (default: $PREP_CONTENT_DIR or content/).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 100),
+              help="At most this many links per question.")
+@click.argument("questions", metavar="QUESTION...", nargs=-1, required=True)
+def link_command(content_dir: Path | None, as_json: bool, limit: int, questions: tuple[str, ...]) -> None:
+    """Rank explanations in a content directory (no database) for each QUESTION."""
+    if content_dir is None:
+        content_dir = Path(default_content_dir())
+        if not content_dir.is_dir():
+            raise click.BadParameter(f"directory '{content_dir}' does not exist", param_hint="--content")
+    from prep.skills import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    report = check_tree(content_dir, taxonomy)
+    if report.problems:
+        click.echo(f"warning: {len(report.problems)} content problem(s); run 'prep content check'",
+                   err=True)
+    linker = Linker(report.all_docs, taxonomy)
+    results = [
+        {"question": q, "links": [{"slug": l.slug, "score": l.score} for l in linker.rank(q, limit)]}
+        for q in questions
+    ]
+    if as_json:
+        click.echo(json.dumps(results, ensure_ascii=False, indent=2))
+        return
+    for result in results:
+        click.echo(result["question"])
+        if not result["links"]:
+            click.echo("  (no link)")
+        for link in result["links"]:
+            click.echo(f"  {link['score']:.3f}  {link['slug']}")

@@ -1,0 +1,336 @@
+"""Parse one explanation file: YAML front matter (with line numbers for every problem) + Markdown.
+
+The format (see docs/TEAM_NOTES.md)::
+
+    ---
+    title: Ring AllReduce            # required
+    slug: ring-allreduce             # optional; default: the file name
+    tags: [NCCL, AllReduce, 集合通信]
+    skills: [NCCL, MPI]
+    questions:
+      - How does ring AllReduce work, step by step?
+    difficulty: 2                    # 1–5, optional
+    lang: en                         # en | zh, optional; default from a .zh.md suffix, else en
+    related: [nccl-algorithms]
+    ---
+    Markdown body…
+
+:func:`parse_document` never raises: every problem (YAML syntax, unknown or mis-typed fields,
+missing title, bad slug…) comes back as a :class:`~prep.content.errors.Problem` with the line
+of the offending key or item. Front-matter values are plain text; the renderer escapes them.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+import yaml
+
+from .errors import Problem
+from .render import SLUG_RE
+
+LANGS = ("en", "zh")
+DEFAULT_LANG = "en"
+LIST_FIELDS = ("tags", "skills", "questions", "related")
+KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related")
+_FENCE = "---"
+_CLOSERS = ("---", "...")
+
+
+@dataclass
+class ExplanationDoc:
+    """A parsed explanation: its front matter fields and Markdown body.
+
+    ``body_start_line`` is the 1-based file line of the body's first line; ``area`` is the
+    name of the folder holding the file; ``content_hash`` is the sha256 of the whole file text.
+    ``field_lines`` / ``item_lines`` give the file line of each front-matter key / list item.
+    """
+
+    slug: str
+    title: str
+    tags: list[str]
+    skills: list[str]
+    questions: list[str]
+    difficulty: int | None
+    lang: str
+    related: list[str]
+    body: str
+    body_start_line: int
+    path: str
+    area: str
+    content_hash: str
+    field_lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    item_lines: dict[str, list[int]] = field(default_factory=dict, repr=False, compare=False)
+
+    def line_of(self, name: str, index: int | None = None) -> int:
+        """The file line of front-matter key ``name`` (or of its list item ``index``); 1 if unknown."""
+        if index is not None:
+            lines = self.item_lines.get(name, [])
+            if 0 <= index < len(lines):
+                return lines[index]
+        return self.field_lines.get(name, 1)
+
+
+@dataclass
+class ParsedDocument:
+    """The outcome of parsing one file: a document (None when invalid) and its problems."""
+
+    doc: ExplanationDoc | None
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the file has no problems."""
+        return not self.problems
+
+
+def content_hash(text: str) -> str:
+    """The sha256 hex digest of a file's text (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def slug_and_lang_from_path(path: str) -> tuple[str, str | None]:
+    """The default slug and the language suffix of a file name.
+
+    ``ring-allreduce.zh.md`` → ``("ring-allreduce", "zh")``; ``rdma.md`` → ``("rdma", None)``.
+    """
+    name = PurePath(path).name
+    stem = name[:-3] if name.lower().endswith(".md") else PurePath(name).stem
+    base, dot, suffix = stem.rpartition(".")
+    if dot and suffix.lower() in LANGS and base:
+        return base, suffix.lower()
+    return stem, None
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping",
+            str: "text"}.get(type(value), type(value).__name__)
+
+
+class _FrontMatter:
+    """Front-matter fields with the file line of every key and list item."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.key_lines: dict[str, int] = {}
+        self.item_lines: dict[str, list[int]] = {}
+
+
+def _load_front_matter(
+    fm_text: str, first_line: int, path: str, problems: list[Problem]
+) -> _FrontMatter | None:
+    """Compose the YAML (keeping marks) and construct each value; None if it is not a mapping."""
+    try:
+        loader = yaml.SafeLoader(fm_text)
+    except yaml.reader.ReaderError as exc:
+        line = first_line + fm_text[: exc.position].count("\n")
+        problems.append(Problem(
+            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
+        return None
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return _FrontMatter()
+        if not isinstance(node, yaml.MappingNode):
+            problems.append(Problem(path, first_line + node.start_mark.line,
+                                    "front matter must be a mapping of fields (key: value)"))
+            return None
+        fm = _FrontMatter()
+        for key_node, value_node in node.value:
+            line = first_line + key_node.start_mark.line
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                problems.append(Problem(path, line, f"unknown field {key!r}"))
+                continue
+            if key in fm.key_lines:
+                problems.append(Problem(
+                    path, line, f"duplicate field '{key}' (first on line {fm.key_lines[key]})"))
+                continue
+            fm.key_lines[key] = line
+            fm.values[key] = loader.construct_object(value_node, deep=True)
+            if isinstance(value_node, yaml.SequenceNode):
+                fm.item_lines[key] = [first_line + n.start_mark.line for n in value_node.value]
+        return fm
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + mark.line if mark is not None else first_line
+        what = exc.problem or exc.context or "syntax error"
+        if exc.problem and exc.context and exc.context_mark is not None:
+            started = first_line + exc.context_mark.line
+            if started != line:
+                what += f" ({exc.context} started on line {started})"
+        problems.append(Problem(path, line, f"invalid YAML in front matter: {what}"))
+        return None
+    except yaml.reader.ReaderError as exc:
+        line = first_line + fm_text[: exc.position].count("\n")
+        problems.append(Problem(
+            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
+        return None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        problems.append(Problem(path, first_line, f"invalid YAML in front matter: {exc}"))
+        return None
+    finally:
+        loader.dispose()
+
+
+def _check_string(name: str, value: object, line: int, path: str, problems: list[Problem]) -> str | None:
+    if not isinstance(value, str):
+        hint = " (put it in quotes)" if isinstance(value, (bool, int, float)) else ""
+        problems.append(Problem(path, line, f"{name} must be text, not {_type_name(value)}{hint}"))
+        return None
+    return value.strip()
+
+
+def _check_list(
+    name: str, value: object, fm: _FrontMatter, path: str, problems: list[Problem]
+) -> list[str]:
+    line = fm.key_lines[name]
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.append(Problem(
+            path, line, f"{name} must be a list of text items, not {_type_name(value)}"))
+        return []
+    lines = fm.item_lines.get(name, [])
+    items: list[str] = []
+    for i, item in enumerate(value):
+        item_line = lines[i] if i < len(lines) else line
+        if not isinstance(item, str):
+            hint = " (put it in quotes)" if isinstance(item, (bool, int, float)) else ""
+            problems.append(Problem(
+                path, item_line, f"{name} item must be text, not {_type_name(item)}{hint}"))
+            continue
+        if not item.strip():
+            problems.append(Problem(path, item_line, f"{name} item must not be empty"))
+            continue
+        if name == "related" and not SLUG_RE.fullmatch(item.strip()):
+            problems.append(Problem(path, item_line, f"related item '{item.strip()}' is not a valid slug"))
+            continue
+        items.append(item.strip())
+    return items
+
+
+def _split(text: str) -> tuple[list[str], int | None]:
+    """The file's lines and the index of the closing front-matter fence (None if unclosed)."""
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in _CLOSERS:
+            return lines, i
+    return lines, None
+
+
+def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocument:
+    """Parse one content file's ``text``; ``path`` is used for messages, the slug and the area.
+
+    Returns the document and every problem found. ``doc`` is None when there is any problem,
+    unless ``lenient``: then a best-effort document (defaults for bad fields) is returned
+    whenever the front matter could be read, so a checker can go on checking it.
+    """
+    problems: list[Problem] = []
+    digest = content_hash(text)
+    clean = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines, close = _split(clean)
+    if not lines or lines[0].rstrip() != _FENCE:
+        problems.append(Problem(path, 1, "missing front matter: the file must start with a '---' line"))
+        return ParsedDocument(None, problems)
+    if close is None:
+        problems.append(Problem(path, 1, "front matter is not closed: add a '---' line after it"))
+        return ParsedDocument(None, problems)
+
+    fm = _load_front_matter("\n".join(lines[1:close]), 2, path, problems)
+    if fm is None:
+        return ParsedDocument(None, problems)
+
+    for key, line in fm.key_lines.items():
+        if key not in KNOWN_FIELDS:
+            problems.append(Problem(
+                path, line, f"unknown field '{key}' (known: {', '.join(KNOWN_FIELDS)})"))
+
+    values = fm.values
+    title = ""
+    if "title" not in values:
+        problems.append(Problem(path, 1, "missing required field 'title'"))
+    else:
+        checked = _check_string("title", values["title"], fm.key_lines["title"], path, problems)
+        if checked is not None:
+            if not checked:
+                problems.append(Problem(path, fm.key_lines["title"], "title must not be empty"))
+            title = checked
+
+    default_slug, name_lang = slug_and_lang_from_path(path)
+    slug = default_slug
+    if "slug" in values:
+        checked = _check_string("slug", values["slug"], fm.key_lines["slug"], path, problems)
+        if checked is not None:
+            slug = checked
+            if not SLUG_RE.fullmatch(slug):
+                problems.append(Problem(
+                    path, fm.key_lines["slug"],
+                    f"slug '{slug}' is invalid: use lower-case letters, digits and hyphens"))
+    elif not SLUG_RE.fullmatch(slug):
+        problems.append(Problem(
+            path, 1, f"file name '{default_slug}' is not a valid slug: rename the file "
+                     "(lower-case letters, digits, hyphens) or set 'slug'"))
+
+    lang = name_lang or DEFAULT_LANG
+    if "lang" in values:
+        checked = _check_string("lang", values["lang"], fm.key_lines["lang"], path, problems)
+        if checked is not None:
+            if checked not in LANGS:
+                problems.append(Problem(
+                    path, fm.key_lines["lang"], f"lang must be one of {', '.join(LANGS)}, not '{checked}'"))
+            elif name_lang and checked != name_lang:
+                problems.append(Problem(
+                    path, fm.key_lines["lang"],
+                    f"lang '{checked}' contradicts the file name suffix '.{name_lang}'"))
+            else:
+                lang = checked
+
+    difficulty: int | None = None
+    if values.get("difficulty") is not None:
+        raw = values["difficulty"]
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 5:
+            problems.append(Problem(
+                path, fm.key_lines["difficulty"],
+                f"difficulty must be a whole number from 1 to 5, not {raw!r}"))
+        else:
+            difficulty = raw
+
+    lists = {
+        name: _check_list(name, values[name], fm, path, problems) if name in values else []
+        for name in LIST_FIELDS
+    }
+
+    body_lines = lines[close + 1:]
+    body = "\n".join(body_lines)
+    body_start_line = close + 2
+    if not body.strip():
+        problems.append(Problem(path, close + 1, "the explanation body is empty"))
+
+    doc = ExplanationDoc(
+        slug=slug,
+        title=title,
+        tags=lists["tags"],
+        skills=lists["skills"],
+        questions=lists["questions"],
+        difficulty=difficulty,
+        lang=lang,
+        related=lists["related"],
+        body=body,
+        body_start_line=body_start_line,
+        path=path,
+        area=PurePath(path).parent.name,
+        content_hash=digest,
+        field_lines=dict(fm.key_lines),
+        item_lines={k: list(v) for k, v in fm.item_lines.items()},
+    )
+    problems.sort()
+    if problems and not lenient:
+        return ParsedDocument(None, problems)
+    return ParsedDocument(doc, problems)
