@@ -1,6 +1,9 @@
 """Password hashing with argon2id (argon2-cffi defaults) and the password policy."""
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
@@ -28,10 +31,20 @@ def needs_rehash(stored_hash: str) -> bool:
     return _hasher.check_needs_rehash(stored_hash)
 
 
+@lru_cache(maxsize=1)
+def common_passwords() -> frozenset[str]:
+    """The shipped list of the 3,000 most common passwords (casefolded)."""
+    path = Path(__file__).with_name("common_passwords.txt")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip().casefold() for line in lines if line.strip() and not line.startswith("#"))
+
+
 def password_problem(password: str) -> str | None:
     """Why a new password is refused, or None. No composition rules (OWASP ASVS 5)."""
     if len(password) < MIN_LENGTH:
         return f"Use at least {MIN_LENGTH} characters (15 or more is better)."
     if len(password) > MAX_LENGTH:
         return f"Use at most {MAX_LENGTH} characters."
+    if password.casefold() in common_passwords():
+        return "This password is one of the most commonly used ones; choose another."
     return None
