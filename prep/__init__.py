@@ -55,9 +55,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _init_extensions(app: Flask) -> None:
     from .database import configure_sqlite
-    from .extensions import csrf, db, limiter, login_manager
+    from .extensions import csrf, db, limiter, login_manager, migrate
 
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(Path(__file__).with_name("migrations")),
+                     render_as_batch=True, compare_type=True)
     csrf.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
