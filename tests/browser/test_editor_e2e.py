@@ -1,0 +1,74 @@
+"""Instructor editor in a real browser: write → live preview (highlighted code, KaTeX math) →
+save → a candidate's drill shows the new explanation."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import LiveServer, register, screenshot
+
+pytestmark = pytest.mark.browser
+
+REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
+PASSWORD = "instructor passphrase 1"
+
+DRAFT = """---
+title: Warp divergence
+skills: [CUDA]
+questions:
+  - What is warp divergence and why does it cost time?
+---
+## The idea
+
+Threads of a warp that take different branches run one path after the other.
+The cost of a branch is roughly $t = t_{if} + t_{else}$ when both sides are taken.
+
+```cpp
+if (threadIdx.x % 2) { a(); } else { b(); }
+```
+"""
+
+
+@pytest.fixture
+def server(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(REPO_CONTENT, content)
+    s = LiveServer(tmp_path, content_dir=content)
+    s.start()
+    s.prep("users", "create", "teach@example.com", "--role", "instructor", "--password", PASSWORD)
+    yield s
+    s.stop()
+
+
+def test_write_preview_save_then_drill(server, page, browser):
+    page.goto(server.url + "/login")
+    page.fill("#email", "teach@example.com")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(server.url + "/explanations/new?area=gpu")
+    page.fill("#area", "gpu")
+    page.fill("#text", DRAFT)
+    # Live preview: highlighted code and math typeset by KaTeX in the browser.
+    page.wait_for_selector("#preview .highlight")
+    page.wait_for_selector("#preview .katex")
+    screenshot(page, "editor-preview")
+    page.click("button[name=save]")
+    page.wait_for_selector("text=Saved gpu/warp-divergence.md")
+    assert (server.root / "content" / "gpu" / "warp-divergence.md").exists()
+
+    # A candidate studies the question and sees the explanation on the answer side.
+    candidate = browser.new_context()
+    cpage = candidate.new_page()
+    register(cpage, server, email="cand2@example.com")
+    cpage.fill("#q", "warp divergence")
+    cpage.click("form[role=search] button")
+    cpage.click("text=Add to study")
+    cpage.goto(server.url + "/drill")
+    assert "warp divergence" in cpage.locator("#question-text").inner_text()
+    cpage.keyboard.press("Space")
+    cpage.wait_for_selector("#answer .explanation-body .highlight")
+    cpage.wait_for_selector("#answer .katex")
+    assert "Warp divergence" in cpage.locator("#answer").inner_text()
+    candidate.close()
