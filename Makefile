@@ -18,11 +18,11 @@ install-test: $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[test]'
 
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; then \
 	  if [ "$$(id -u)" = "0" ]; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null; \
-	  else echo "chromium missing and not root: browser tests will be skipped"; fi; \
+	    echo "installing Debian's chromium and a CJK font for the browser tests"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei) >/dev/null; \
+	  else echo "chromium or the CJK font missing and not root: browser tests may be skipped"; fi; \
 	fi
 
 run: install
