@@ -51,7 +51,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
-        if app.config.get("PROPAGATE_EXCEPTIONS"):
+        propagate = app.config.get("PROPAGATE_EXCEPTIONS")
+        if propagate or (propagate is None and (app.testing or app.debug)):
             raise err
         log.exception("unhandled error")
         return _render(500)

@@ -6,6 +6,7 @@ from zoneinfo import available_timezones
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, DecimalField, EmailField, HiddenField, IntegerField, PasswordField,
                      SelectField, StringField, SubmitField)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, EqualTo, Length, NumberRange, Optional, ValidationError
 
 from ..drill.scheduling import SchedulingError, parse_steps
@@ -14,8 +15,8 @@ from .passwords import MAX_LENGTH, password_problem
 _ZONES = sorted(available_timezones() - {"localtime", "Factory"})
 
 
-def timezone_choices() -> list[tuple[str, str]]:
-    return [(z, z.replace("_", " ")) for z in _ZONES]
+def timezone_choices() -> list[SelectChoice]:
+    return [SelectChoice(z, z.replace("_", " ")) for z in _ZONES]
 
 
 def _check_password(form: FlaskForm, field: PasswordField) -> None:

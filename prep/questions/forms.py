@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField, SubmitField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, ValidationError
 
 
@@ -17,7 +18,8 @@ def _tags_ok(form: FlaskForm, field: StringField) -> None:
 class QuestionForm(FlaskForm):
     text = TextAreaField("Question", validators=[DataRequired(message="Write the question."),
                                                  Length(min=5, max=1000)])
-    lang = SelectField("Language", choices=[("auto", "Detect"), ("en", "English"), ("zh", "中文")], default="auto")
+    lang = SelectField("Language", choices=[SelectChoice("auto", "Detect"), SelectChoice("en", "English"),
+                                                SelectChoice("zh", "中文")], default="auto")
     tags = StringField("Tags (comma-separated)", validators=[Length(max=700), _tags_ok])
     submit = SubmitField("Add question to my study")
 
