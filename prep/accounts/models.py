@@ -30,6 +30,9 @@ class User(UserMixin, db.Model):
     # Bumped on logout-everywhere / password change: sessions carrying an older value are refused.
     session_version: Mapped[int] = mapped_column(Integer, default=1)
 
+    # UI language ("en" or "zh"); None follows the browser.
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
+
     # Study settings
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     day_start_hour: Mapped[int] = mapped_column(Integer, default=4)
