@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, render_template, request
+from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
-from .extensions import db
+from .extensions import db, login_manager
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,10 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(OperationalError)
     def database_busy(err: OperationalError):
         log.warning("database error: %s", err)
+        if "_login_user" not in g:
+            # The user could not be loaded (that query failed): render the page without one
+            # rather than touching the database again.
+            g._login_user = login_manager.anonymous_user()
         return _render(503, "The database is busy or unavailable. Nothing was saved; please try again.",
                        "Try again")
 
