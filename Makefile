@@ -32,6 +32,10 @@ run: install
 
 test: install-test browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@mkdir -p test-artifacts
+	@timeout 180 $(BIN)/pip-audit --progress-spinner off > test-artifacts/pip-audit.txt 2>&1 \
+	  && echo "pip-audit: no known vulnerabilities" \
+	  || echo "pip-audit (warning only): see test-artifacts/pip-audit.txt"
 
 clean:
 	rm -rf $(VENV) instance test-artifacts .pytest_cache
