@@ -77,9 +77,15 @@ def _register_blueprints(app: Flask) -> None:
     from .accounts.routes import bp as accounts_bp
     from .content.routes import bp as content_bp
     from .drill.routes import bp as drill_bp
+    from .export.routes import bp as export_bp
+    from .optimize.routes import bp as optimize_bp
     from .questions.routes import bp as questions_bp
+    from .stats.routes import bp as stats_bp
 
     app.register_blueprint(accounts_bp)
     app.register_blueprint(drill_bp)
     app.register_blueprint(questions_bp)
     app.register_blueprint(content_bp)
+    app.register_blueprint(stats_bp)
+    app.register_blueprint(optimize_bp)
+    app.register_blueprint(export_bp)

@@ -2,9 +2,10 @@
 from .accounts.models import Role, User
 from .content.models import Explanation
 from .drill.models import Card, CardState, ReviewLog
+from .optimize.models import OptimizationRun
 from .questions.models import LinkOrigin, Question, QuestionExplanation, Source, Tag
 
 __all__ = [
-    "Card", "CardState", "Explanation", "LinkOrigin", "Question", "QuestionExplanation",
+    "Card", "CardState", "Explanation", "LinkOrigin", "OptimizationRun", "Question", "QuestionExplanation",
     "ReviewLog", "Role", "Source", "Tag", "User",
 ]

@@ -1,0 +1,89 @@
+"""An Anki package (.apkg) of a user's studied questions, explanations on the back (genanki).
+
+Note ids (guids) come from the question text, so re-importing a newer export into Anki updates
+the same notes instead of duplicating them. Scheduling is not carried over: Anki starts them new.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import logging
+import re
+import warnings
+from collections.abc import Iterable
+from datetime import datetime
+
+import genanki
+from sqlalchemy import select
+
+from ..accounts.models import User
+from ..content.models import Explanation
+from ..drill.models import Card
+from ..extensions import db
+
+log = logging.getLogger(__name__)
+
+MODEL_ID = 1_719_402_611  # fixed forever: Anki identifies the note type by it
+MODEL = genanki.Model(
+    MODEL_ID,
+    "prep interview question",
+    fields=[{"name": "Question"}, {"name": "Explanation"}, {"name": "Note"}],
+    templates=[{
+        "name": "Question → explanation",
+        "qfmt": '<div class="question">{{Question}}</div>',
+        "afmt": '{{FrontSide}}<hr id="answer"><div class="explanation">{{Explanation}}</div>'
+                '{{#Note}}<div class="note"><b>My note</b><br>{{Note}}</div>{{/Note}}',
+    }],
+    css=(".card { font-family: system-ui, sans-serif; font-size: 18px; text-align: left; }"
+         ".question { font-size: 1.2em; font-weight: 600; }"
+         ".explanation pre { background: #f6f8fa; padding: .6em; overflow-x: auto; }"
+         ".note { margin-top: 1em; border-top: 1px solid #ccc; padding-top: .5em; }"),
+)
+_TAG = re.compile(r"\s+")
+
+
+def deck_id_for(user: User) -> int:
+    """A stable deck id per user (Anki needs a positive 63-bit int)."""
+    return int.from_bytes(hashlib.sha256(f"prep-deck:{user.id}".encode()).digest()[:7], "big") + 1
+
+
+def _explanations(cards: Iterable[Card]) -> dict[str, dict[str, Explanation]]:
+    slugs = {link.slug for c in cards for link in c.question.accepted_links[:3]}
+    by_slug: dict[str, dict[str, Explanation]] = {}
+    if slugs:
+        for e in db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs))):
+            by_slug.setdefault(e.slug, {})[e.lang] = e
+    return by_slug
+
+
+def _back(card: Card, by_slug: dict[str, dict[str, Explanation]]) -> str:
+    parts = []
+    for link in card.question.accepted_links[:3]:
+        versions = by_slug.get(link.slug)
+        if versions:
+            e = versions.get(card.question.lang) or versions.get("en") or next(iter(versions.values()))
+            parts.append(f"<h2>{html.escape(e.title)}</h2>{e.html}")
+    return "<hr>".join(parts) if parts else "<p><i>No explanation yet.</i></p>"
+
+
+def build_apkg(user: User, now: datetime, deck_name: str | None = None) -> bytes:
+    """The .apkg bytes of every card ``user`` studies (suspended ones too, tagged so)."""
+    cards = list(db.session.scalars(select(Card).where(Card.user_id == user.id).order_by(Card.added_at, Card.id)))
+    by_slug = _explanations(cards)
+    deck = genanki.Deck(deck_id_for(user), deck_name or "prep interview questions")
+    for card in cards:
+        q = card.question
+        tags = [_TAG.sub("_", t.name) for t in q.tags]
+        if card.suspended:
+            tags.append("prep_suspended")
+        note_html = html.escape(card.note).replace("\n", "<br>") if card.note else ""
+        deck.add_note(genanki.Note(model=MODEL, fields=[html.escape(q.text), _back(card, by_slug), note_html],
+                                   guid=genanki.guid_for("prep", q.norm), tags=tags))
+    buf = io.BytesIO()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        genanki.Package(deck).write_to_file(buf, timestamp=now.timestamp())
+    for w in caught:
+        log.warning("genanki: %s", w.message)
+    return buf.getvalue()

@@ -1,0 +1,255 @@
+"""Import a JSON export (see docs/export-schema.md): cards and their full review history.
+
+Everything is checked first and every problem reported together; only a clean file changes
+anything, inside the caller's one transaction. Questions are matched by normalised text (a
+public question, or one of the user's own); a missing one becomes the user's own question.
+Cards for questions the user already studies are left as they are and counted as skipped, so
+importing the same file twice changes nothing the second time.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from ..accounts.models import User
+from ..drill.models import Card, CardState, ReviewLog
+from ..drill.scheduling import SchedulingError, parse_steps
+from ..extensions import db
+from ..questions.models import Question, Source
+from ..questions.normalize import guess_lang, normalize_question
+from ..questions.service import get_or_create_tags
+from .dump import FORMAT, SETTINGS, VERSION
+
+MAX_PROBLEMS = 20
+STATES = {s.value for s in CardState}
+KINDS = {"review", "cram"}
+
+
+class ImportProblem(ValueError):
+    """The file cannot be imported; ``problems`` lists why (nothing was changed)."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class ImportReport:
+    cards_added: int = 0
+    reviews_added: int = 0
+    questions_created: int = 0
+    skipped: list[str] = field(default_factory=list)  # question texts already in the user's study
+    settings_restored: bool = False
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def fail(self, where: str, message: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(f"{where}: {message}")
+
+    def time(self, where: str, value: Any, optional: bool = False) -> None:
+        if value is None and optional:
+            return
+        try:
+            parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed.tzinfo is None:
+            self.fail(where, "must be an ISO 8601 time with a UTC offset")
+
+    def int_(self, where: str, value: Any, lo: int | None = 0, optional: bool = False) -> None:
+        if value is None and optional:
+            return
+        if not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo):
+            self.fail(where, f"must be a whole number{'' if lo is None else f' ≥ {lo}'}")
+
+    def number(self, where: str, value: Any, optional: bool = True) -> None:
+        if value is None and optional:
+            return
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            self.fail(where, "must be a number")
+
+
+def parse(raw: bytes) -> dict[str, Any]:
+    """Decode and validate an export file; raises :class:`ImportProblem` listing every problem."""
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ImportProblem(["The file is not UTF-8 text."]) from None
+    except json.JSONDecodeError as err:
+        raise ImportProblem([f"The file is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."]) from None
+    check = _Checker()
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportProblem([f"This is not a prep export (expected \"format\": \"{FORMAT}\")."])
+    if data.get("version") != VERSION:
+        raise ImportProblem([f"Unsupported export version {data.get('version')!r}; this prep reads version {VERSION}."])
+    settings = (data.get("user") or {}).get("settings") if isinstance(data.get("user"), dict) else None
+    if settings is not None:
+        _check_settings(check, settings)
+    cards = data.get("cards")
+    if not isinstance(cards, list):
+        check.fail("cards", "must be a list")
+        cards = []
+    for i, card in enumerate(cards):
+        _check_card(check, f"cards[{i}]", card)
+    if check.problems:
+        raise ImportProblem(check.problems)
+    return data
+
+
+def _check_settings(check: _Checker, s: Any) -> None:
+    if not isinstance(s, dict):
+        check.fail("user.settings", "must be an object")
+        return
+    for key in ("day_start_hour", "new_per_day", "reviews_per_day", "maximum_interval"):
+        if key in s:
+            check.int_(f"user.settings.{key}", s[key])
+    if "day_start_hour" in s and isinstance(s["day_start_hour"], int) and not 0 <= s["day_start_hour"] <= 23:
+        check.fail("user.settings.day_start_hour", "must be 0–23")
+    if "desired_retention" in s and not (isinstance(s["desired_retention"], (int, float))
+                                         and 0.7 <= s["desired_retention"] <= 0.99):
+        check.fail("user.settings.desired_retention", "must be between 0.7 and 0.99")
+    if "timezone" in s:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(str(s["timezone"]))
+        except (ZoneInfoNotFoundError, ValueError):
+            check.fail("user.settings.timezone", f"unknown time zone {s['timezone']!r}")
+    for key in ("learning_steps", "relearning_steps"):
+        if key in s:
+            try:
+                parse_steps(str(s[key]))
+            except SchedulingError as err:
+                check.fail(f"user.settings.{key}", str(err))
+    params = s.get("fsrs_parameters")
+    if params is not None:
+        from fsrs import Scheduler
+
+        try:
+            Scheduler(parameters=params)
+        except (ValueError, TypeError) as err:
+            check.fail("user.settings.fsrs_parameters", str(err).splitlines()[0])
+
+
+def _check_card(check: _Checker, where: str, c: Any) -> None:
+    if not isinstance(c, dict):
+        check.fail(where, "must be an object")
+        return
+    q = c.get("question")
+    if not isinstance(q, dict) or not isinstance(q.get("text"), str) or not normalize_question(q.get("text", "")):
+        check.fail(f"{where}.question.text", "must be the question's text")
+    elif not isinstance(q.get("tags", []), list) or not all(isinstance(t, str) for t in q.get("tags", [])):
+        check.fail(f"{where}.question.tags", "must be a list of strings")
+    if c.get("state") not in STATES:
+        check.fail(f"{where}.state", f"must be one of {', '.join(sorted(STATES))}")
+    check.int_(f"{where}.step", c.get("step"), optional=True)
+    check.number(f"{where}.stability", c.get("stability"))
+    check.number(f"{where}.difficulty", c.get("difficulty"))
+    check.time(f"{where}.due", c.get("due"))
+    check.time(f"{where}.added_at", c.get("added_at"))
+    check.time(f"{where}.last_review", c.get("last_review"), optional=True)
+    check.time(f"{where}.buried_until", c.get("buried_until"), optional=True)
+    for key in ("reps", "lapses", "version"):
+        check.int_(f"{where}.{key}", c.get(key))
+    if not isinstance(c.get("suspended"), bool):
+        check.fail(f"{where}.suspended", "must be true or false")
+    if not isinstance(c.get("note", ""), str):
+        check.fail(f"{where}.note", "must be text")
+    reviews = c.get("reviews", [])
+    if not isinstance(reviews, list):
+        check.fail(f"{where}.reviews", "must be a list")
+        return
+    versions: set[int] = set()
+    for j, r in enumerate(reviews):
+        w = f"{where}.reviews[{j}]"
+        if not isinstance(r, dict):
+            check.fail(w, "must be an object")
+            continue
+        check.int_(f"{w}.card_version", r.get("card_version"))
+        if r.get("card_version") in versions:
+            check.fail(f"{w}.card_version", "appears twice for this card")
+        if isinstance(r.get("card_version"), int):
+            versions.add(r["card_version"])
+        if r.get("rating") not in (1, 2, 3, 4):
+            check.fail(f"{w}.rating", "must be 1, 2, 3 or 4")
+        check.time(f"{w}.reviewed_at", r.get("reviewed_at"))
+        check.int_(f"{w}.duration_ms", r.get("duration_ms"))
+        for key in ("state_before", "state_after"):
+            if r.get(key) not in STATES:
+                check.fail(f"{w}.{key}", f"must be one of {', '.join(sorted(STATES))}")
+        if r.get("kind", "review") not in KINDS:
+            check.fail(f"{w}.kind", "must be review or cram")
+        if not isinstance(r.get("card_before"), dict):
+            check.fail(f"{w}.card_before", "must be an object (the card's state before the review)")
+
+
+def _t(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _find_question(user: User, text: str, own_first: bool) -> Question | None:
+    norm = normalize_question(text)
+    rows = db.session.scalars(select(Question).where(
+        Question.norm == norm, (Question.owner_id.is_(None)) | (Question.owner_id == user.id))).all()
+    if not rows:
+        return None
+    rows = sorted(rows, key=lambda q: ((q.owner_id is None) == own_first, q.id))
+    return rows[0]
+
+
+def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = True) -> ImportReport:
+    """Add the cards and reviews of a parsed export (see :func:`parse`) to ``user``; flushes only."""
+    report = ImportReport()
+    studied = set(db.session.scalars(select(Card.question_id).where(Card.user_id == user.id)))
+    settings = (data.get("user") or {}).get("settings")
+    if restore_settings and isinstance(settings, dict):
+        for key in SETTINGS:
+            if key in settings:
+                setattr(user, key, settings[key])
+        if "fsrs_parameters" in settings:
+            params = settings["fsrs_parameters"]
+            user.fsrs_parameters = json.dumps(params) if params is not None else None
+        report.settings_restored = True
+    pending: list[tuple[Card, list[dict[str, Any]]]] = []
+    for c in data["cards"]:
+        q = c["question"]
+        question = _find_question(user, q["text"], bool(q.get("own")))
+        if question is None:
+            text = q["text"].strip()
+            lang = q.get("lang") if q.get("lang") in ("en", "zh") else guess_lang(text)
+            question = Question(text=text, norm=normalize_question(text), lang=lang, source=Source.user,
+                                owner_id=user.id)
+            question.tags = get_or_create_tags(q.get("tags", []))
+            db.session.add(question)
+            db.session.flush()
+            report.questions_created += 1
+        if question.id in studied:
+            report.skipped.append(q["text"])
+            continue
+        studied.add(question.id)
+        card = Card(user_id=user.id, question_id=question.id, state=CardState(c["state"]), step=c.get("step"),
+                    stability=c.get("stability"), difficulty=c.get("difficulty"), due=_t(c["due"]),
+                    last_review=_t(c.get("last_review")), reps=c["reps"], lapses=c["lapses"], version=c["version"],
+                    suspended=c["suspended"], buried_until=_t(c.get("buried_until")), note=c.get("note", ""),
+                    added_at=_t(c["added_at"]))
+        db.session.add(card)
+        pending.append((card, c.get("reviews", [])))
+    db.session.flush()
+    for card, reviews in pending:
+        db.session.add_all(ReviewLog(
+            card_id=card.id, user_id=user.id, card_version=r["card_version"], rating=r["rating"],
+            reviewed_at=_t(r["reviewed_at"]), duration_ms=r["duration_ms"], state_before=r["state_before"],
+            state_after=r["state_after"], kind=r.get("kind", "review"), card_before=r["card_before"])
+            for r in reviews)
+        report.cards_added += 1
+        report.reviews_added += len(reviews)
+    db.session.flush()
+    return report

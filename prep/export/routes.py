@@ -1,0 +1,73 @@
+"""``/export``: download my data (JSON, CSV, Anki) and import a JSON export. Always the current user's."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from ..drill.service import utcnow
+from ..extensions import db
+from . import anki, dump, restore
+from .forms import ImportForm
+
+bp = Blueprint("export", __name__, url_prefix="/export")
+
+
+def _user():
+    return current_user._get_current_object()
+
+
+def _download(body: bytes, mimetype: str, name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.route("")
+@login_required
+def index():
+    return render_template("export/index.html", form=ImportForm())
+
+
+@bp.route("/prep-export.json")
+@login_required
+def json_download():
+    now = utcnow()
+    return _download(dump.export_json(_user(), now), "application/json", f"prep-export-{now:%Y%m%d}.json")
+
+
+@bp.route("/prep-export.zip")
+@login_required
+def csv_download():
+    now = utcnow()
+    return _download(dump.export_csv_zip(_user(), now), "application/zip", f"prep-export-{now:%Y%m%d}.zip")
+
+
+@bp.route("/prep.apkg")
+@login_required
+def apkg_download():
+    now = utcnow()
+    return _download(anki.build_apkg(_user(), now), "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
+
+
+@bp.route("/import", methods=["POST"])
+@login_required
+def import_upload():
+    form = ImportForm()
+    if not form.validate():
+        return render_template("export/index.html", form=form), 400
+    try:
+        data = restore.parse(form.file.data.read(ImportForm.MAX_BYTES + 1))
+        report = restore.import_export(_user(), data, restore_settings=form.restore_settings.data)
+    except restore.ImportProblem as err:
+        db.session.rollback()
+        return render_template("export/index.html", form=form, problems=err.problems), 400
+    db.session.commit()
+    message = (f"Imported {report.cards_added} card{'' if report.cards_added == 1 else 's'} with "
+               f"{report.reviews_added} review{'' if report.reviews_added == 1 else 's'}.")
+    if report.questions_created:
+        message += f" {report.questions_created} question{'s were' if report.questions_created != 1 else ' was'} added as your own."
+    if report.skipped:
+        message += f" {len(report.skipped)} already in your study, left unchanged."
+    flash(message, "success")
+    return redirect(url_for("export.index"))

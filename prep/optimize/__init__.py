@@ -1,0 +1,1 @@
+"""Fitting FSRS parameters to one user's own review history (fsrs-rs-python)."""

@@ -1,0 +1,57 @@
+"""``/stats/optimize``: fit my FSRS parameters, see before/after on my later reviews, roll back."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from ..drill.forms import ActionForm
+from ..drill.service import utcnow
+from ..extensions import db
+from . import fit, service
+
+bp = Blueprint("optimize", __name__, url_prefix="/stats/optimize")
+
+
+def _page(status: int = 200, run=None):
+    user = current_user._get_current_object()
+    return render_template("stats/optimize.html", count=service.review_count(user), minimum=fit.MIN_REVIEWS,
+                           run=run, history=service.history(user), can_rollback=service.last_applied(user) is not None,
+                           custom=user.fsrs_parameters is not None, form=ActionForm()), status
+
+
+@bp.route("", methods=["GET"])
+@login_required
+def index():
+    return _page()
+
+
+@bp.route("", methods=["POST"])
+@login_required
+def run():
+    if not ActionForm().validate():
+        abort(400)
+    user = current_user._get_current_object()
+    try:
+        result = service.optimise(user, utcnow())
+    except fit.OptimizeError as err:
+        db.session.rollback()
+        flash(str(err), "error")
+        return _page(400)
+    db.session.commit()
+    if result.applied:
+        flash("Your new parameters predict your later reviews better, so they are now in use.", "success")
+    else:
+        flash("The fitted parameters did not predict your later reviews better; your schedule is unchanged.", "info")
+    return _page(run=result)
+
+
+@bp.route("/rollback", methods=["POST"])
+@login_required
+def rollback():
+    if not ActionForm().validate():
+        abort(400)
+    run = service.rollback(current_user._get_current_object(), utcnow())
+    db.session.commit()
+    flash("Previous parameters restored." if run else "There is no optimisation to roll back.",
+          "success" if run else "info")
+    return redirect(url_for("optimize.index"))

@@ -1,0 +1,1 @@
+"""Statistics: the candidate's charts, leeches, and instructors' per-question difficulty."""

@@ -1,0 +1,50 @@
+"""The statistics page (a candidate's own charts and leeches) and instructors' question difficulty."""
+from __future__ import annotations
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, render_template, request
+from flask_login import current_user, login_required
+
+from ..drill import queue, service
+from ..web import instructor_required
+from . import compute, queries
+
+bp = Blueprint("stats", __name__, url_prefix="/stats")
+
+
+@bp.route("")
+@login_required
+def index():
+    user = current_user._get_current_object()
+    now = service.utcnow()
+    today = service.study_day(user, now)
+    tz = ZoneInfo(user.timezone)
+    first = queue.day_bounds(today.day - timedelta(days=compute.HEATMAP_DAYS - 1), tz, user.day_start_hour)
+    activity = queries.daily_activity(user, first, today)
+    heat = compute.heatmap({d: a.reviews for d, a in activity.items()}, today.day)
+    minutes = compute.daily_series({d: a.duration_ms / 60000 for d, a in activity.items()}, today.day,
+                                   compute.TIME_DAYS)
+    time_chart = compute.bar_chart([d.strftime("%d %b") for d, _ in minutes], [round(m, 1) for _, m in minutes])
+    due = compute.forecast(queries.due_by_day(user, today), today.day)
+    forecast_chart = compute.bar_chart([d.strftime("%d %b") for d, _ in due], [n for _, n in due])
+    weeks = compute.retention_weeks(queries.retention_rows(user, today), today.day)
+    states = compute.state_counts(queries.state_rows(user))
+    return render_template(
+        "stats/index.html", heat=heat, minutes=minutes, time_chart=time_chart, due=due,
+        forecast_chart=forecast_chart, weeks=weeks, retention_chart=compute.retention_chart(weeks, user.desired_retention),
+        desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states),
+        leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES,
+    )
+
+
+@bp.route("/questions")
+@instructor_required
+def questions():
+    page = max(1, request.args.get("page", 1, type=int))
+    per_page = 25
+    rows, total = queries.question_difficulty(service.utcnow(), page, per_page)
+    pages = max(1, -(-total // per_page))
+    return render_template("stats/questions.html", rows=rows, total=total, page=page, pages=pages,
+                           min_learners=queries.MIN_LEARNERS, leech_lapses=compute.LEECH_LAPSES)

@@ -1,0 +1,172 @@
+"""Parameter optimisation: training items by study day, the time split, and on a simulated learner
+who forgets faster than the defaults assume (fixed seed, real scheduler), a fit that improves log
+loss on the held-back later reviews; apply only when better, roll back, the page and its limits."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from prep.drill import scheduling, service
+from prep.extensions import db
+from prep.optimize import fit
+from prep.optimize import service as optimize_service
+from prep.optimize.models import OptimizationRun
+from prep.stats.simulate import simulate
+from tests.test_stats import simulated  # noqa: F401  (the simulated-history fixture)
+
+UTC = timezone.utc
+START = datetime(2025, 12, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    from tests.conftest import FIXED_NOW
+
+    monkeypatch.setattr(service, "utcnow", lambda: FIXED_NOW)
+    return FIXED_NOW
+
+
+def _reviews(sim):
+    return [fit.Review(card_id=r.card_index, reviewed_at=r.reviewed_at, rating=r.rating) for r in sim.reviews]
+
+
+def test_items_use_study_days_and_skip_same_day_reviews():
+    t0 = datetime(2026, 1, 1, 1, 0, tzinfo=UTC)  # 09:00 in Shanghai
+    reviews = [fit.Review(1, t0, 3), fit.Review(1, t0 + timedelta(minutes=10), 3),
+               fit.Review(1, t0 + timedelta(days=2), 1), fit.Review(1, t0 + timedelta(days=2, hours=1), 3),
+               fit.Review(1, t0 + timedelta(days=5), 3)]
+    items = fit.build_items(reviews, "Asia/Shanghai", 4)
+    assert [list(i.steps) for i in items] == [
+        [(3, 0), (3, 0), (1, 2)],
+        [(3, 0), (3, 0), (1, 2), (3, 0), (3, 3)],
+    ]
+    assert [i.at for i in items] == [reviews[2].reviewed_at, reviews[4].reviewed_at]
+
+
+def test_items_follow_the_day_start_hour():
+    # 03:00 and 05:00 local on the same calendar date are different study days when the day starts at 04:00.
+    a, b = datetime(2026, 1, 1, 19, 0, tzinfo=UTC), datetime(2026, 1, 1, 21, 0, tzinfo=UTC)
+    (item,) = fit.build_items([fit.Review(1, a - timedelta(days=1), 3), fit.Review(1, a, 3), fit.Review(1, b, 3)],
+                              "Asia/Shanghai", 4)[1:]
+    assert [d for _r, d in item.steps] == [0, 1, 1]
+
+
+def test_too_few_reviews_is_refused():
+    sim = simulate(start=START, days=10, n_cards=10, seed=1)
+    with pytest.raises(fit.OptimizeError, match="at least 400 reviews"):
+        fit.fit(_reviews(sim))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_fit_improves_log_loss_on_the_later_reviews(seed):
+    sim = simulate(start=START, days=90, n_cards=80, new_per_day=4, seed=seed)
+    reviews = _reviews(sim)
+    assert len(reviews) >= 400
+    result = fit.fit(reviews)
+    assert result.improved and result.after.log_loss < result.before.log_loss
+    assert result.after.rmse_bins < result.before.rmse_bins
+    # Trained on the past only: the split is at three quarters of the reviews, by time.
+    times = sorted(r.reviewed_at for r in reviews)
+    assert result.split_at == times[int(len(times) * 0.75)]
+    assert result.test_items > 0 and result.train_items > result.test_items
+    # The learner forgets faster: the fitted initial stability for Good is below the default's.
+    assert result.parameters[2] < fit.DEFAULT_PARAMETERS[2]
+    # py-fsrs accepts them, so they can feed the scheduler.
+    scheduling.make_scheduler(scheduling.SchedulerSettings(parameters=result.parameters))
+
+
+def test_clamp_keeps_parameters_in_bounds():
+    wild = [500.0] * 4 + [-3.0] * 17
+    clamped = fit.clamp(wild)
+    scheduling.make_scheduler(scheduling.SchedulerSettings(parameters=clamped))
+    assert clamped[0] == 100.0 and clamped[4] == 1.0
+
+
+def test_optimise_applies_and_rolls_back(simulated, login, client, clock):  # noqa: F811
+    user, sim = simulated(n_cards=80, days=90)
+    assert optimize_service.review_count(user) == len(sim.reviews) >= 400
+    login(user)
+    page = client.get("/stats/optimize").get_data(as_text=True)
+    assert "Optimise my schedule" in page and "not-enough" not in page
+
+    response = client.post("/stats/optimize")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'data-metric="log-loss-before"' in html and "now in use" in html
+    db.session.refresh(user)
+    run = db.session.scalar(db.select(OptimizationRun).where(OptimizationRun.user_id == user.id))
+    assert run.applied and run.log_loss_after < run.log_loss_before and run.old_parameters is None
+    params = json.loads(user.fsrs_parameters)
+    assert params == json.loads(run.new_parameters) and len(params) == 21
+    # The new parameters feed the user's scheduler.
+    assert scheduling.make_scheduler(service.scheduler_settings(user)).parameters == tuple(params)
+
+    response = client.post("/stats/optimize/rollback", follow_redirects=True)
+    assert "Previous parameters restored." in response.get_data(as_text=True)
+    db.session.refresh(user)
+    db.session.refresh(run)
+    assert user.fsrs_parameters is None and run.rolled_back_at is not None
+    response = client.post("/stats/optimize/rollback", follow_redirects=True)
+    assert "no optimisation to roll back" in response.get_data(as_text=True)
+
+
+def test_not_applied_when_not_better(simulated, login, client, clock, monkeypatch):  # noqa: F811
+    user, _ = simulated(n_cards=80, days=90)
+    before = json.dumps([0.3] + list(fit.DEFAULT_PARAMETERS[1:]))
+    user.fsrs_parameters = before
+    db.session.commit()
+    worse = fit.FitResult(parameters=fit.DEFAULT_PARAMETERS, before=fit.Metrics(0.30, 0.05),
+                          after=fit.Metrics(0.31, 0.04), train_items=300, test_items=100, split_at=clock)
+    monkeypatch.setattr(fit, "fit", lambda *a, **k: worse)
+    login(user)
+    html = client.post("/stats/optimize").get_data(as_text=True)
+    assert "your schedule is unchanged" in html
+    db.session.refresh(user)
+    assert user.fsrs_parameters == before
+    run = db.session.scalar(db.select(OptimizationRun).where(OptimizationRun.user_id == user.id))
+    assert not run.applied
+
+
+def test_page_explains_the_minimum(make_user, login, client, clock):
+    user = make_user()
+    login(user)
+    html = client.get("/stats/optimize").get_data(as_text=True)
+    assert "needs at least 400 reviews; you have 0" in html
+    response = client.post("/stats/optimize")
+    assert response.status_code == 400
+    assert "at least 400 reviews" in response.get_data(as_text=True)
+    db.session.refresh(user)
+    assert user.fsrs_parameters is None
+    assert db.session.scalar(db.select(db.func.count(OptimizationRun.id))) == 0
+
+
+def test_optimise_needs_login_and_csrf(app, make_user, login, client):
+    assert client.get("/stats/optimize").status_code == 302
+    login(make_user())
+    app.config["WTF_CSRF_ENABLED"] = True
+    assert client.post("/stats/optimize").status_code == 400  # no CSRF token
+    assert db.session.scalar(db.select(db.func.count(OptimizationRun.id))) == 0
+
+
+def test_migration_builds_the_table_the_model_describes(tmp_path):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from alembic.operations import Operations
+    from sqlalchemy import MetaData, create_engine
+
+    from prep.optimize import migration
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'migrated.sqlite3'}")
+    with engine.begin() as conn:
+        db.metadata.tables["users"].create(conn)
+        with Operations.context(MigrationContext.configure(conn)):
+            migration.upgrade()
+        wanted = MetaData()
+        for name in ("users", "optimization_runs"):
+            db.metadata.tables[name].to_metadata(wanted)
+        assert compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), wanted) == []
+        with Operations.context(MigrationContext.configure(conn)):
+            migration.downgrade()
+    engine.dispose()
