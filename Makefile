@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test install install-test browser clean
+.PHONY: run test install install-test browser clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,3 +39,7 @@ test: install-test browser
 
 clean:
 	rm -rf $(VENV) instance test-artifacts .pytest_cache
+
+# Benchmark suite (issue 7): BENCH_ARGS="--scale 0.05 --db sqlite" for a quick run.
+bench: install
+	$(BIN)/python -m bench.run $(BENCH_ARGS)

@@ -1,0 +1,220 @@
+"""The HTTP load client, run as its own process: ``python -m bench.load < spec.json > result.json``.
+
+Each of N threads is one browser: its own keep-alive connection to 127.0.0.1 and its own
+session cookie. It logs in through the real login form (CSRF token from the page), reads the
+CSRF token from the /drill page, then runs the phases in lock-step with the other threads:
+
+* ``floor``: GET the trivial endpoint (no database), the ceiling of Flask + the server;
+* ``next``: GET /drill (the next-card page, as a browser loads it);
+* ``rate``: POST /drill/rate for the user's own cards with the version each was shown at
+  (the client keeps the versions, as the page would), expecting the 302 back to /drill.
+
+Every phase is bounded by a duration and a request count; only loopback URLs are accepted.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import re
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+CSRF_RE = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+class LoadError(RuntimeError):
+    pass
+
+
+def _clock_ticks() -> int:
+    import os
+
+    return os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of the given processes (from /proc), 0 for any that is gone."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / _clock_ticks()
+    return total
+
+
+@dataclass
+class Browser:
+    host: str
+    port: int
+    email: str
+    password: str
+    cards: list[list[int]]
+    cookies: dict[str, str] = field(default_factory=dict)
+    csrf: str = ""
+    conn: http.client.HTTPConnection | None = None
+
+    def _connect(self) -> http.client.HTTPConnection:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        return self.conn
+
+    def request(self, method: str, path: str, form: dict[str, Any] | None = None) -> tuple[int, str, bytes]:
+        headers = {"Host": f"{self.host}:{self.port}", "Connection": "keep-alive"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urlencode(form).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in (1, 2):
+            conn = self._connect()
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                conn.close()
+                self.conn = None
+                if attempt == 2:
+                    raise
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key.strip()] = rest.split(";", 1)[0]
+        if response.getheader("Connection", "").lower() == "close":
+            conn.close()
+            self.conn = None
+        return response.status, response.getheader("Location", ""), data
+
+    def token(self, html: bytes) -> str:
+        match = CSRF_RE.search(html.decode("utf-8", "replace"))
+        if not match:
+            raise LoadError(f"{self.email}: no CSRF token in the page")
+        return match.group(1) or match.group(2)
+
+    def login(self) -> None:
+        status, _, page = self.request("GET", "/login")
+        if status != 200:
+            raise LoadError(f"GET /login: {status}")
+        status, location, _ = self.request("POST", "/login", {
+            "csrf_token": self.token(page), "email": self.email, "password": self.password})
+        if status != 302:
+            raise LoadError(f"{self.email}: login answered {status}, not a redirect")
+        status, _, page = self.request("GET", "/drill")
+        if status != 200:
+            raise LoadError(f"{self.email}: /drill after login answered {status}")
+        self.csrf = self.token(page)
+
+
+def _percentile(sorted_values: list[float], q: float) -> float | None:
+    if not sorted_values:
+        return None
+    index = min(len(sorted_values) - 1, max(0, int(round(q * (len(sorted_values) - 1)))))
+    return sorted_values[index]
+
+
+def run(spec: dict[str, Any]) -> dict[str, Any]:
+    url = urlsplit(spec["url"])
+    if url.hostname not in LOOPBACK:
+        raise LoadError("the load client only talks to loopback addresses")
+    users = spec["users"]
+    clients = int(spec.get("clients", 8))
+    if len(users) < clients:
+        raise LoadError(f"need {clients} users, got {len(users)}")
+    browsers = [Browser(url.hostname, url.port or 80, u["email"], spec["password"], u["cards"])
+                for u in users[:clients]]
+    login_started = time.perf_counter()
+    for b in browsers:
+        b.login()
+    login_s = time.perf_counter() - login_started
+    server_pids = list(spec.get("server_pids", []))
+    rng = random.Random(spec.get("seed", 1))
+    results: dict[str, Any] = {"login_s": login_s, "clients": clients, "phases": {}}
+
+    for phase in spec["phases"]:
+        name, kind = phase["name"], phase["kind"]
+        seconds, max_requests = float(phase["seconds"]), int(phase["max_requests"])
+        per_client = max(1, max_requests // clients)
+        latencies: list[list[float]] = [[] for _ in browsers]
+        errors: list[list[str]] = [[] for _ in browsers]
+        barrier = threading.Barrier(clients + 1)
+        state = {"deadline": 0.0}
+
+        def worker(i: int) -> None:
+            b = browsers[i]
+            local = random.Random(rng.random() + i)
+            mine = latencies[i]
+            barrier.wait()
+            deadline = state["deadline"]
+            position = local.randrange(len(b.cards)) if b.cards else 0
+            while len(mine) < per_client and time.perf_counter() < deadline:
+                if kind == "floor":
+                    method, path, form, expect = "GET", phase["path"], None, 200
+                elif kind == "next":
+                    method, path, form, expect = "GET", "/drill", None, 200
+                else:
+                    card = b.cards[position % len(b.cards)]
+                    position += 1
+                    form = {"csrf_token": b.csrf, "card_id": card[0], "version": card[1],
+                            "rating": local.choices((1, 2, 3, 4), (0.12, 0.13, 0.65, 0.10))[0],
+                            "duration_ms": local.randint(2000, 30000)}
+                    method, path, expect = "POST", "/drill/rate", 302
+                started = time.perf_counter()
+                try:
+                    status, location, _ = b.request(method, path, form)
+                except (OSError, http.client.HTTPException) as err:
+                    errors[i].append(f"{type(err).__name__}: {err}")
+                    continue
+                elapsed = time.perf_counter() - started
+                if status != expect or (kind == "rate" and "/drill" not in location):
+                    errors[i].append(f"{method} {path}: {status} {location}")
+                    continue
+                if kind == "rate":
+                    card[1] += 1  # the rating was taken: the card's version moved on
+                mine.append(elapsed)
+
+        threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(clients)]
+        for t in threads:
+            t.start()
+        cpu_before = cpu_seconds(server_pids)
+        started = time.perf_counter()
+        state["deadline"] = started + seconds
+        barrier.wait()
+        for t in threads:
+            t.join(seconds + 60)
+        wall = time.perf_counter() - started
+        cpu_used = cpu_seconds(server_pids) - cpu_before
+        flat = sorted(x for chunk in latencies for x in chunk)
+        all_errors = [e for chunk in errors for e in chunk]
+        results["phases"][name] = {
+            "kind": kind, "requests": len(flat), "errors": len(all_errors), "error_samples": all_errors[:5],
+            "wall_s": round(wall, 3), "rps": round(len(flat) / wall, 1) if wall else None,
+            "p50_ms": _ms(_percentile(flat, 0.50)), "p95_ms": _ms(_percentile(flat, 0.95)),
+            "p99_ms": _ms(_percentile(flat, 0.99)), "max_ms": _ms(flat[-1] if flat else None),
+            "mean_ms": _ms(sum(flat) / len(flat) if flat else None),
+            "server_cpu_ms_per_request": round(1000 * cpu_used / len(flat), 3) if flat else None,
+        }
+    results["ratings_sent"] = results["phases"].get("rate", {}).get("requests", 0)
+    return results
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 2)
+
+
+def main() -> None:
+    spec = json.load(sys.stdin)
+    json.dump(run(spec), sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

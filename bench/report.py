@@ -1,0 +1,88 @@
+"""The Markdown report: every figure per database, against the issue-7 targets."""
+from __future__ import annotations
+
+from typing import Any
+
+# (label, JSON key, comparison, threshold, unit)
+TARGETS = [
+    ("submit-rating throughput ≥ 50% of the trivial endpoint's", "rating_vs_floor", ">=", 0.5, ""),
+    ("p99 next card < 25 ms", "next_p99_ms", "<", 25.0, " ms"),
+    ("p99 submit rating < 25 ms", "rating_p99_ms", "<", 25.0, " ms"),
+    ("reminder sweep over 100,000 users < 5 s", "sweep_100k_s", "<", 5.0, " s"),
+    ("extract + link per posting < 50 ms (1,000 explanations)", "extract_link_ms", "<", 50.0, " ms"),
+    ("unchanged-content re-sync < 0.5 s", "resync_s", "<", 0.5, " s"),
+]
+
+FIGURES = [
+    ("trivial endpoint (floor) throughput", "floor_rps", " req/s"),
+    ("next card (GET /drill) throughput", "next_rps", " req/s"),
+    ("next card p50 / p95 / p99", ("next_p50_ms", "next_p95_ms", "next_p99_ms"), " ms"),
+    ("submit rating (POST /drill/rate) throughput", "rating_rps", " req/s"),
+    ("submit rating p50 / p95 / p99", ("rating_p50_ms", "rating_p95_ms", "rating_p99_ms"), " ms"),
+    ("floor p50 / p99", ("floor_p50_ms", "floor_p99_ms"), " ms"),
+    ("rating_vs_floor", "rating_vs_floor", ""),
+    ("server CPU per request: floor / next / rating", ("floor_cpu_ms", "next_cpu_ms", "rating_cpu_ms"), " ms"),
+    ("ratings sent / recorded", ("ratings_sent", "ratings_recorded"), ""),
+    ("reminder sweep: users due", "sweep_users", ""),
+    ("reminder sweep: total seconds (all due users)", "sweep_100k_s", " s"),
+    ("reminder sweep: SQL statements", "sweep_queries", ""),
+    ("reminder sweep: sweeps needed / batch size", ("sweeps", "sweep_batch_size"), ""),
+    ("reminder sweep: first batch", "sweep_first_batch_s", " s"),
+    ("posting import (extract + merge + link), median / p90", ("extract_link_ms", "extract_link_p90_ms"), " ms"),
+    ("  of which: extract only / rank with a built linker", ("extract_ms", "rank_prebuilt_linker_ms"), " ms"),
+    ("  linker build over the explanations", "linker_build_ms", " ms"),
+    ("  SQL statements per import", "import_queries", ""),
+    ("content sync, 1,000 files (full)", "sync_1000_s", " s"),
+    ("content re-sync, nothing changed", "resync_s", " s"),
+    ("peak RSS of a server worker", "worker_rss_mb", " MB"),
+    ("server", "server_mode", ""),
+]
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:,.3f}".rstrip("0").rstrip(".") if abs(value) < 10 else f"{value:,.1f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def _met(value: Any, op: str, threshold: float) -> str:
+    if value is None:
+        return "not measured"
+    ok = value >= threshold if op == ">=" else value < threshold
+    return "**met**" if ok else "**not met**"
+
+
+def render(report: dict[str, Any], notes: list[str]) -> str:
+    dbs = [k for k in ("sqlite", "postgresql") if k in report]
+    machine = report.get("machine", {})
+    lines = ["# prep benchmark report", "",
+             f"Run {machine.get('date', '?')} on {machine.get('cpu', '?')} ({machine.get('cores', '?')} cores, "
+             f"{machine.get('memory_gb', '?')} GB), Python {machine.get('python', '?')}, "
+             f"SQLite {machine.get('sqlite', '?')}, PostgreSQL {machine.get('postgres', '?')}. "
+             f"Scale {machine.get('scale', '?')}: {machine.get('dataset', '')}.", "",
+             "Produced by `make bench` (`python -m bench.run`); raw figures in `report.json`.", "",
+             "## Targets", "",
+             "| target | " + " | ".join(dbs) + " |", "|---|" + "---|" * len(dbs)]
+    for label, key, op, threshold, unit in TARGETS:
+        cells = []
+        for name in dbs:
+            value = report[name].get(key)
+            cells.append(f"{_fmt(value)}{unit if value is not None else ''} — {_met(value, op, threshold)}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "## All figures", "", "| figure | " + " | ".join(dbs) + " |", "|---|" + "---|" * len(dbs)]
+    for label, keys, unit in FIGURES:
+        cells = []
+        for name in dbs:
+            if isinstance(keys, tuple):
+                cells.append(" / ".join(_fmt(report[name].get(k)) for k in keys) + unit)
+            else:
+                value = report[name].get(keys)
+                cells.append(_fmt(value) + (unit if value is not None else ""))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if notes:
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
+    return "\n".join(lines) + "\n"
