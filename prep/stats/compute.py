@@ -96,7 +96,7 @@ class Heatmap:
 
     @property
     def width(self) -> int:
-        return 30 + self.weeks * (self.cell + self.gap)
+        return 50 + self.weeks * (self.cell + self.gap)
 
     @property
     def height(self) -> int:
@@ -253,7 +253,7 @@ def retention_chart(weeks: Sequence[RetentionWeek], desired: float, *, width: in
                     floor: float = 0.5) -> LineChart:
     """Young and mature true retention per week on a floor..100 % axis, with the desired line."""
     left, top, bottom = 44, 10, 26
-    plot_w, plot_h = width - left - 10, height - top - bottom
+    plot_w, plot_h = width - left - 30, height - top - bottom
     n = max(1, len(weeks) - 1)
 
     def y(v: float) -> float:
