@@ -1,0 +1,49 @@
+"""``prep remind`` (one sweep by hand) and ``prep scheduler`` (the sweep every few minutes)."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from .scheduler import SWEEP_MINUTES
+
+
+def parse_now(text: str | None) -> datetime:
+    """An ISO 8601 time; without a zone it is taken as UTC. None means the real current time."""
+    if not text:
+        return datetime.now(timezone.utc)
+    try:
+        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise click.BadParameter(f"not an ISO 8601 time: {text!r} (e.g. 2026-03-10T01:05:00Z)",
+                                 param_hint="--now") from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+@click.command("remind")
+@click.option("--dry-run", is_flag=True, help="Only show who would be reminded; send and record nothing.")
+@click.option("--now", "now_text", metavar="ISO-TIME",
+              help="Run as if it were this time (ISO 8601, e.g. 2026-03-10T01:05:00Z; no zone means UTC).")
+@with_appcontext
+def remind_command(dry_run: bool, now_text: str | None) -> None:
+    """Run one reminder sweep now and print what it sends (or would send)."""
+    from . import service
+
+    report = service.sweep(parse_now(now_text), dry_run=dry_run)
+    for line in report.lines():
+        click.echo(line)
+
+
+@click.command("scheduler")
+@click.option("--every", "minutes", default=SWEEP_MINUTES, show_default=True, type=click.IntRange(1, 1440),
+              help="Minutes between sweeps.")
+@with_appcontext
+def scheduler_command(minutes: int) -> None:
+    """Run the reminder scheduler in the foreground (a sweep every few minutes)."""
+    from .scheduler import run_blocking
+
+    run_blocking(current_app._get_current_object(), minutes)

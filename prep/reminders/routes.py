@@ -1,0 +1,111 @@
+"""Reminder pages: settings, notifications, the calendar feed and one-click unsubscribe."""
+from __future__ import annotations
+
+from datetime import time
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from ..extensions import csrf, db
+from ..models_base import utcnow
+from . import service, timing
+from .forms import ActionForm, ReminderSettingsForm
+
+bp = Blueprint("reminders", __name__)
+
+
+def _user():
+    return current_user._get_current_object()
+
+
+@bp.route("/settings/reminders", methods=["GET", "POST"])
+@login_required
+def settings():
+    user = _user()
+    row = service.settings_for(user)
+    form = ReminderSettingsForm()
+    if form.validate_on_submit():
+        row = service.settings_for(user, create=True)
+        row.enabled = bool(form.enabled.data)
+        row.remind_minute = form.remind_at.data.hour * 60 + form.remind_at.data.minute
+        row.email = bool(form.email.data)
+        row.in_app = bool(form.in_app.data)
+        db.session.commit()
+        flash("Reminder settings saved.", "success")
+        return redirect(url_for("reminders.settings"))
+    if not form.is_submitted():
+        form.enabled.data, form.email.data, form.in_app.data = row.enabled, row.email, row.in_app
+        form.remind_at.data = time(row.remind_minute // 60, row.remind_minute % 60)
+    now = utcnow()
+    calendar_url = (url_for("reminders.calendar_feed", token=row.calendar_token, _external=True)
+                    if row.calendar_token else None)
+    return render_template(
+        "reminders/settings.html", form=form, action_form=ActionForm(), user=user, row=row,
+        calendar_url=calendar_url, next_at=service.next_reminder_at(user, row, now),
+        log=service.recent_log(user), format_minute=timing.format_minute), (400 if form.errors else 200)
+
+
+@bp.route("/settings/reminders/calendar", methods=["POST"])
+@login_required
+def reset_calendar():
+    if not ActionForm().validate():
+        abort(400)
+    had = service.settings_for(_user()).calendar_token is not None
+    service.reset_calendar_token(_user())
+    db.session.commit()
+    flash("New calendar link made; the old one no longer works." if had else "Calendar link made.", "success")
+    return redirect(url_for("reminders.settings") + "#calendar")
+
+
+@bp.route("/calendar/<token>.ics")
+def calendar_feed(token: str):
+    row = service.settings_for_calendar_token(token)
+    if row is None:
+        abort(404)
+    body = service.calendar_feed(row, utcnow())
+    db.session.rollback()
+    return Response(body, mimetype="text/calendar", headers={
+        "Content-Disposition": 'inline; filename="prep-reviews.ics"',
+        "Cache-Control": "private, max-age=300",
+        "Referrer-Policy": "no-referrer",
+    })
+
+
+@bp.route("/notifications")
+@login_required
+def notifications():
+    items = service.notifications(_user())
+    return render_template("reminders/notifications.html", items=items, action_form=ActionForm())
+
+
+@bp.route("/notifications/<int:notification_id>/dismiss", methods=["POST"])
+@bp.route("/notifications/dismiss", methods=["POST"], defaults={"notification_id": None})
+@login_required
+def dismiss(notification_id: int | None):
+    if not ActionForm().validate():
+        abort(400)
+    changed = service.dismiss(_user(), notification_id, utcnow())
+    db.session.commit()
+    if notification_id is not None and not changed:
+        abort(404)
+    return redirect(url_for("reminders.notifications"))
+
+
+@bp.route("/unsubscribe/<token>", methods=["GET"])
+def unsubscribe_confirm(token: str):
+    """GET never changes anything (link scanners follow links): it shows a confirm button."""
+    user = service.user_for_unsubscribe(token)
+    if user is None:
+        abort(404)
+    return render_template("reminders/unsubscribe.html", token=token, email=user.email, done=False)
+
+
+@bp.route("/unsubscribe/<token>", methods=["POST"])
+@csrf.exempt  # RFC 8058: mail clients POST "List-Unsubscribe=One-Click" with no token; the signature is the proof
+def unsubscribe(token: str):
+    user = service.user_for_unsubscribe(token)
+    if user is None:
+        abort(404)
+    service.unsubscribe(user)
+    db.session.commit()
+    return render_template("reminders/unsubscribe.html", token=token, email=user.email, done=True)

@@ -1,0 +1,78 @@
+"""APScheduler wiring: the sweep every few minutes, in the background of ``prep serve`` or in
+the foreground as ``prep scheduler``.
+
+Several processes may run it at once: claims in the database keep every reminder to one send.
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+from flask import Flask
+
+log = logging.getLogger(__name__)
+
+SWEEP_MINUTES = 5
+JOB_ID = "reminder-sweep"
+
+
+def sweep_job(app: Flask) -> Callable[[], None]:
+    """A job that runs one sweep at the current time in its own app context, logging the result."""
+
+    def job() -> None:
+        from ..extensions import db
+        from . import service
+
+        with app.app_context():
+            try:
+                report = service.sweep(datetime.now(timezone.utc))
+            except Exception:
+                db.session.rollback()
+                log.exception("reminder sweep failed")
+                return
+            if report.claimed or report.retrying or report.failed or report.expired:
+                for line in report.lines():
+                    log.info("%s", line)
+
+    return job
+
+
+def configure(scheduler: BaseScheduler, app: Flask, minutes: int = SWEEP_MINUTES) -> BaseScheduler:
+    scheduler.add_job(sweep_job(app), IntervalTrigger(minutes=minutes, timezone=timezone.utc), id=JOB_ID,
+                      next_run_time=datetime.now(timezone.utc), coalesce=True, max_instances=1,
+                      misfire_grace_time=minutes * 60, replace_existing=True)
+    return scheduler
+
+
+_background: dict[int, BackgroundScheduler] = {}
+
+
+def start_background(app: Flask, minutes: int = SWEEP_MINUTES) -> BackgroundScheduler:
+    """Start (once per app) a daemon-thread scheduler; it stops when the process exits."""
+    existing = _background.get(id(app))
+    if existing is not None:
+        return existing
+    scheduler = BackgroundScheduler(timezone=timezone.utc, daemon=True)
+    configure(scheduler, app, minutes)
+    scheduler.start()
+    _background[id(app)] = scheduler
+    atexit.register(lambda: scheduler.shutdown(wait=False) if scheduler.running else None)
+    log.info("reminder scheduler started in the background: a sweep every %s minutes", minutes)
+    return scheduler
+
+
+def run_blocking(app: Flask, minutes: int = SWEEP_MINUTES) -> None:
+    """Run the scheduler in the foreground until interrupted."""
+    scheduler = BlockingScheduler(timezone=timezone.utc)
+    configure(scheduler, app, minutes)
+    log.info("reminder scheduler running: a sweep every %s minutes (Ctrl+C to stop)", minutes)
+    try:
+        scheduler.start()
+    except (KeyboardInterrupt, SystemExit):
+        pass

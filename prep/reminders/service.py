@@ -1,0 +1,209 @@
+"""Reminder operations for the views, the CLI and the scheduler: settings, the sweep with the
+app's transport and templates, the banner, the calendar feed, unsubscribe.
+
+Views call these and commit (the sweep commits itself: its claims must be visible before it sends).
+"""
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+from datetime import date, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
+
+from flask import current_app, render_template
+from sqlalchemy import and_, func, or_, select, update
+
+from ..accounts.models import User
+from ..drill import queue
+from ..drill import service as drill_service
+from ..drill.models import Card, CardState
+from ..extensions import db
+from . import calendar, timing, tokens
+from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
+                     ReminderLog, ReminderSettings)
+from .sweep import ReminderEmail, SweepReport, run_sweep
+from .transport import Transport, make_transport
+
+
+def settings_for(user: User, *, create: bool = False) -> ReminderSettings:
+    """The user's reminder settings (defaults when they have none; ``create`` adds the row)."""
+    row = db.session.get(ReminderSettings, user.id)
+    if row is None:
+        row = ReminderSettings(user_id=user.id, enabled=DEFAULT_ENABLED, remind_minute=DEFAULT_MINUTE,
+                               email=DEFAULT_EMAIL, in_app=DEFAULT_IN_APP)
+        if create:
+            db.session.add(row)
+    return row
+
+
+def reset_calendar_token(user: User) -> str:
+    row = settings_for(user, create=True)
+    row.calendar_token = tokens.new_calendar_token()
+    return row.calendar_token
+
+
+def recent_log(user: User, limit: int = 10) -> list[tuple[ReminderLog, list[ReminderAttempt]]]:
+    logs = db.session.scalars(select(ReminderLog).where(ReminderLog.user_id == user.id)
+                              .order_by(ReminderLog.local_date.desc()).limit(limit)).all()
+    attempts: dict[int, list[ReminderAttempt]] = {entry.id: [] for entry in logs}
+    if logs:
+        for attempt in db.session.scalars(select(ReminderAttempt).where(ReminderAttempt.log_id.in_(list(attempts)))
+                                          .order_by(ReminderAttempt.number)):
+            attempts[attempt.log_id].append(attempt)
+    return [(entry, attempts[entry.id]) for entry in logs]
+
+
+# --- URLs, tokens, mail ----------------------------------------------------------------------
+
+def external_url(endpoint: str, **values: object) -> str:
+    """An absolute URL under BASE_URL (works outside a request: in the CLI and the scheduler)."""
+    base = urlsplit(current_app.config["BASE_URL"])
+    adapter = current_app.url_map.bind(base.netloc, script_name=base.path or "/", url_scheme=base.scheme or "http")
+    return adapter.build(endpoint, values, force_external=True)
+
+
+def mail_domain() -> str:
+    return urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
+
+
+def unsubscribe_url(user_id: int) -> str:
+    token = tokens.unsubscribe_token(current_app.config["SECRET_KEY"], user_id)
+    return external_url("reminders.unsubscribe", token=token)
+
+
+def user_for_unsubscribe(token: str) -> User | None:
+    user_id = tokens.read_unsubscribe_token(current_app.config["SECRET_KEY"], token)
+    return db.session.get(User, user_id) if user_id is not None else None
+
+
+def unsubscribe(user: User) -> None:
+    """Stop reminder emails (in-app reminders stay as they were)."""
+    settings_for(user, create=True).email = False
+
+
+def transport() -> Transport:
+    return make_transport(current_app.config.get("SMTP_URL"), Path(current_app.instance_path) / "outbox")
+
+
+def compose(mail: ReminderEmail) -> EmailMessage:
+    """The multipart (text + HTML) reminder email with RFC 8058 one-click unsubscribe headers."""
+    user = mail.user
+    context = {
+        "name": user.display_name or user.email.split("@")[0],
+        "due": user.due_count, "learning": user.learning, "reviews": user.reviews, "new": user.new,
+        "questions": mail.top_questions, "streak": mail.streak,
+        "drill_url": external_url("drill.drill"),
+        "settings_url": external_url("reminders.settings"),
+        "unsubscribe_url": unsubscribe_url(user.user_id),
+        "local_date": user.local_date,
+    }
+    message = EmailMessage()
+    noun = "card" if user.due_count == 1 else "cards"
+    message["Subject"] = f"{user.due_count} {noun} to review today"
+    message["From"] = current_app.config["MAIL_FROM"]
+    message["To"] = user.email
+    message["Date"] = format_datetime(datetime.now().astimezone())
+    message["Message-ID"] = mail.message_id or make_msgid(domain=mail_domain())
+    message["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message["List-Id"] = f"prep daily review <reminders.{mail_domain()}>"
+    message["Auto-Submitted"] = "auto-generated"
+    # Templates (and the app's context processors) expect a request: render in one at BASE_URL,
+    # in the user's language.
+    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]), _locale(user.language):
+        message.set_content(render_template("reminders/email.txt", **context))
+        message.add_alternative(render_template("reminders/email.html", **context), subtype="html")
+    return message
+
+
+def _locale(language: str | None) -> AbstractContextManager[object]:
+    try:
+        from flask_babel import force_locale
+    except ImportError:  # pragma: no cover - Babel is optional for this feature
+        return nullcontext()
+    return force_locale(language or "en")
+
+
+def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None) -> SweepReport:
+    """Run one reminder sweep with the app's transport and templates."""
+    return run_sweep(now, mail_transport or transport(), compose, domain=mail_domain(), dry_run=dry_run)
+
+
+# --- in-app ----------------------------------------------------------------------------------
+
+def today_notification(user: User, now: datetime) -> Notification | None:
+    """Today's undismissed reminder (local calendar day), for the banner."""
+    local_date = timing.zone_clock(now, user.timezone).local_date
+    return db.session.scalar(select(Notification).where(
+        Notification.user_id == user.id, Notification.local_date == local_date,
+        Notification.dismissed_at.is_(None)).order_by(Notification.id.desc()).limit(1))
+
+
+def notifications(user: User, limit: int = 30) -> list[Notification]:
+    return list(db.session.scalars(select(Notification).where(Notification.user_id == user.id)
+                                   .order_by(Notification.created_at.desc(), Notification.id.desc()).limit(limit)))
+
+
+def open_count(user: User) -> int:
+    return db.session.scalar(select(func.count(Notification.id)).where(
+        Notification.user_id == user.id, Notification.dismissed_at.is_(None))) or 0
+
+
+def dismiss(user: User, notification_id: int | None, now: datetime) -> int:
+    """Dismiss one notification (or all, with None); returns how many changed."""
+    stmt = update(Notification).where(Notification.user_id == user.id, Notification.dismissed_at.is_(None))
+    if notification_id is not None:
+        stmt = stmt.where(Notification.id == notification_id)
+    result = db.session.execute(stmt.values(dismissed_at=now).execution_options(synchronize_session=False))
+    return int(result.rowcount or 0)
+
+
+# --- calendar --------------------------------------------------------------------------------
+
+def settings_for_calendar_token(token: str) -> ReminderSettings | None:
+    if not token:
+        return None
+    return db.session.scalar(select(ReminderSettings).where(ReminderSettings.calendar_token == token))
+
+
+def feed_days(user: User, now: datetime, days: int = calendar.FEED_DAYS) -> list[calendar.FeedDay]:
+    """Today's exact count, then a forecast: reviews falling due each later day (within the
+    daily limit) plus new cards while the pool lasts."""
+    counts = drill_service.counts(user, now)
+    today = drill_service.study_day(user, now)
+    tz = ZoneInfo(user.timezone)
+    bounds = [queue.day_bounds(today.day + timedelta(days=k), tz, user.day_start_hour) for k in range(days)]
+    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= bounds[-1].end))
+    dues = db.session.scalars(select(Card.due).where(
+        Card.user_id == user.id, active, Card.state != CardState.new,
+        Card.due >= today.end, Card.due < bounds[-1].end)).all()
+    pool = db.session.scalar(select(func.count(Card.id)).where(
+        Card.user_id == user.id, Card.suspended.is_(False), Card.state == CardState.new)) or 0
+    pool -= counts.new_available
+    local_today = timing.zone_clock(now, user.timezone).local_date
+    out = [calendar.FeedDay(day=local_today, cards=counts.remaining_today)]
+    for k, b in enumerate(bounds[1:], start=1):
+        reviews = min(sum(1 for d in dues if b.start <= d < b.end), user.reviews_per_day)
+        new = max(0, min(user.new_per_day, pool))
+        pool -= new
+        out.append(calendar.FeedDay(day=local_today + timedelta(days=k), cards=reviews + new))
+    return out
+
+
+def calendar_feed(row: ReminderSettings, now: datetime) -> bytes:
+    user = db.session.get(User, row.user_id)
+    days = feed_days(user, now) if row.enabled else []
+    return calendar.build_feed(user_id=user.id, tz_name=user.timezone, remind_minute=row.remind_minute,
+                               days=days, now=now, drill_url=external_url("drill.drill"), domain=mail_domain())
+
+
+def next_reminder_at(user: User, row: ReminderSettings, now: datetime) -> datetime | None:
+    if not row.enabled or not (row.email or row.in_app):
+        return None
+    local_date: date = timing.zone_clock(now, user.timezone).local_date
+    reminded = db.session.scalar(select(func.count(ReminderLog.id)).where(
+        ReminderLog.user_id == user.id, ReminderLog.local_date == local_date)) or 0
+    return timing.next_reminder(now, user.timezone, row.remind_minute, bool(reminded))
