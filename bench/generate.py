@@ -48,6 +48,17 @@ RATING_WEIGHTS = (0.12, 0.13, 0.65, 0.10)
 CHUNK = 20_000
 
 
+def bulk_insert(model: Any, rows: list[dict[str, Any]]) -> None:
+    """Core ``executemany``. On PostgreSQL a RETURNING makes SQLAlchemy batch the rows into
+    multi-row INSERTs ("insertmanyvalues"), several times faster than psycopg's executemany."""
+    if not rows:
+        return
+    stmt = insert(model)
+    if db.engine.dialect.name == "postgresql":
+        stmt = stmt.returning(*model.__table__.primary_key.columns)
+    db.session.execute(stmt, rows)
+
+
 def bench_app(database_url: str, instance_dir: Path, content_dir: Path | None = None) -> Flask:
     """The real app bound to a benchmark database (scheduler off, a fixed secret)."""
     from prep import create_app
@@ -177,7 +188,7 @@ def generate_drill(app: Flask, users: int, cards_per_user: int, review_logs: int
                 "reviews_per_day": 200, "desired_retention": 0.9, "learning_steps": "1m 10m",
                 "relearning_steps": "10m", "maximum_interval": 36500, "fsrs_parameters": None,
             })
-        db.session.execute(insert(User), user_rows)
+        bulk_insert(User, user_rows)
         db.session.commit()
         scheduler = scheduling.make_scheduler(scheduling.SchedulerSettings())
         per_user = [review_logs // users + (1 if i < review_logs % users else 0) for i in range(users)]
@@ -186,10 +197,8 @@ def generate_drill(app: Flask, users: int, cards_per_user: int, review_logs: int
         logs: list[dict[str, Any]] = []
 
         def flush() -> None:
-            if cards:
-                db.session.execute(insert(Card), cards)
-            if logs:
-                db.session.execute(insert(ReviewLog), logs)
+            bulk_insert(Card, cards)
+            bulk_insert(ReviewLog, logs)
             db.session.commit()
             cards.clear()
             logs.clear()
@@ -280,11 +289,10 @@ def generate_sweep(app: Flask, users: int, now: datetime, seed: int = 11, progre
         batch: dict[str, list[dict[str, Any]]] = {"users": [], "settings": [], "cards": [], "logs": []}
 
         def flush() -> None:
-            db.session.execute(insert(User), batch["users"])
-            if batch["settings"]:
-                db.session.execute(insert(ReminderSettings), batch["settings"])
-            db.session.execute(insert(Card), batch["cards"])
-            db.session.execute(insert(ReviewLog), batch["logs"])
+            bulk_insert(User, batch["users"])
+            bulk_insert(ReminderSettings, batch["settings"])
+            bulk_insert(Card, batch["cards"])
+            bulk_insert(ReviewLog, batch["logs"])
             db.session.commit()
             for rows in batch.values():
                 rows.clear()

@@ -31,6 +31,7 @@ FIGURES = [
     ("posting import (extract + merge + link), median / p90", ("extract_link_ms", "extract_link_p90_ms"), " ms"),
     ("  of which: extract only / rank with a built linker", ("extract_ms", "rank_prebuilt_linker_ms"), " ms"),
     ("  linker build over the explanations", "linker_build_ms", " ms"),
+    ("  import with a linker built once (the suggested fix)", "extract_link_cached_linker_ms", " ms"),
     ("  SQL statements per import", "import_queries", ""),
     ("content sync, 1,000 files (full)", "sync_1000_s", " s"),
     ("content re-sync, nothing changed", "resync_s", " s"),

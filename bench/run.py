@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", default="auto", help="gunicorn workers: 'auto' (the core count when "
                         "`prep serve --workers` exists, else threaded waitress), 0 for waitress, or N")
     parser.add_argument("--explanations", type=int, default=1000)
-    parser.add_argument("--postings", type=int, default=30)
+    parser.add_argument("--postings", type=int, default=15)
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument("--only", default="drill,sweep,content", help="comma-separated parts to run")
     args = parser.parse_args(argv)
