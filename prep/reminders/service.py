@@ -129,7 +129,18 @@ def _locale(language: str | None) -> AbstractContextManager[object]:
 
 def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None) -> SweepReport:
     """Run one reminder sweep with the app's transport and templates."""
-    return run_sweep(now, mail_transport or transport(), compose, domain=mail_domain(), dry_run=dry_run)
+    if mail_transport is None:
+        mail_transport = _DryRun() if dry_run else transport()
+    return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run)
+
+
+class _DryRun:
+    """A dry run sends nothing (and must not say where mail would go)."""
+
+    name = "dry-run"
+
+    def send(self, message: EmailMessage) -> None:  # pragma: no cover - run_sweep never sends on a dry run
+        raise RuntimeError("a dry run does not send")
 
 
 # --- in-app ----------------------------------------------------------------------------------
