@@ -23,3 +23,27 @@ def test_release_lets_another_take_it(app):
     assert leases.acquire("job", FIXED_NOW, TTL, holder="a")
     leases.release("job", holder="a")
     assert leases.acquire("job", FIXED_NOW, TTL, holder="b")
+
+
+def test_sweep_job_runs_only_while_holding_the_lease(app, monkeypatch):
+    from datetime import datetime, timezone
+
+    from prep.reminders import scheduler, service
+
+    calls = []
+    monkeypatch.setattr(service, "sweep", lambda now: calls.append(now) or _EmptyReport())
+    job = scheduler.sweep_job(app, minutes=5)
+    job()
+    assert len(calls) == 1
+    # Another live process takes the lease (ours expired long ago in its clock): we skip.
+    far = datetime.now(timezone.utc) + timedelta(days=1)
+    assert leases.acquire(scheduler.LEASE_NAME, far, TTL, holder="other-host")
+    job()
+    assert len(calls) == 1
+
+
+class _EmptyReport:
+    claimed = retrying = failed = expired = ()
+
+    def lines(self):
+        return []

@@ -8,7 +8,7 @@ from __future__ import annotations
 import atexit
 import logging
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
@@ -20,18 +20,26 @@ log = logging.getLogger(__name__)
 
 SWEEP_MINUTES = 5
 JOB_ID = "reminder-sweep"
+LEASE_NAME = "reminder-sweep"
 
 
-def sweep_job(app: Flask) -> Callable[[], None]:
+def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
     """A job that runs one sweep at the current time in its own app context, logging the result."""
 
     def job() -> None:
+        from .. import leases
         from ..extensions import db
         from . import service
 
         with app.app_context():
+            now = datetime.now(timezone.utc)
             try:
-                report = service.sweep(datetime.now(timezone.utc))
+                # One process at a time across workers and hosts; the claims keep each email
+                # to one send even if two ever overlapped.
+                if not leases.acquire(LEASE_NAME, now, timedelta(minutes=2 * minutes)):
+                    log.debug("reminder sweep skipped: another process holds the lease")
+                    return
+                report = service.sweep(now)
             except Exception:
                 db.session.rollback()
                 log.exception("reminder sweep failed")
@@ -44,7 +52,7 @@ def sweep_job(app: Flask) -> Callable[[], None]:
 
 
 def configure(scheduler: BaseScheduler, app: Flask, minutes: int = SWEEP_MINUTES) -> BaseScheduler:
-    scheduler.add_job(sweep_job(app), IntervalTrigger(minutes=minutes, timezone=timezone.utc), id=JOB_ID,
+    scheduler.add_job(sweep_job(app, minutes), IntervalTrigger(minutes=minutes, timezone=timezone.utc), id=JOB_ID,
                       next_run_time=datetime.now(timezone.utc), coalesce=True, max_instances=1,
                       misfire_grace_time=minutes * 60, replace_existing=True)
     return scheduler
