@@ -79,6 +79,7 @@ def _register_blueprints(app: Flask) -> None:
     from .drill.routes import bp as drill_bp
     from .export.routes import bp as export_bp
     from .optimize.routes import bp as optimize_bp
+    from .postings.routes import bp as postings_bp
     from .questions.routes import bp as questions_bp
     from .stats.routes import bp as stats_bp
 
@@ -89,3 +90,4 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(stats_bp)
     app.register_blueprint(optimize_bp)
     app.register_blueprint(export_bp)
+    app.register_blueprint(postings_bp)

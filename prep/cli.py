@@ -28,12 +28,12 @@ def register_cli(app: Flask) -> None:
     """Attach the project's commands to ``app.cli`` (which the ``prep`` group lists)."""
     from .content.cli import content_group, link_command
     from .export.cli import backup_command
-    from .postings.cli import extract_command
+    from .postings.cli import extract_command, postings_group
 
     if "sync" not in content_group.commands:
         content_group.add_command(content_sync_command)
     for command in (init_command, serve_command, users_group, extract_command, content_group, link_command,
-                    backup_command):
+                    postings_group, backup_command):
         app.cli.add_command(command)
 
 

@@ -27,7 +27,7 @@ def migrate_database() -> str:
 
 
 def initialise(app: Flask) -> Iterator[str]:
-    """Create missing tables, then sync the content directory; yields progress lines."""
+    """Create missing tables, sync the content directory, load the sample postings; yields progress."""
     from .content.sync import sync_tree
 
     yield migrate_database()
@@ -40,3 +40,7 @@ def initialise(app: Flask) -> Iterator[str]:
         yield report.summary()
     else:
         yield f"no content directory at {content_dir}; skipped"
+    from .postings.service import load_sample_postings
+
+    yield from load_sample_postings()
+    db.session.commit()

@@ -1,14 +1,17 @@
-"""``prep extract``: print what the extraction engine finds in posting files (no database).
+"""``prep extract``: print what the extraction engine finds in posting files (no database);
+``prep postings import``: store posting files for a candidate.
 
-A plain click command; the application registers it on the ``prep`` CLI group. It needs no
-application context.
+Plain click commands; the application registers them on the ``prep`` CLI group. ``extract``
+needs no application context; ``postings import`` wraps :func:`prep.postings.service.import_posting`.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import click
+from flask.cli import with_appcontext
 
 from .decode import MAX_POSTING_BYTES, read_posting_file
 from .errors import PostingInputError
@@ -66,3 +69,61 @@ def format_summary(name: str, result: ExtractionResult) -> str:
     lines.append(f"  questions ({len(result.questions)}):")
     lines.extend(f"    [{q.section}] {q.text}" for q in result.questions)
     return "\n".join(lines)
+
+
+@click.group("postings")
+def postings_group() -> None:
+    """Manage stored job postings."""
+
+
+@postings_group.command("import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--user", "email", metavar="EMAIL",
+              help="The candidate to store them for (default: the only account, when there is one).")
+@with_appcontext
+def import_command(files: tuple[Path, ...], email: str | None) -> None:
+    """Store job posting files for a candidate: extract, merge and link their questions."""
+    from sqlalchemy import func, select
+
+    from ..accounts.models import User
+    from ..extensions import db
+    from ..models_base import utcnow
+    from .service import PostingLimitError, import_posting
+
+    def fail(message: str) -> NoReturn:
+        db.session.rollback()
+        click.echo(f"prep postings import: {message}", err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+
+    if email:
+        user = db.session.scalar(select(User).where(func.lower(User.email) == email.strip().lower()))
+        if user is None:
+            fail(f"no account with the e-mail {email}")
+    else:
+        users = db.session.scalars(select(User).limit(2)).all()
+        if len(users) != 1:
+            fail("name the candidate with --user EMAIL" if users else "there are no accounts yet; "
+                 "create one with `prep users create EMAIL` first")
+        user = users[0]
+    texts: list[tuple[Path, str]] = []
+    failures: list[str] = []
+    for path in files:
+        try:
+            texts.append((path, read_posting_file(path)))
+        except PostingInputError as exc:
+            failures.append(f"{click.format_filename(path)}: {exc}")
+    if failures:  # all or nothing: nothing is stored when any file is refused
+        for message in failures[:-1]:
+            click.echo(f"prep postings import: {message}", err=True)
+        fail(failures[-1])
+    now = utcnow()
+    lines = []
+    for path, text in texts:
+        try:
+            outcome = import_posting(user, text, now)
+        except (PostingInputError, PostingLimitError) as exc:
+            fail(f"{click.format_filename(path)}: {exc}")
+        lines.append(f"{click.format_filename(path)}: posting #{outcome.posting.id}: {outcome.summary()}")
+    db.session.commit()
+    for line in lines:
+        click.echo(line)

@@ -1,0 +1,43 @@
+"""Postings forms: import by pasting or uploading (CSRF-protected), and bare POST buttons."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import SubmitField, TextAreaField
+from wtforms.validators import Optional
+
+from .decode import MAX_POSTING_BYTES
+
+
+class ImportPostingForm(FlaskForm):
+    text = TextAreaField("Paste the posting", validators=[Optional()],
+                         description="Copy the whole page from the job board; page furniture is fine.")
+    file = FileField("…or upload a file", validators=[Optional()],
+                     description=f"A text file or a saved HTML page (UTF-8, UTF-16 or GB18030/GBK), "
+                                 f"up to {MAX_POSTING_BYTES // 1_000_000} MB.")
+    submit = SubmitField("Import posting")
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Exactly one of the two: pasted text or a file."""
+        if not super().validate(extra_validators):
+            return False
+        has_text = bool((self.text.data or "").strip())
+        has_file = self.file.data is not None
+        if has_text and has_file:
+            self.text.errors.append("Paste the text or upload a file, not both.")
+            return False
+        if not has_text and not has_file:
+            if self.text.data:
+                self.text.errors.append("The posting is empty.")
+            else:
+                self.text.errors.append("Paste the posting here, or choose a file below.")
+            return False
+        return True
+
+
+class PostingActionForm(FlaskForm):
+    """A bare form for POST buttons (study, delete)."""
+
+    submit = SubmitField()

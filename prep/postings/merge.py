@@ -1,0 +1,120 @@
+"""Decide whether a question met in a posting is one the bank already has.
+
+Two questions are the same when their normalised texts are equal (NFKC, casefold, no
+punctuation, symbols or spaces: :func:`prep.questions.normalize.normalize_question`), or when
+they are *near-duplicates*: same language, character-bigram Jaccard similarity of the
+normalised texts at least :data:`NEAR_DUPLICATE_THRESHOLD`, and the same technical terms.
+
+The terms guard keeps a one-word edit that changes the subject apart: the technical terms of
+both texts must be equal. In a Chinese question these are all its Latin tokens (NCCL, RDMA,
+TCP/IP ...); in an English one, the tokens with a capital after their first letter, a digit, ``+`` or ``#``
+(NVLink, UDP, 8, C++), so a capitalised first word is not a term.
+Very short texts (under :data:`MIN_NEAR_DUPLICATE_CHARS` normalised characters) only merge
+when equal.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from prep.questions.normalize import guess_lang, normalize_question
+
+NEAR_DUPLICATE_THRESHOLD = 0.85
+MIN_NEAR_DUPLICATE_CHARS = 8
+
+_LATIN_TOKEN = re.compile(r"[A-Za-z0-9]+[+#]*")
+_TERM_MARK = re.compile(r"^.+[A-Z]|[0-9+#]")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A bank question a new question may merge into."""
+
+    id: int
+    text: str
+    lang: str
+
+    @cached_property
+    def norm(self) -> str:
+        return normalize_question(self.text)
+
+    @cached_property
+    def grams(self) -> frozenset[str]:
+        return bigrams(self.norm)
+
+
+def bigrams(norm: str) -> frozenset[str]:
+    """The set of character bigrams of a normalised text (the text itself when shorter)."""
+    if len(norm) < 2:
+        return frozenset({norm}) if norm else frozenset()
+    return frozenset(norm[i:i + 2] for i in range(len(norm) - 1))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """|a ∩ b| / |a ∪ b|; 0.0 for two empty sets."""
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
+
+
+def key_terms(text: str, lang: str) -> frozenset[str]:
+    """The tokens two near-duplicates must share (casefolded): every Latin token of a Chinese
+    text; the acronyms, camel-case words, numbers and C++-like tokens of an English one."""
+    tokens = _LATIN_TOKEN.findall(unicodedata.normalize("NFKC", text))
+    if lang != "zh":
+        tokens = [t for t in tokens if _TERM_MARK.search(t)]
+    return frozenset(t.casefold() for t in tokens)
+
+
+def similarity(a: str, b: str) -> float:
+    """Character-bigram Jaccard similarity of two question texts after normalisation."""
+    return jaccard(bigrams(normalize_question(a)), bigrams(normalize_question(b)))
+
+
+def is_same_question(a: str, b: str, threshold: float = NEAR_DUPLICATE_THRESHOLD) -> bool:
+    """Whether two texts are one question: equal once normalised, or near-duplicates."""
+    norm_a, norm_b = normalize_question(a), normalize_question(b)
+    if not norm_a or not norm_b:
+        return False
+    if norm_a == norm_b:
+        return True
+    lang = guess_lang(a)
+    if guess_lang(b) != lang or min(len(norm_a), len(norm_b)) < MIN_NEAR_DUPLICATE_CHARS:
+        return False
+    if key_terms(a, lang) != key_terms(b, lang):
+        return False
+    return jaccard(bigrams(norm_a), bigrams(norm_b)) >= threshold
+
+
+def find_duplicate(text: str, candidates: Iterable[Candidate],
+                   threshold: float = NEAR_DUPLICATE_THRESHOLD) -> Candidate | None:
+    """The candidate ``text`` is the same question as: an exact normalised match first, else the
+    most similar near-duplicate (ties: the lowest id); None when there is none."""
+    norm = normalize_question(text)
+    if not norm:
+        return None
+    lang = guess_lang(text)
+    grams = bigrams(norm)
+    terms = key_terms(text, lang)
+    best: tuple[float, int, Candidate] | None = None
+    for candidate in candidates:
+        other = candidate.norm
+        if other == norm:
+            return candidate
+        if candidate.lang != lang or len(norm) < MIN_NEAR_DUPLICATE_CHARS \
+                or len(other) < MIN_NEAR_DUPLICATE_CHARS:
+            continue
+        other_grams = candidate.grams
+        # Jaccard >= t needs the smaller bigram set to be at least t times the larger one.
+        if min(len(grams), len(other_grams)) < threshold * max(len(grams), len(other_grams)):
+            continue
+        score = jaccard(grams, other_grams)
+        if score < threshold or key_terms(candidate.text, lang) != terms:
+            continue
+        if best is None or (score, -candidate.id) > (best[0], -best[1]):
+            best = (score, candidate.id, candidate)
+    return best[2] if best else None

@@ -1,0 +1,66 @@
+"""Stored job postings and the bank questions each one asks.
+
+A posting belongs to the candidate who imported it (``user_id``); a posting without an owner is
+a shipped sample (``prep init`` loads them), which every candidate can read but nobody deletes.
+``PostingQuestion`` rows are where "asked in N postings" comes from.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import JSON, Date, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from ..extensions import db
+from ..models_base import UTCDateTime, utcnow
+from ..questions.models import Question
+
+
+class Posting(db.Model):
+    __tablename__ = "postings"
+    # Re-importing the same posting (same normalised text) is a no-op per owner.
+    __table_args__ = (UniqueConstraint("user_id", "content_hash", name="uq_posting_owner_hash"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    company: Mapped[str | None] = mapped_column(String(200))
+    title: Mapped[str | None] = mapped_column(String(300))
+    location: Mapped[str | None] = mapped_column(String(200))
+    raw_text: Mapped[str] = mapped_column(Text)
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    sections: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    skills: Mapped[list[str]] = mapped_column(JSON, default=list)
+    recognised_sections: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    interview_date: Mapped[date | None] = mapped_column(Date, default=None)
+
+    questions: Mapped[list[PostingQuestion]] = relationship(
+        back_populates="posting", cascade="all, delete-orphan", order_by="PostingQuestion.position",
+        lazy="selectin",
+    )
+
+    @property
+    def is_sample(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        """"Company — Title", or whichever of them is known."""
+        return " — ".join(part for part in (self.company, self.title) if part) or f"Posting #{self.id}"
+
+
+class PostingQuestion(db.Model):
+    """One interview question of a posting, as written there, and the bank question it is."""
+
+    __tablename__ = "posting_questions"
+    __table_args__ = (UniqueConstraint("posting_id", "question_id", name="uq_posting_question"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    posting_id: Mapped[int] = mapped_column(ForeignKey("postings.id", ondelete="CASCADE"), index=True)
+    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    section: Mapped[str] = mapped_column(String(120), default="")
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    text: Mapped[str] = mapped_column(Text, default="")  # the wording in this posting
+
+    posting: Mapped[Posting] = relationship(back_populates="questions")
+    question: Mapped[Question] = relationship(lazy="joined")

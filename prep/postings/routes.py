@@ -1,0 +1,167 @@
+"""Postings pages: the candidate's list, import (paste or upload), a posting, study it, delete it."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from ..content.lookup import explanations_for
+from ..drill.models import Card
+from ..extensions import db
+from ..models_base import utcnow
+from .decode import MAX_POSTING_BYTES
+from .errors import PostingInputError
+from .forms import ImportPostingForm, PostingActionForm
+from .models import Posting
+from .service import (
+    PostingLimitError,
+    companies_of,
+    delete_posting,
+    import_posting,
+    posting_for,
+    postings_asking,
+    postings_for,
+    sample_postings,
+    study_posting,
+)
+
+bp = Blueprint("postings", __name__)
+
+
+def _user():
+    return current_user._get_current_object()
+
+
+def _posting_or_404(posting_id: int) -> Posting:
+    posting = posting_for(_user(), posting_id)
+    if posting is None:
+        abort(404)
+    return posting
+
+
+def _own_posting_or_404(posting_id: int) -> Posting:
+    posting = _posting_or_404(posting_id)
+    if posting.user_id != current_user.id:
+        abort(404)  # samples are shared and cannot be deleted
+    return posting
+
+
+@bp.app_template_global()
+def postings_asking_question(question) -> list[Posting]:
+    """For the question page: the postings the current user can read that ask this question."""
+    if not getattr(current_user, "is_authenticated", False):
+        return []
+    return postings_asking([question.id], _user())[question.id]
+
+
+@bp.app_template_global()
+def posting_companies(postings) -> list[str]:
+    return companies_of(postings)
+
+
+@bp.route("/postings")
+@login_required
+def index():
+    return render_template("postings/index.html", postings=postings_for(_user()), samples=sample_postings())
+
+
+def _render_new(form: ImportPostingForm, status: int = 200):
+    return render_template("postings/new.html", form=form), status
+
+
+@bp.route("/postings/new", methods=["GET", "POST"])
+@login_required
+def new():
+    form = ImportPostingForm()
+    if not form.validate_on_submit():
+        return _render_new(form, 400 if form.is_submitted() else 200)
+    upload = form.file.data
+    field = form.file if upload is not None else form.text
+    # The whole upload is at most MAX_CONTENT_LENGTH; the decoder enforces the posting limit.
+    data: str | bytes = upload.read() if upload is not None else form.text.data
+    for attempt in range(2):
+        try:
+            outcome = import_posting(_user(), data, utcnow())
+            db.session.commit()
+            break
+        except (PostingInputError, PostingLimitError) as err:
+            db.session.rollback()
+            field.errors.append(_sentence(str(err)))
+            return _render_new(form, 400)
+        except IntegrityError:  # the same posting imported at the same moment in another tab
+            db.session.rollback()
+            if attempt:
+                raise
+    flash(outcome.summary(), "success" if outcome.created else "info")
+    return redirect(url_for("postings.show", posting_id=outcome.posting.id))
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(err: RequestEntityTooLarge):
+    """An upload over MAX_CONTENT_LENGTH (or pasted text over the form memory limit)."""
+    db.session.rollback()
+    if not current_user.is_authenticated:
+        return render_template("error.html", code=413, message="What you sent is too large.", title=None), 413
+    form = ImportPostingForm(formdata=None)
+    limit = current_app.config.get("MAX_FORM_MEMORY_SIZE") or MAX_POSTING_BYTES
+    form.file.errors = [f"What you sent is too large: a posting may be at most {MAX_POSTING_BYTES:,} bytes "
+                        f"(pasted text at most {min(limit, MAX_POSTING_BYTES):,}; upload longer ones "
+                        "as a file)."]
+    return _render_new(form, 413)
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    return (message[:1].upper() + message[1:]).rstrip(".") + "."
+
+
+@bp.route("/postings/<int:posting_id>")
+@login_required
+def show(posting_id: int):
+    posting = _posting_or_404(posting_id)
+    user = _user()
+    question_ids = [pq.question_id for pq in posting.questions]
+    asked_in = postings_asking(question_ids, user)
+    in_study = set(db.session.scalars(db.select(Card.question_id).where(
+        Card.user_id == user.id, Card.question_id.in_(question_ids)))) if question_ids else set()
+    items = [{"pq": pq, "explanations": explanations_for(pq.question, user), "asked_in": asked_in[pq.question_id]}
+             for pq in posting.questions]
+    return render_template("postings/show.html", posting=posting, items=items, in_study=in_study,
+                           all_in_study=set(question_ids) <= in_study, action_form=PostingActionForm())
+
+
+@bp.route("/postings/<int:posting_id>/study", methods=["POST"])
+@login_required
+def study(posting_id: int):
+    if not PostingActionForm().validate():
+        abort(400)
+    posting = _posting_or_404(posting_id)
+    total = len(posting.questions)
+    if not total:
+        flash("This posting has no questions to study.", "info")
+        return redirect(url_for("postings.show", posting_id=posting.id))
+    added = study_posting(_user(), posting, utcnow())
+    db.session.commit()
+    if added:
+        flash(f"Added {added} question{'' if added == 1 else 's'} from this posting to your study"
+              + (f" ({total - added} already there)." if added < total else "."), "success")
+    else:
+        flash(f"All {total} questions of this posting are already in your study.", "info")
+    return redirect(url_for("postings.show", posting_id=posting.id))
+
+
+@bp.route("/postings/<int:posting_id>/delete", methods=["GET", "POST"])
+@login_required
+def delete(posting_id: int):
+    posting = _own_posting_or_404(posting_id)
+    form = PostingActionForm()
+    if form.is_submitted():
+        if not form.validate():
+            abort(400)
+        name = posting.display_name
+        delete_posting(posting)
+        db.session.commit()
+        flash(f"Deleted the posting {name}. Its questions stay in the bank and in your study.", "success")
+        return redirect(url_for("postings.index"))
+    return render_template("postings/delete.html", posting=posting, form=form)

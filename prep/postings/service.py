@@ -1,0 +1,266 @@
+"""Postings in the database: import (extract, merge, link, tag), look up, study, delete.
+
+These functions flush but never commit: the caller commits once, so an import is one
+transaction, and a refused input (:class:`PostingInputError`, raised before anything is
+written) or a refused import (:class:`PostingLimitError`) leaves the database as it was.
+"""
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, or_, select
+
+from ..content.sync import current_linker, link_question
+from ..drill import service as drill_service
+from ..extensions import db
+from ..questions.models import Question, Source
+from ..questions.normalize import normalize_question
+from ..questions.service import add_question, find_public_question
+from ..models_base import utcnow
+from ..skills import load_taxonomy
+from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
+from .errors import PostingError, PostingInputError
+from .extract import extract_posting
+from .merge import Candidate, find_duplicate
+from .models import Posting, PostingQuestion
+
+#: How many postings one candidate may keep.
+MAX_POSTINGS_PER_USER = 200
+#: A posting question is tagged with the skills it names plus the posting's leading skills
+#: (the ones a job board lists first), at most :data:`MAX_QUESTION_TAGS` in all.
+LEADING_SKILL_TAGS = 3
+MAX_QUESTION_TAGS = 10
+#: Where the sample postings ``prep init`` loads are shipped.
+SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
+
+
+class PostingLimitError(PostingError):
+    """The candidate already has as many postings as allowed; the message says what to do."""
+
+
+@dataclass
+class ImportResult:
+    """What an import did: the posting (new, or the one already stored) and its questions."""
+
+    posting: Posting
+    created: bool
+    new_questions: list[Question] = field(default_factory=list)
+    merged_questions: list[Question] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for a flash message or the CLI."""
+        if not self.created:
+            return f"{self.posting.display_name} was already imported; nothing new was added."
+        n = len(self.posting.questions)
+        line = (f"Imported {self.posting.display_name}: {n} question{'' if n == 1 else 's'} "
+                f"({len(self.new_questions)} new, {len(self.merged_questions)} already in the bank), "
+                f"{len(self.posting.skills)} skill{'' if len(self.posting.skills) == 1 else 's'}.")
+        if not self.posting.recognised_sections:
+            line += " No sections were recognised, so no questions were extracted."
+        return line
+
+
+def normalise_posting_text(text: str) -> str:
+    """The text a posting's identity is computed from: NFKC, lines stripped, blank lines dropped."""
+    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFKC", text).splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def posting_hash(text: str) -> str:
+    """sha256 (hex) of the normalised text: re-pasting with other spacing is the same posting."""
+    return hashlib.sha256(normalise_posting_text(text).encode("utf-8")).hexdigest()
+
+
+def _owner_clause(owner_id: int | None) -> Any:
+    return Posting.user_id == owner_id if owner_id is not None else Posting.user_id.is_(None)
+
+
+def find_posting_by_hash(owner_id: int | None, content_hash: str) -> Posting | None:
+    return db.session.scalar(select(Posting).where(_owner_clause(owner_id),
+                                                   Posting.content_hash == content_hash).limit(1))
+
+
+def count_postings(user: Any) -> int:
+    return db.session.scalar(select(func.count(Posting.id)).where(Posting.user_id == user.id)) or 0
+
+
+def question_tags(question_text: str, posting_skills: Sequence[str]) -> list[str]:
+    """The posting's skills to tag one of its questions with: those the question names, then the
+    posting's leading ones (so a question naming no skill still files under the posting's field)."""
+    named = set(load_taxonomy().find_skills(question_text))
+    tags = [s for s in posting_skills if s in named]
+    tags += [s for s in posting_skills[:LEADING_SKILL_TAGS] if s not in tags]
+    return tags[:MAX_QUESTION_TAGS]
+
+
+def _bank_candidates() -> list[Candidate]:
+    """Public posting and content questions, which a new posting question may merge into."""
+    rows = db.session.execute(select(Question.id, Question.text, Question.lang).where(
+        Question.owner_id.is_(None), Question.source.in_([Source.posting, Source.content]))).all()
+    return [Candidate(id=row.id, text=row.text, lang=row.lang) for row in rows]
+
+
+def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any = None,
+                   limit: int | None = None) -> ImportResult:
+    """Store a posting for ``user`` (``None``: a shared sample) from pasted text or file bytes.
+
+    Decodes and checks the input (raising :class:`PostingInputError` before any write),
+    returns the stored posting unchanged when the same text was imported before, else extracts
+    it, merges each question into the bank (same normalised text or a near-duplicate), links
+    the new ones to explanations, and tags them with the posting's skills (:func:`question_tags`).
+    ``limit`` defaults
+    to :data:`MAX_POSTINGS_PER_USER`.
+    """
+    limit = MAX_POSTINGS_PER_USER if limit is None else limit
+    text = decode_posting_bytes(data) if isinstance(data, bytes) else decode_posting_text(data)
+    owner_id = user.id if user is not None else None
+    content_hash = posting_hash(text)
+    existing = find_posting_by_hash(owner_id, content_hash)
+    if existing is not None:
+        return ImportResult(existing, created=False)
+    if user is not None and count_postings(user) >= limit:
+        raise PostingLimitError(f"You have reached the limit of {limit} postings; "
+                                "delete one you no longer need to import another.")
+
+    result = extract_posting(text)
+    posting = Posting(user_id=owner_id, company=_cut(result.company, 200), title=_cut(result.title, 300),
+                      location=_cut(result.location, 200), raw_text=text, content_hash=content_hash,
+                      sections=dict(result.sections), skills=list(result.skills),
+                      recognised_sections=result.recognised_sections, created_at=now)
+    db.session.add(posting)
+    db.session.flush()
+
+    outcome = ImportResult(posting, created=True)
+    candidates: list[Candidate] | None = None
+    seen: set[int] = set()
+    for asked in result.questions:
+        if not normalize_question(asked.text):
+            continue
+        question = find_public_question(asked.text)
+        created = False
+        if question is None:
+            if candidates is None:
+                candidates = _bank_candidates()
+            duplicate = find_duplicate(asked.text, candidates)
+            if duplicate is not None:
+                question = db.session.get(Question, duplicate.id)
+        tags = question_tags(asked.text, posting.skills)
+        if question is None:
+            question = add_question(asked.text, source=Source.posting, tags=tags)
+            created = True
+            if linker is None:
+                linker = current_linker()
+            link_question(question, linker)
+            if candidates is not None:
+                candidates.append(Candidate(id=question.id, text=question.text, lang=question.lang))
+        else:
+            # The existing question, by its own text: merges this posting's tags into its own.
+            question = add_question(question.text, source=question.source, tags=tags)
+        if question.id in seen:
+            continue  # two phrasings of one question in the same posting
+        seen.add(question.id)
+        (outcome.new_questions if created else outcome.merged_questions).append(question)
+        posting.questions.append(PostingQuestion(question_id=question.id, section=_cut(asked.section, 120) or "",
+                                                 position=len(posting.questions), text=asked.text))
+    db.session.flush()
+    return outcome
+
+
+def _cut(value: str | None, length: int) -> str | None:
+    return value[:length] if value else value
+
+
+def _visible_to(user: Any) -> Any:
+    return or_(Posting.user_id == user.id, Posting.user_id.is_(None))
+
+
+def postings_for(user: Any) -> list[Posting]:
+    """The candidate's own postings, newest first."""
+    return list(db.session.scalars(select(Posting).where(Posting.user_id == user.id)
+                                   .order_by(Posting.created_at.desc(), Posting.id.desc())))
+
+
+def sample_postings() -> list[Posting]:
+    return list(db.session.scalars(select(Posting).where(Posting.user_id.is_(None)).order_by(Posting.id)))
+
+
+def posting_for(user: Any, posting_id: int) -> Posting | None:
+    """The posting if ``user`` may read it (their own, or a sample), else None."""
+    return db.session.scalar(select(Posting).where(Posting.id == posting_id, _visible_to(user)))
+
+
+def postings_asking(question_ids: Iterable[int], user: Any) -> dict[int, list[Posting]]:
+    """For each question id, the postings ``user`` can read (own and samples) that ask it.
+
+    Other candidates' postings are private, so they are not counted.
+    """
+    ids = sorted(set(question_ids))
+    out: dict[int, list[Posting]] = {qid: [] for qid in ids}
+    if not ids:
+        return out
+    rows = db.session.execute(
+        select(PostingQuestion.question_id, Posting).join(Posting, PostingQuestion.posting_id == Posting.id)
+        .where(PostingQuestion.question_id.in_(ids), _visible_to(user))
+        .order_by(Posting.created_at, Posting.id)).all()
+    for question_id, posting in rows:
+        out[question_id].append(posting)
+    return out
+
+
+def companies_of(postings: Sequence[Posting]) -> list[str]:
+    """The distinct company names of some postings, in order."""
+    seen: dict[str, None] = {}
+    for posting in postings:
+        if posting.company:
+            seen.setdefault(posting.company, None)
+    return list(seen)
+
+
+def study_posting(user: Any, posting: Posting, now: datetime) -> int:
+    """Add every question of the posting to the user's study; returns how many cards were new."""
+    return drill_service.add_to_study(user, [pq.question_id for pq in posting.questions], now)
+
+
+def delete_posting(posting: Posting) -> None:
+    """Remove a posting; its questions stay in the bank and the cards stay in people's study."""
+    db.session.delete(posting)
+    db.session.flush()
+
+
+def load_sample_postings(directory: Path | str = SAMPLES_DIR, now: datetime | None = None) -> list[str]:
+    """Import the shipped sample postings as shared postings (idempotent); returns report lines.
+
+    Sample postings whose file is gone or changed are removed (their questions stay).
+    """
+    now = now or utcnow()
+    directory = Path(directory)
+    if not directory.is_dir():
+        return [f"no sample postings at {directory}; skipped"]
+    added = unchanged = 0
+    problems: list[str] = []
+    hashes: set[str] = set()
+    for path in sorted(directory.glob("*.txt")):
+        try:
+            text = read_posting_file(path)
+        except PostingInputError as err:
+            problems.append(f"{path.name}: {err}")
+            continue
+        outcome = import_posting(None, text, now)
+        hashes.add(outcome.posting.content_hash)
+        if outcome.created:
+            added += 1
+        else:
+            unchanged += 1
+    removed = 0
+    if not problems:  # never drop samples because one file could not be read
+        for posting in sample_postings():
+            if posting.content_hash not in hashes:
+                delete_posting(posting)
+                removed += 1
+    return [*problems, f"sample postings: {added} added, {unchanged} unchanged, {removed} removed"]
