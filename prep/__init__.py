@@ -38,6 +38,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     init_security(app)
     _init_extensions(app)
+    from .i18n import init_i18n
+
+    init_i18n(app)
     _register_blueprints(app)
     from .errors import register_error_handlers
     from .web import register_template_helpers
@@ -75,6 +78,7 @@ def _init_extensions(app: Flask) -> None:
 
 def _register_blueprints(app: Flask) -> None:
     from .accounts.routes import bp as accounts_bp
+    from .ops import bp as ops_bp
     from .content.routes import bp as content_bp
     from .drill.routes import bp as drill_bp
     from .export.routes import bp as export_bp
@@ -84,6 +88,7 @@ def _register_blueprints(app: Flask) -> None:
     from .stats.routes import bp as stats_bp
 
     app.register_blueprint(accounts_bp)
+    app.register_blueprint(ops_bp)
     app.register_blueprint(drill_bp)
     app.register_blueprint(questions_bp)
     app.register_blueprint(content_bp)

@@ -67,16 +67,48 @@ def content_sync_command(directory: str | None) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Worker threads in the (waitress) server process.")
+              help="Threads per worker process.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes: 1 serves with waitress; more use gunicorn (Linux).")
 @with_appcontext
-def serve_command(host: str, port: int, threads: int) -> None:
-    """Serve the app with a production WSGI server (waitress)."""
-    from waitress import serve
-
+def serve_command(host: str, port: int, threads: int, workers: int) -> None:
+    """Serve the app with a production WSGI server (waitress, or gunicorn with --workers N)."""
     app = current_app._get_current_object()
-    click.echo(f"prep is serving on http://{host}:{port}/  (Ctrl+C to stop)")
+    click.echo(f"prep is serving on http://{host}:{port}/  ({workers} worker(s); Ctrl+C to stop)")
     sys.stdout.flush()
-    serve(app, host=host, port=port, threads=threads, ident="prep")
+    if workers == 1:
+        from waitress import serve
+
+        serve(app, host=host, port=port, threads=threads, ident="prep")
+        return
+    _serve_gunicorn(host, port, threads, workers)
+
+
+def _serve_gunicorn(host: str, port: int, threads: int, workers: int) -> None:
+    """Run gunicorn with our factory in each worker. The reminder scheduler (if enabled) runs
+    in this master process only: workers are told not to start their own."""
+    import os
+
+    from gunicorn.app.base import BaseApplication
+
+    os.environ["PREP_SCHEDULER"] = "0"  # read by the workers' create_app
+
+    class PrepGunicorn(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", threads)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("proc_name", "prep")
+            self.cfg.set("accesslog", None)
+            self.cfg.set("graceful_timeout", 20)
+
+        def load(self):
+            from . import create_app
+
+            return create_app()
+
+    PrepGunicorn().run()
 
 
 @click.group("users")
@@ -101,5 +133,6 @@ def users_create(email: str, role: str, password: str) -> None:
     except AccountError as err:
         db.session.rollback()
         raise click.UsageError(str(err)) from None
+    summary = f"created {user.email} ({user.role.value})"
     db.session.commit()
-    click.echo(f"created {user.email} ({user.role.value})")
+    click.echo(summary)

@@ -69,6 +69,8 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "SCHEDULER_ENABLED": True,
         "SQLITE_BUSY_TIMEOUT_MS": 15000,
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        # A pasted posting may be up to 1 MB (Flask's default form-field limit is 500 KB).
+        "MAX_FORM_MEMORY_SIZE": 1_100_000,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "REMEMBER_COOKIE_HTTPONLY": True,

@@ -18,6 +18,7 @@ def migrate_database() -> str:
     from flask_migrate import stamp, upgrade
     from sqlalchemy import inspect
 
+    db.session.close()  # no open transaction may hold SQLite's write lock while Alembic migrates
     tables = set(inspect(db.engine).get_table_names())
     if "alembic_version" not in tables and tables and set(db.metadata.tables) <= tables:
         stamp()
