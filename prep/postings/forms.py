@@ -5,7 +5,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import SubmitField, TextAreaField
+from wtforms import DateField, SubmitField, TextAreaField
 from wtforms.validators import Optional
 
 from .decode import MAX_POSTING_BYTES
@@ -41,3 +41,10 @@ class PostingActionForm(FlaskForm):
     """A bare form for POST buttons (study, delete)."""
 
     submit = SubmitField()
+
+
+class InterviewDateForm(FlaskForm):
+    """The date of the interview for this posting (empty clears it)."""
+
+    interview_date = DateField("Interview date", validators=[Optional()])
+    submit = SubmitField("Save date")

@@ -12,7 +12,7 @@ from ..extensions import db
 from ..models_base import utcnow
 from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError
-from .forms import ImportPostingForm, PostingActionForm
+from .forms import ImportPostingForm, InterviewDateForm, PostingActionForm
 from .models import Posting
 from .service import (
     PostingLimitError,
@@ -128,7 +128,57 @@ def show(posting_id: int):
     items = [{"pq": pq, "explanations": explanations_for(pq.question, user), "asked_in": asked_in[pq.question_id]}
              for pq in posting.questions]
     return render_template("postings/show.html", posting=posting, items=items, in_study=in_study,
-                           all_in_study=set(question_ids) <= in_study, action_form=PostingActionForm())
+                           all_in_study=set(question_ids) <= in_study, action_form=PostingActionForm(),
+                           readiness=readiness_for(user, posting) if in_study else None,
+                           date_form=InterviewDateForm(interview_date=posting.interview_date))
+
+
+def readiness_for(user, posting: Posting):
+    """The candidate's readiness for this posting (retrievability now, pace over 14 days)."""
+    from datetime import timedelta
+
+    from sqlalchemy import func, select
+
+    from ..drill import scheduling
+    from ..drill import service as drill
+    from ..drill.models import CardState, ReviewLog
+    from .readiness import QuestionState, assess
+
+    now = utcnow()
+    ids = [pq.question_id for pq in posting.questions]
+    cards = {c.question_id: c for c in db.session.scalars(
+        select(Card).where(Card.user_id == user.id, Card.question_id.in_(ids)))}
+    sched = scheduling.make_scheduler(drill.scheduler_settings(user))
+    states = []
+    for pq in posting.questions:
+        card = cards.get(pq.question_id)
+        reviewed = card is not None and card.state is not CardState.new
+        states.append(QuestionState(
+            question_id=pq.question_id, text=pq.question.text, studied=card is not None, reviewed=reviewed,
+            retrievability=scheduling.retrievability(sched, card, now) if reviewed else 0.0,
+            lapses=card.lapses if card else 0))
+    since = now - timedelta(days=14)
+    introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
+        ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
+        ReviewLog.reviewed_at >= since)) or 0
+    today = drill.study_day(user, now).day
+    return assess(states, user.desired_retention, today=today,
+                  interview_date=posting.interview_date if posting.user_id == user.id else None,
+                  pace_per_day=introduced / 14)
+
+
+@bp.route("/postings/<int:posting_id>/interview", methods=["POST"])
+@login_required
+def interview_date(posting_id: int):
+    posting = _own_posting_or_404(posting_id)
+    form = InterviewDateForm()
+    if not form.validate():
+        flash("Enter the date as YYYY-MM-DD.", "error")
+        return redirect(url_for("postings.show", posting_id=posting.id))
+    posting.interview_date = form.interview_date.data
+    db.session.commit()
+    flash("Interview date saved." if posting.interview_date else "Interview date cleared.", "success")
+    return redirect(url_for("postings.show", posting_id=posting.id) + "#readiness")
 
 
 @bp.route("/postings/<int:posting_id>/study", methods=["POST"])

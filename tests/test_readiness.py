@@ -1,0 +1,78 @@
+"""Readiness per posting, against hand-computed cases."""
+from __future__ import annotations
+
+from datetime import date
+
+from prep.postings.readiness import QuestionState, assess
+
+
+def q(i, r=0.0, reviewed=True, lapses=0):
+    return QuestionState(question_id=i, text=f"q{i}", studied=True, reviewed=reviewed, retrievability=r,
+                         lapses=lapses)
+
+
+def test_share_weakest_and_projection():
+    states = [q(1, 0.95), q(2, 0.91), q(3, 0.80, lapses=2), q(4, 0.80, lapses=5), q(5, reviewed=False),
+              q(6, reviewed=False), q(7, 0.60)]
+    result = assess(states, 0.90, today=date(2026, 3, 1), interview_date=date(2026, 3, 3), pace_per_day=1.0)
+    assert (result.total, result.ready, result.unseen) == (7, 2, 2)
+    assert round(result.share, 4) == round(2 / 7, 4)
+    # Lowest retrievability first; on a tie, more lapses first; unseen last.
+    assert [s.question_id for s in result.weakest] == [7, 4, 3, 5, 6]
+    p = result.projection
+    assert (p.days_left, p.unseen, p.needed_per_day) == (2, 2, 1)
+    assert p.on_track  # 1 a day × 2 days covers 2 unseen
+
+
+def test_behind_pace():
+    states = [q(i, reviewed=False) for i in range(10)]
+    p = assess(states, 0.9, today=date(2026, 3, 1), interview_date=date(2026, 3, 5), pace_per_day=2.0).projection
+    assert (p.days_left, p.needed_per_day, p.on_track) == (4, 3, False)  # ceil(10/4)=3 > 2
+
+
+def test_interview_today_or_past_and_empty():
+    p = assess([q(1, reviewed=False)], 0.9, today=date(2026, 3, 5), interview_date=date(2026, 3, 1)).projection
+    assert (p.days_left, p.needed_per_day, p.on_track) == (0, 1, False)
+    done = assess([q(1, 0.99)], 0.9, today=date(2026, 3, 5), interview_date=date(2026, 3, 5)).projection
+    assert done.on_track
+    empty = assess([], 0.9, today=date(2026, 3, 5))
+    assert empty.share == 0.0 and empty.projection is None
+
+
+def test_posting_page_shows_readiness_and_saves_interview_date(client, login, make_user):
+    from datetime import datetime, timezone
+
+    from sqlalchemy import select
+
+    from prep.drill import service
+    from prep.drill.models import Card
+    from prep.extensions import db
+    from prep.postings.models import Posting
+    from prep.postings.service import import_posting
+
+    user = make_user()
+    text = ("Acme GPU\nGPU 通信工程师\n职位详情\n负责 NCCL 优化。\n面试指南\n"
+            "- 请解释Ring AllReduce的两个阶段\n- RDMA与TCP/IP相比有何优势？\n")
+    posting = import_posting(user, text, datetime.now(timezone.utc)).posting
+    db.session.commit()
+    login(user)
+    page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
+    assert 'id="readiness"' not in page  # nothing studied yet
+    client.post(f"/postings/{posting.id}/study")
+    card = db.session.scalars(select(Card)).first()
+    service.rate(user, card.id, card.version, 4, datetime.now(timezone.utc))  # Easy: recalled now
+    db.session.commit()
+    page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
+    assert 'id="readiness"' in page and "1 of 2" in page and "1 not reviewed yet" in page
+    r = client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2099-01-01"})
+    assert r.status_code == 302
+    assert db.session.get(Posting, posting.id).interview_date.isoformat() == "2099-01-01"
+    page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
+    assert "2099-01-01" in page and ("On track" in page or "Behind" in page)
+    assert client.post(f"/postings/{posting.id}/interview", data={"interview_date": "not a date"},
+                       follow_redirects=True).status_code == 200
+    assert db.session.get(Posting, posting.id).interview_date.isoformat() == "2099-01-01"
+    other = make_user()
+    client.post("/logout")
+    login(other)
+    assert client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2099-02-02"}).status_code == 404
