@@ -1,0 +1,160 @@
+"""Two `prep serve` processes against one PostgreSQL database: concurrent ratings through both are
+all recorded exactly once, and each user's reminder goes out once although both run the scheduler."""
+from __future__ import annotations
+
+import http.cookiejar
+import re
+import threading
+import time
+import urllib.parse
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from prep.drill import service
+from prep.drill.models import Card, ReviewLog
+from prep.extensions import db
+from prep.questions.models import Source
+from prep.questions.service import add_question
+from tests.browser.conftest import LiveServer
+from tests.conftest import PASSWORD
+
+USERS = 6
+CARDS_PER_USER = 12
+RATINGS_PER_CLIENT = 10
+
+
+def _zone_at_noon(now: datetime) -> str:
+    """A fixed-offset zone where it is about noon now, so a 09:00 reminder is due whenever CI runs."""
+    offset = (12 - now.hour) % 24
+    if offset > 14:
+        offset -= 24
+    return "UTC" if offset == 0 else (f"Etc/GMT-{offset}" if offset > 0 else f"Etc/GMT+{-offset}")
+
+
+class Browser:
+    """A tiny HTTP client with cookies that reads CSRF tokens from pages, like a browser."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def get(self, path: str) -> str:
+        with self.opener.open(self.base + path, timeout=30) as r:
+            return r.read().decode()
+
+    def post(self, path: str, data: dict) -> int:
+        body = urllib.parse.urlencode(data).encode()
+        req = urllib.request.Request(self.base + path, data=body, method="POST")
+        try:
+            with self.opener.open(req, timeout=30) as r:
+                return r.status
+        except urllib.error.HTTPError as err:
+            self.last_error = err.read().decode(errors="replace")
+            return err.code
+
+    @staticmethod
+    def token(html: str) -> str:
+        return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+
+    def login(self, email: str) -> None:
+        token = self.token(self.get("/login"))
+        status = self.post("/login", {"email": email, "password": PASSWORD, "csrf_token": token})
+        assert status == 200, re.findall(r"<p>([^<]+)</p>", getattr(self, "last_error", ""))
+
+
+@pytest.fixture
+def pg_app(tmp_path, postgres_url):
+    from tests.conftest import _empty_all_tables, make_app
+
+    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=postgres_url)
+    with app.app_context():
+        _empty_all_tables()
+        yield app
+        db.session.remove()
+        _empty_all_tables()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_two_servers_ratings_once_and_reminders_once(pg_app, postgres_url, tmp_path):
+    from prep.accounts.service import create_user
+
+    now = datetime.now(timezone.utc)
+    zone = _zone_at_noon(now)
+    users = [create_user(f"two{i}@example.com", PASSWORD, timezone=zone) for i in range(USERS)]
+    for u in users:
+        qs = [add_question(f"Two-server question {u.id}-{k}?", source=Source.content) for k in range(CARDS_PER_USER)]
+        service.add_to_study(u, [q.id for q in qs], now)
+    db.session.commit()
+    emails = [u.email for u in users]
+
+    servers = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        root.mkdir()
+        servers.append(LiveServer(root, env={"PREP_DATABASE_URL": postgres_url, "PREP_SCHEDULER": "1",
+                                             "PREP_CONTENT_DIR": str(root / "no-content")}))
+    try:
+        for s in servers:
+            s.start()
+        acknowledged = []
+        errors = []
+
+        def client(index: int) -> None:
+            email = emails[index % USERS]
+            browser = Browser(servers[index % 2].url)
+            other = Browser(servers[(index + 1) % 2].url)
+            try:
+                browser.login(email)
+                other.login(email)
+                for n in range(RATINGS_PER_CLIENT):
+                    b = browser if n % 2 == 0 else other  # alternate servers within one user
+                    page = b.get("/drill")
+                    match = re.search(r'name="card_id"[^>]*value="(\d+)".*?name="version"[^>]*value="(\d+)"', page,
+                                      re.S)
+                    if match is None:
+                        break
+                    status = b.post("/drill/rate", {"csrf_token": b.token(page), "card_id": match.group(1),
+                                                    "version": match.group(2), "rating": "3"})
+                    if status == 200:  # followed the redirect back to /drill
+                        acknowledged.append((match.group(1), match.group(2)))
+                    elif status >= 500:
+                        errors.append(status)
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(USERS * 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=240)
+        assert not errors, errors
+        db.session.expire_all()
+        logs = db.session.execute(select(ReviewLog.card_id, ReviewLog.card_version)).all()
+        # Every acknowledged rating is recorded, once; nothing else was recorded.
+        assert sorted((str(c), str(v)) for c, v in logs) == sorted(set(acknowledged))
+        assert len(logs) == len(set(logs)) >= USERS
+        # Card versions match their logs: the same (card, version) was never applied twice.
+        for card in db.session.scalars(select(Card)):
+            assert card.version == db.session.scalar(
+                select(func.count(ReviewLog.id)).where(ReviewLog.card_id == card.id))
+
+        # Both servers run the scheduler (first sweep at start-up); one email per user overall.
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            mails = [p for s in servers for p in (s.root / "instance" / "outbox").glob("*.eml")]
+            if len(mails) >= USERS:
+                break
+            time.sleep(0.5)
+        time.sleep(2)
+        mails = [p for s in servers for p in (s.root / "instance" / "outbox").glob("*.eml")]
+        recipients = sorted(re.search(r"^To: (.+)$", p.read_text(), re.M).group(1).strip() for p in mails)
+        assert recipients == sorted(emails)
+    finally:
+        for s in servers:
+            s.stop()
