@@ -4,6 +4,8 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, g, render_template, request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
@@ -13,21 +15,21 @@ from .extensions import db, login_manager
 log = logging.getLogger(__name__)
 
 _MESSAGES = {
-    400: "The request could not be understood.",
-    403: "You do not have access to this page.",
-    404: "There is nothing here. The link may be old, or the page belongs to someone else.",
-    405: "That action is not allowed here.",
-    413: "What you sent is too large.",
-    429: "Too many attempts. Wait a little and try again.",
-    500: "Something went wrong on our side. Nothing you entered was half-saved; please try again.",
-    503: "The service is busy. Please try again in a moment.",
+    400: _l("The request could not be understood."),
+    403: _l("You do not have access to this page."),
+    404: _l("There is nothing here. The link may be old, or the page belongs to someone else."),
+    405: _l("That action is not allowed here."),
+    413: _l("What you sent is too large."),
+    429: _l("Too many attempts. Wait a little and try again."),
+    500: _l("Something went wrong on our side. Nothing you entered was half-saved; please try again."),
+    503: _l("The service is busy. Please try again in a moment."),
 }
 
 
 def _render(code: int, message: str | None = None, title: str | None = None):
     db.session.rollback()
     wants_json = request.accept_mimetypes.best == "application/json"
-    text = message or _MESSAGES.get(code, "Something went wrong.")
+    text = str(message or _MESSAGES.get(code) or _("Something went wrong."))
     if wants_json:
         return {"error": text}, code
     return render_template("error.html", code=code, message=text, title=title), code
@@ -36,8 +38,8 @@ def _render(code: int, message: str | None = None, title: str | None = None):
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(err: CSRFError):
-        return _render(400, "Your form expired or was sent from elsewhere. Reload the page and try again.",
-                       "Form expired")
+        return _render(400, _("Your form expired or was sent from elsewhere. Reload the page and try again."),
+                       _("Form expired"))
 
     @app.errorhandler(OperationalError)
     def database_busy(err: OperationalError):
@@ -46,8 +48,8 @@ def register_error_handlers(app: Flask) -> None:
             # The user could not be loaded (that query failed): render the page without one
             # rather than touching the database again.
             g._login_user = login_manager.anonymous_user()
-        return _render(503, "The database is busy or unavailable. Nothing was saved; please try again.",
-                       "Try again")
+        return _render(503, _("The database is busy or unavailable. Nothing was saved; please try again."),
+                       _("Try again"))
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):

@@ -37,12 +37,35 @@ def admin_required(view: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def local_time(value: datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
-    """Format a UTC datetime in the current user's time zone."""
+def local_time(value: datetime | None, fmt: str | None = None) -> str:
+    """Format a UTC datetime in the current user's time zone.
+
+    Without ``fmt``, in the UI language's own short date-and-time pattern (Babel/CLDR:
+    "Mar 10, 2026, 8:00 PM" in English, "2026年3月10日 20:00" in Chinese). A strftime ``fmt``
+    (e.g. "%Y-%m-%d") keeps that exact, language-neutral format.
+    """
     if value is None:
         return ""
-    tz = ZoneInfo(current_user.timezone) if getattr(current_user, "is_authenticated", False) else ZoneInfo("UTC")
-    return value.astimezone(tz).strftime(fmt)
+    if fmt is not None:
+        return value.astimezone(ZoneInfo(_user_zone())).strftime(fmt)
+    from flask_babel import format_datetime, get_locale
+
+    # Flask-Babel converts to the user's zone (prep.i18n.select_timezone) and uses the UI locale.
+    return format_datetime(value, _DATETIME_PATTERN.get(str(get_locale() or "en"), "medium"))
+
+
+# CLDR's "medium" pattern without the seconds.
+_DATETIME_PATTERN = {"en": "MMM d, y, h:mm a", "zh": "y年M月d日 HH:mm"}
+
+
+def _user_zone() -> str:
+    if getattr(current_user, "is_authenticated", False):
+        try:
+            ZoneInfo(current_user.timezone)
+            return current_user.timezone
+        except (ValueError, KeyError):
+            pass
+    return "UTC"
 
 
 def register_template_helpers(app: Flask) -> None:

@@ -1,8 +1,14 @@
-"""Account forms: registration, login, password change, study settings."""
+"""Account forms: registration, login, password change, study settings.
+
+Labels, descriptions and messages are lazy gettext strings: they are translated when a form is
+rendered, in the language of that request.
+"""
 from __future__ import annotations
 
 from zoneinfo import available_timezones
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, DecimalField, EmailField, HiddenField, IntegerField, PasswordField,
                      SelectField, StringField, SubmitField)
@@ -10,7 +16,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Email, EqualTo, Length, NumberRange, Optional, ValidationError
 
 from ..drill.scheduling import SchedulingError, parse_steps
-from .passwords import MAX_LENGTH, password_problem
+from .passwords import MAX_LENGTH, MIN_LENGTH, password_problem
 
 _ZONES = sorted(available_timezones() - {"localtime", "Factory"})
 
@@ -19,59 +25,93 @@ def timezone_choices() -> list[SelectChoice]:
     return [SelectChoice(z, z.replace("_", " ")) for z in _ZONES]
 
 
+def language_choices() -> list[SelectChoice]:
+    """"Follow the browser" (stored as no language), then each UI language in its own name."""
+    from ..i18n import LANGUAGES
+
+    return [SelectChoice("", _("Follow the browser")),
+            *(SelectChoice(code, name, render_kw={"lang": "zh-CN" if code == "zh" else code})
+              for code, name in LANGUAGES.items())]
+
+
+def password_message(password: str) -> str | None:
+    """The policy's reason for refusing ``password`` (prep.accounts.passwords), in the UI language."""
+    if password_problem(password) is None:
+        return None
+    if len(password) < MIN_LENGTH:
+        return _("Use at least %(n)d characters (15 or more is better).", n=MIN_LENGTH)
+    if len(password) > MAX_LENGTH:
+        return _("Use at most %(n)d characters.", n=MAX_LENGTH)
+    return _("This password is one of the most commonly used ones; choose another.")
+
+
 def _check_password(form: FlaskForm, field: PasswordField) -> None:
-    problem = password_problem(field.data or "")
+    problem = password_message(field.data or "")
     if problem:
         raise ValidationError(problem)
 
 
 class RegisterForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired(), Email(message="Enter a valid email address."),
-                                            Length(max=254)])
-    display_name = StringField("Name (optional)", validators=[Optional(), Length(max=80)])
-    password = PasswordField("Password", validators=[DataRequired(), _check_password],
-                             description="At least 8 characters; a long passphrase is best.")
-    confirm = PasswordField("Repeat password",
-                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
+    email = EmailField(_l("Email"), validators=[DataRequired(), Email(message=_l("Enter a valid email address.")),
+                                                Length(max=254)])
+    display_name = StringField(_l("Name (optional)"), validators=[Optional(), Length(max=80)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), _check_password],
+                             description=_l("At least 8 characters; a long passphrase is best."))
+    confirm = PasswordField(_l("Repeat password"),
+                            validators=[DataRequired(), EqualTo("password", message=_l("The passwords differ."))])
     timezone = HiddenField(default="UTC")
-    submit = SubmitField("Create account")
+    submit = SubmitField(_l("Create account"))
 
 
 class LoginForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(max=MAX_LENGTH)])
-    remember = BooleanField("Keep me logged in on this device")
-    submit = SubmitField("Log in")
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=MAX_LENGTH)])
+    remember = BooleanField(_l("Keep me logged in on this device"))
+    submit = SubmitField(_l("Log in"))
 
 
 class PasswordChangeForm(FlaskForm):
-    current = PasswordField("Current password", validators=[DataRequired()])
-    password = PasswordField("New password", validators=[DataRequired(), _check_password])
-    confirm = PasswordField("Repeat new password",
-                            validators=[DataRequired(), EqualTo("password", message="The passwords differ.")])
-    submit = SubmitField("Change password")
+    current = PasswordField(_l("Current password"), validators=[DataRequired()])
+    password = PasswordField(_l("New password"), validators=[DataRequired(), _check_password])
+    confirm = PasswordField(_l("Repeat new password"),
+                            validators=[DataRequired(), EqualTo("password", message=_l("The passwords differ."))])
+    submit = SubmitField(_l("Change password"))
 
 
 def _check_steps(form: FlaskForm, field: StringField) -> None:
     try:
         steps = parse_steps(field.data or "")
-    except SchedulingError as err:
-        raise ValidationError(str(err)) from None
+    except SchedulingError:
+        bad = next((part for part in (field.data or "").split() if not _is_step(part)), field.data or "")
+        raise ValidationError(_("bad step %(step)s: use a number and a unit, like 1m, 10m, 1h or 1d",
+                                step=repr(bad))) from None
     if field.name == "learning_steps" and not steps:
-        raise ValidationError("Give at least one learning step, e.g. 1m 10m.")
+        raise ValidationError(_("Give at least one learning step, e.g. 1m 10m."))
+
+
+def _is_step(part: str) -> bool:
+    try:
+        parse_steps(part)
+        return True
+    except SchedulingError:
+        return False
 
 
 class SettingsForm(FlaskForm):
-    display_name = StringField("Name", validators=[Optional(), Length(max=80)])
-    timezone = SelectField("Time zone", choices=timezone_choices, validators=[DataRequired()])
-    day_start_hour = IntegerField("New day starts at (hour, 0–23)", validators=[NumberRange(0, 23)])
-    new_per_day = IntegerField("New cards per day", validators=[NumberRange(0, 9999)])
-    reviews_per_day = IntegerField("Maximum reviews per day", validators=[NumberRange(0, 99999)])
-    desired_retention = DecimalField("Desired retention (0.70–0.99)", places=2,
+    display_name = StringField(_l("Name"), validators=[Optional(), Length(max=80)])
+    language = SelectField(_l("Language"), choices=language_choices, default="",
+                           validate_choice=False,  # absent or unknown: follow the browser
+                           description=_l("The language of the pages. Explanations are shown in it when they "
+                                          "have been written in it."))
+    timezone = SelectField(_l("Time zone"), choices=timezone_choices, validators=[DataRequired()])
+    day_start_hour = IntegerField(_l("New day starts at (hour, 0–23)"), validators=[NumberRange(0, 23)])
+    new_per_day = IntegerField(_l("New cards per day"), validators=[NumberRange(0, 9999)])
+    reviews_per_day = IntegerField(_l("Maximum reviews per day"), validators=[NumberRange(0, 99999)])
+    desired_retention = DecimalField(_l("Desired retention (0.70–0.99)"), places=2,
                                      validators=[NumberRange(0.70, 0.99)])
-    learning_steps = StringField("Learning steps", validators=[Length(max=120), _check_steps],
-                                 description="Space-separated, e.g. 1m 10m")
-    relearning_steps = StringField("Relearning steps", validators=[Length(max=120), _check_steps],
-                                   description="e.g. 10m (empty: straight back to review)")
-    maximum_interval = IntegerField("Maximum interval (days)", validators=[NumberRange(1, 36500)])
-    submit = SubmitField("Save settings")
+    learning_steps = StringField(_l("Learning steps"), validators=[Length(max=120), _check_steps],
+                                 description=_l("Space-separated, e.g. 1m 10m"))
+    relearning_steps = StringField(_l("Relearning steps"), validators=[Length(max=120), _check_steps],
+                                   description=_l("e.g. 10m (empty: straight back to review)"))
+    maximum_interval = IntegerField(_l("Maximum interval (days)"), validators=[NumberRange(1, 36500)])
+    submit = SubmitField(_l("Save settings"))

@@ -6,15 +6,33 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 
 from ..extensions import db, limiter, login_manager
-from .forms import LoginForm, PasswordChangeForm, RegisterForm, SettingsForm
+from ..i18n import LANGUAGES
+from .forms import LoginForm, PasswordChangeForm, RegisterForm, SettingsForm, password_message
 from .models import User
 from .passwords import hash_password, verify_password
 from .service import AccountError, authenticate, create_user
 
 bp = Blueprint("accounts", __name__)
+
+# The account service's messages (prep.accounts.service), in the UI language.
+_ACCOUNT_ERRORS = {
+    "Enter a valid email address.": _l("Enter a valid email address."),
+    "An account with this email already exists.": _l("An account with this email already exists."),
+}
+
+
+def _clear_session(lang: str | None = None) -> None:
+    """A fresh session (at login, logout, registration) that keeps the language chosen in the footer
+    (or ``lang``: at logout the account's language, so the pages after it stay in that language)."""
+    lang = lang or session.get("lang")
+    session.clear()
+    if lang in LANGUAGES:
+        session["lang"] = lang
 
 
 @login_manager.user_loader
@@ -63,12 +81,15 @@ def register():
                                timezone=_valid_zone(form.timezone.data))
         except AccountError as err:
             db.session.rollback()
-            form.email.errors.append(str(err))
+            form.email.errors.append(_ACCOUNT_ERRORS.get(str(err)) or password_message(form.password.data or "")
+                                     or str(err))
         else:
+            if session.get("lang") in LANGUAGES:
+                user.language = session["lang"]  # chosen in the footer before registering
             db.session.commit()
-            session.clear()
+            _clear_session()
             login_user(user)
-            flash("Welcome to prep! Add some questions to start drilling.", "success")
+            flash(_("Welcome to prep! Add some questions to start drilling."), "success")
             return redirect(url_for("questions.index"))
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
 
@@ -94,11 +115,11 @@ def login():
     if form.validate_on_submit():
         user = authenticate(form.email.data, form.password.data)
         if user is None:
-            form.password.errors.append("Wrong email or password.")
+            form.password.errors.append(_("Wrong email or password."))
         else:
             db.session.commit()
             next_url = _safe_next(request.args.get("next"))
-            session.clear()  # a fresh session at login
+            _clear_session()  # a fresh session at login
             login_user(user, remember=form.remember.data)
             return redirect(next_url)
     return render_template("accounts/login.html", form=form), (400 if form.errors else 200)
@@ -112,9 +133,10 @@ def logout():
     if current_user.is_authenticated:
         current_user.session_version += 1  # ends this user's sessions everywhere
         db.session.commit()
+    lang = getattr(current_user, "language", None)
     logout_user()
-    session.clear()
-    flash("You are logged out.", "info")
+    _clear_session(lang)
+    flash(_("You are logged out."), "info")
     return redirect(url_for("accounts.login"))
 
 
@@ -124,9 +146,13 @@ def settings():
     form = SettingsForm(obj=current_user)
     if request.method == "GET":
         form.desired_retention.data = Decimal(str(round(current_user.desired_retention, 2)))
+        form.language.data = current_user.language or ""
     if form.validate_on_submit():
         user = current_user._get_current_object()
         user.display_name = (form.display_name.data or "").strip()
+        user.language = form.language.data if form.language.data in LANGUAGES else None
+        if user.language is None:
+            session.pop("lang", None)  # "follow the browser" means the browser, not the last footer choice
         user.timezone = form.timezone.data
         user.day_start_hour = form.day_start_hour.data
         user.new_per_day = form.new_per_day.data
@@ -136,7 +162,7 @@ def settings():
         user.relearning_steps = " ".join(form.relearning_steps.data.split())
         user.maximum_interval = form.maximum_interval.data
         db.session.commit()
-        flash("Settings saved.", "success")
+        flash(_("Settings saved."), "success")
         return redirect(url_for("accounts.settings"))
     db.session.rollback()
     return render_template("accounts/settings.html", form=form, password_form=PasswordChangeForm()), (
@@ -150,13 +176,26 @@ def change_password():
     if form.validate_on_submit():
         user = current_user._get_current_object()
         if not verify_password(user.password_hash, form.current.data):
-            form.current.errors.append("This is not your current password.")
+            form.current.errors.append(_("This is not your current password."))
         else:
             user.password_hash = hash_password(form.password.data)
             user.session_version += 1  # other sessions end; this one is renewed below
             db.session.commit()
-            session.clear()
+            _clear_session()
             login_user(user)
-            flash("Password changed. Other devices have been logged out.", "success")
+            flash(_("Password changed. Other devices have been logged out."), "success")
             return redirect(url_for("accounts.settings"))
     return render_template("accounts/password.html", form=form), (400 if form.errors else 200)
+
+
+@bp.route("/language", methods=["POST"])
+def set_language():
+    """The footer's language switcher: remembered in the session, and on the account when logged in."""
+    lang = request.form.get("lang", "")
+    if lang in LANGUAGES:
+        session["lang"] = lang
+        if current_user.is_authenticated:
+            current_user.language = lang
+            db.session.commit()
+    target = request.form.get("next", "")
+    return redirect(target if target.startswith("/") and not target.startswith("//") else url_for("accounts.index"))

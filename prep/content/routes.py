@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import func, or_, select
 
@@ -79,12 +80,12 @@ def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
         editor.write_atomically(path, form.text.data.replace("\r\n", "\n"))
     except OSError as err:
         current_app.logger.error("could not write %s: %s", path, err)
-        form.text.errors.append("The file could not be written (is the disk full or read-only?). "
-                                "Nothing was changed.")
+        form.text.errors.append(_("The file could not be written (is the disk full or read-only?). "
+                                  "Nothing was changed."))
         return _render_editor(form, mode=mode, explanation=explanation, status=500)
     report = sync_tree(_content_dir())
     db.session.commit()
-    flash(f"Saved {check.rel_path}. " + report.summary(), "success")
+    flash(_("Saved %(path)s.", path=check.rel_path) + " " + report.summary(), "success")
     assert check.doc is not None
     return redirect(url_for("content.show", slug=check.doc.slug, lang=check.doc.lang))
 
@@ -154,7 +155,8 @@ def preview():
     check = editor.check_draft(text, _content_dir(), area=area, existing_path=row.path if row else None,
                                existing_slug=row.slug if row else None)
     rendered = render_markdown(check.doc.body if check.doc else _body_of(text), slug_exists=_slugs().__contains__)
-    return {"html": rendered.html, "problems": [f"line {p.line}: {p.message}" for p in check.problems]}
+    return {"html": rendered.html,
+            "problems": [_("line %(line)s: %(message)s", line=p.line, message=p.message) for p in check.problems]}
 
 
 @bp.route("/instructor/unanswered")
@@ -188,7 +190,7 @@ def question_links(question_id: int):
         if form.validate():
             slug = form.slug.data.strip()
             if slug not in _slugs():
-                form.slug.errors.append(f"No explanation has the slug '{slug}'.")
+                form.slug.errors.append(_("No explanation has the slug '%(slug)s'.", slug=slug))
             else:
                 link = next((lk for lk in question.links if lk.slug == slug), None)
                 if link is None:
@@ -196,7 +198,7 @@ def question_links(question_id: int):
                 else:
                     link.origin, link.rejected, link.score = LinkOrigin.manual, False, 1.0
                 db.session.commit()
-                flash(f"Linked to {slug}.", "success")
+                flash(_("Linked to %(slug)s.", slug=slug), "success")
                 return redirect(url_for("content.question_links", question_id=question.id))
         db.session.rollback()
     titles = dict(db.session.execute(select(Explanation.slug, Explanation.title)).all())
@@ -216,5 +218,5 @@ def decide_link(link_id: int, decision: str):
     link.origin = LinkOrigin.manual
     link.rejected = decision == "reject"
     db.session.commit()
-    flash("Link rejected: it will not come back on re-sync." if link.rejected else "Link confirmed.", "success")
+    flash(_("Link rejected: it will not come back on re-sync.") if link.rejected else _("Link confirmed."), "success")
     return redirect(url_for("content.question_links", question_id=link.question_id))

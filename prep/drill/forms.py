@@ -1,6 +1,7 @@
 """Drill forms: rating, undo, card actions and notes (all CSRF-protected)."""
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SubmitField, TextAreaField
 from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
@@ -9,7 +10,7 @@ from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Numbe
 class RateForm(FlaskForm):
     card_id = IntegerField(validators=[InputRequired()])
     version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
-    rating = IntegerField(validators=[InputRequired(), AnyOf([1, 2, 3, 4], message="Rating must be 1–4.")])
+    rating = IntegerField(validators=[InputRequired(), AnyOf([1, 2, 3, 4], message=_l("Rating must be 1–4."))])
     duration_ms = IntegerField(validators=[Optional(), NumberRange(min=0)])
     shown_at = HiddenField()
 
@@ -21,6 +22,6 @@ class ActionForm(FlaskForm):
 
 
 class NoteForm(FlaskForm):
-    note = TextAreaField("Your note", validators=[Length(max=20000)],
-                         description="Shown on the answer side when the question has no explanation yet.")
-    submit = SubmitField("Save note")
+    note = TextAreaField(_l("Your note"), validators=[Length(max=20000)],
+                         description=_l("Shown on the answer side, under the explanation if there is one."))
+    submit = SubmitField(_l("Save note"))

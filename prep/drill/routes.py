@@ -1,9 +1,13 @@
 """Dashboard, drill loop and card actions."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from babel.dates import format_timedelta
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from sqlalchemy import func, select
 
@@ -16,6 +20,16 @@ from .models import Card, ReviewLog
 bp = Blueprint("drill", __name__)
 
 PAGE_SIZE = 50
+
+# The rating buttons in the UI language (Anki's Chinese names); CSS classes use scheduling.RATING_NAMES.
+RATING_LABELS = {1: _l("Again"), 2: _l("Hard"), 3: _l("Good"), 4: _l("Easy")}
+
+
+def interval_label(delta: timedelta) -> str:
+    """The interval shown on a rating button: Anki-style 10m/4d in English, 10分钟/4天 in Chinese."""
+    if str(get_locale() or "en").startswith("en"):
+        return scheduling.format_interval(delta)
+    return format_timedelta(delta, threshold=1, format="narrow", locale=get_locale())
 
 
 def _now() -> datetime:
@@ -51,12 +65,12 @@ def drill():
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ActionForm())
     settings = service.scheduler_settings(user)
-    intervals = {r: scheduling.format_interval(d)
+    intervals = {r: interval_label(d)
                  for r, d in scheduling.preview_intervals(settings, card, now).items()}
     form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, revealed=revealed, explanations=explanations_for(card.question, user),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, user),
         undo_form=ActionForm(), action_form=ActionForm(), can_undo=service.last_review(user) is not None,
     )
 
@@ -66,7 +80,7 @@ def drill():
 def rate():
     form = RateForm()
     if not form.validate():
-        flash("That rating could not be read; the card was not changed.", "error")
+        flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
     now = _now()
     duration = form.duration_ms.data
@@ -93,9 +107,9 @@ def undo():
     card = service.undo_last(_user())
     db.session.commit()
     if card is None:
-        flash("There is no rating to undo.", "info")
+        flash(_("There is no rating to undo."), "info")
         return redirect(url_for("drill.drill"))
-    flash("Last rating undone.", "success")
+    flash(_("Last rating undone."), "success")
     return redirect(url_for("drill.drill", card=card.id))
 
 
@@ -120,7 +134,7 @@ def card(card_id: int):
     reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
                                  .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
     return render_template("drill/card.html", card=card, reviews=reviews, note_form=NoteForm(note=card.note),
-                           action_form=ActionForm(), ratings=scheduling.RATING_NAMES,
+                           action_form=ActionForm(), rating_labels=RATING_LABELS,
                            explanations=explanations_for(card.question, _user()))
 
 
@@ -134,11 +148,11 @@ def save_note(card_id: int):
         reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
                                      .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
         return render_template("drill/card.html", card=card, reviews=reviews, note_form=form,
-                               action_form=ActionForm(), ratings=scheduling.RATING_NAMES,
+                               action_form=ActionForm(), rating_labels=RATING_LABELS,
                                explanations=explanations_for(card.question, _user())), 400
     card.note = form.note.data or ""
     db.session.commit()
-    flash("Note saved.", "success")
+    flash(_("Note saved."), "success")
     return redirect(_back(url_for("drill.card", card_id=card.id)))
 
 
@@ -163,16 +177,16 @@ def card_action(card_id: int, action: str):
     user = _user()
     if action == "bury":
         service.bury(card, user, _now())
-        message = "Card buried until tomorrow."
+        message = _("Card buried until tomorrow.")
     elif action == "suspend":
         service.set_suspended(card, True)
-        message = "Card suspended. Unsuspend it from your study list."
+        message = _("Card suspended. Unsuspend it from your study list.")
     elif action == "unsuspend":
         service.set_suspended(card, False)
-        message = "Card unsuspended."
+        message = _("Card unsuspended.")
     else:
         db.session.delete(card)
-        message = "Card removed from your study, with its review history."
+        message = _("Card removed from your study, with its review history.")
     db.session.commit()
     flash(message, "success")
     return redirect(_back(url_for("drill.drill")))

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from sqlalchemy import func, or_, select
 
@@ -16,6 +19,9 @@ from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
 bp = Blueprint("questions", __name__)
 
 PAGE_SIZE = 50
+
+# The question service's messages (prep.questions.service), in the UI language.
+_QUESTION_ERRORS = {"The question has no words in it.": _l("The question has no words in it.")}
 
 
 def _visible():
@@ -64,7 +70,7 @@ def index():
         user = current_user._get_current_object()
         own = db.session.scalar(select(func.count(Question.id)).where(Question.owner_id == user.id)) or 0
         if own >= MAX_OWN_QUESTIONS:
-            form.text.errors.append(f"You have reached the limit of {MAX_OWN_QUESTIONS} own questions.")
+            form.text.errors.append(_("You have reached the limit of %(n)s own questions.", n=MAX_OWN_QUESTIONS))
             return _render_index(form, 400)
         try:
             question = add_question(form.text.data, source=Source.user, owner_id=user.id,
@@ -72,11 +78,11 @@ def index():
                                     tags=(form.tags.data or "").split(","))
         except QuestionError as err:
             db.session.rollback()
-            form.text.errors.append(str(err))
+            form.text.errors.append(_QUESTION_ERRORS.get(str(err)) or str(err))
             return _render_index(form, 400)
         drill_service.add_to_study(user, [question.id], drill_service.utcnow())
         db.session.commit()
-        flash("Question added to your study.", "success")
+        flash(_("Question added to your study."), "success")
         return redirect(url_for("questions.index"))
     return _render_index(form)
 
@@ -100,7 +106,7 @@ def study(question_id: int):
     question = _question_or_404(question_id)
     added = drill_service.add_to_study(current_user._get_current_object(), [question.id], drill_service.utcnow())
     db.session.commit()
-    flash("Added to your study." if added else "This question is already in your study.", "success")
+    flash(_("Added to your study.") if added else _("This question is already in your study."), "success")
     target = request.form.get("next", "")
     return redirect(target if target.startswith("/") and not target.startswith("//")
                     else url_for("questions.index"))
@@ -111,14 +117,15 @@ def study(question_id: int):
 def study_tag():
     form = StudyTagForm()
     if not form.validate():
-        flash("Choose a tag to study.", "error")
+        flash(_("Choose a tag to study."), "error")
         return redirect(url_for("questions.index"))
     ids = db.session.scalars(select(Question.id).join(question_tags).join(Tag)
                              .where(Tag.name == form.tag.data.strip(), _visible())).all()
     if not ids:
-        flash("No questions have that tag.", "error")
+        flash(_("No questions have that tag."), "error")
         return redirect(url_for("questions.index"))
     added = drill_service.add_to_study(current_user._get_current_object(), ids, drill_service.utcnow())
     db.session.commit()
-    flash(f"Added {added} question(s) tagged {form.tag.data} to your study.", "success")
+    flash(ngettext("Added %(num)d question tagged %(tag)s to your study.",
+                   "Added %(num)d questions tagged %(tag)s to your study.", added, tag=form.tag.data), "success")
     return redirect(url_for("questions.index", tag=form.tag.data))

@@ -1,11 +1,30 @@
-// prep drill: keyboard shortcuts and ratings without a full page reload.
-// Without JavaScript the drill still works: "Show answer" is a link and ratings are plain forms.
+// prep drill: keyboard shortcuts, a shortcuts dialog, screen-reader announcements and ratings
+// without a full page reload. Without JavaScript the drill still works: "Show answer" is a link
+// and ratings are plain forms. Every user-visible text comes from the page (translated there).
+//
+// Keys (listed in the page's #shortcuts-dialog): Space/Enter show the answer, 1–4 rate,
+// U undo, ? show/hide the shortcuts, Esc close them. Keys typed into a field, and Space/Enter on
+// a focused button or link, keep their usual meaning.
 (function () {
   "use strict";
   var shownAt = Date.now();
   var busy = false;
 
   function root() { return document.getElementById("drill"); }
+
+  // The live region sits outside <main>, so it survives the page swaps below.
+  function announce(text) {
+    var region = document.getElementById("announcer");
+    if (!region || !text) { return; }
+    region.textContent = "";
+    // A fresh text node after a tick makes screen readers announce even a repeated message.
+    window.setTimeout(function () { region.textContent = text; }, 50);
+  }
+
+  function clip(text, n) {
+    text = (text || "").replace(/\s+/g, " ").trim();
+    return text.length > n ? text.slice(0, n - 1) + "…" : text;
+  }
 
   function typeset() {
     if (window.renderMathInElement) {
@@ -30,8 +49,11 @@
     if (row) { row.hidden = true; }
     d.dataset.revealed = "1";
     typeset();
+    if (window.prepFocusableScrollers) { window.prepFocusableScrollers(answer); }
     var good = form.querySelector("button[data-key='3']");
     if (good) { good.focus({preventScroll: true}); }
+    // The answer's beginning, then how to go on; the full text is right there to read on.
+    announce([d.dataset.msgAnswer, clip(answer.innerText, 280), d.dataset.msgRate].join(" "));
     return true;
   }
 
@@ -46,7 +68,16 @@
     shownAt = Date.now();
     var heading = document.getElementById("question-text");
     if (heading) { heading.focus({preventScroll: false}); }
-    if (root() && root().dataset.revealed === "1") { typeset(); }
+    var d = root();
+    if (d && d.dataset.revealed === "1") { typeset(); }
+    if (window.prepFocusableScrollers) { window.prepFocusableScrollers(main); }
+    var flashes = main.querySelector(".flashes");
+    var parts = [flashes ? flashes.innerText : ""];
+    if (d && heading) {
+      parts.push(d.dataset.done === "1" ? heading.innerText : (d.dataset.msgNext || "") + " " + heading.innerText);
+    }
+    announce(clip(parts.join(" "), 400));
+    initShortcuts();
   }
 
   function submitForm(form, submitter) {
@@ -66,14 +97,38 @@
       .finally(function () { busy = false; });
   }
 
+  // --- the shortcuts dialog -------------------------------------------------------------
+  function dialog() { return document.getElementById("shortcuts-dialog"); }
+
+  function toggleShortcuts() {
+    var dlg = dialog();
+    if (!dlg) { return; }
+    if (dlg.open) { dlg.close(); return; }
+    if (typeof dlg.showModal === "function") {
+      dlg.showModal();  // modal: focus moves in, Esc closes, focus returns on close
+    } else {
+      dlg.setAttribute("open", "");
+    }
+  }
+
+  function initShortcuts() {
+    var open = document.getElementById("shortcuts-open");
+    if (open) { open.hidden = false; }  // the dialog needs JavaScript; the text hint does not
+  }
+
   document.addEventListener("click", function (event) {
-    var link = event.target.closest && event.target.closest("#show-answer");
-    if (link && reveal()) { event.preventDefault(); }
+    if (!event.target.closest) { return; }
+    var link = event.target.closest("#show-answer");
+    if (link && reveal()) { event.preventDefault(); return; }
+    if (event.target.closest("#shortcuts-open")) { event.preventDefault(); toggleShortcuts(); return; }
+    // A click on the backdrop (outside the dialog box) closes it.
+    var dlg = dialog();
+    if (dlg && dlg.open && event.target === dlg) { dlg.close(); }
   });
 
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!root() || !form.closest("#drill")) { return; }
+    if (!root() || !form.closest("#drill") || form.method === "dialog") { return; }
     event.preventDefault();
     submitForm(form, event.submitter);
   });
@@ -81,10 +136,21 @@
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     var tag = (event.target.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea" || tag === "select") { return; }
+    if (tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
     var d = root();
     if (!d) { return; }
-    if (event.key === " " || event.key === "Enter" && d.dataset.revealed !== "1" && tag !== "button" && tag !== "a") {
+    var dlg = dialog();
+    if (event.key === "?") {
+      event.preventDefault();
+      toggleShortcuts();
+      return;
+    }
+    if (dlg && dlg.open) {
+      if (event.key === "Escape") { event.preventDefault(); dlg.close(); }
+      return;  // the dialog is modal: no drill keys behind it
+    }
+    var onControl = tag === "button" || tag === "a" || tag === "summary";
+    if ((event.key === " " || event.key === "Enter") && !onControl) {
       if (d.dataset.revealed !== "1") { event.preventDefault(); reveal(); }
       return;
     }
@@ -97,15 +163,11 @@
     if (event.key === "u" || event.key === "U") {
       var undo = d.querySelector("form[action$='/drill/undo']");
       if (undo) { event.preventDefault(); submitForm(undo, null); }
-      return;
-    }
-    if (event.key === "?") {
-      var help = d.querySelector(".shortcuts");
-      if (help) { help.classList.toggle("highlighted"); help.scrollIntoView({block: "nearest"}); }
     }
   });
 
   document.addEventListener("DOMContentLoaded", function () {
     if (root() && root().dataset.revealed === "1") { typeset(); }
+    initShortcuts();
   });
 })();

@@ -13,11 +13,18 @@
     function show(data) {
       preview.innerHTML = data.html;
       if (window.prepTypesetMath) { window.prepTypesetMath(preview); }
+      if (window.prepFocusableScrollers) { window.prepFocusableScrollers(preview); }
       problems.innerHTML = "";
       if (data.problems && data.problems.length) {
         var box = document.createElement("div");
         box.className = "problems";
         box.id = "problem-list";
+        if (problems.dataset.msgFix) {  // translated by the page
+          var lead = document.createElement("p");
+          lead.className = "error";
+          lead.textContent = problems.dataset.msgFix;
+          box.appendChild(lead);
+        }
         var ul = document.createElement("ul");
         data.problems.forEach(function (p) {
           var li = document.createElement("li");
