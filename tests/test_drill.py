@@ -252,3 +252,14 @@ def test_bad_rating_changes_nothing(client, login, user_with_cards):
     r = client.post("/drill/rate", data={"card_id": card.id, "version": 0, "rating": 7}, follow_redirects=True)
     assert "could not be read" in r.get_data(as_text=True)
     assert db.session.scalar(select(func.count(ReviewLog.id))) == 0
+
+
+def test_long_streak_widens_its_window(user_with_cards):
+    user, (card,) = user_with_cards(1)
+    for days_ago in range(100):
+        t = FIXED_NOW - timedelta(days=days_ago)
+        db.session.add(ReviewLog(card_id=card.id, user_id=user.id, card_version=1000 + days_ago, rating=3,
+                                 reviewed_at=t, duration_ms=1000, state_before="review", state_after="review",
+                                 card_before={}))
+    db.session.commit()
+    assert service.current_streak(user, FIXED_NOW) == 100

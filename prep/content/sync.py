@@ -164,9 +164,23 @@ def _link(question: Question, slug: str, score: float, origin: LinkOrigin) -> No
     db.session.flush()
 
 
+_LINKER_CACHE: dict[str, tuple[tuple, Linker]] = {}
+
+
 def current_linker() -> Linker:
-    """A linker over the explanations in the database."""
-    return Linker(list(db.session.scalars(select(Explanation))), load_taxonomy())
+    """A linker over the explanations in the database, rebuilt only when they changed
+    (count, newest update or id differ): building the index costs seconds at 1,000 explanations."""
+    from sqlalchemy import func
+
+    key = tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at),
+                                          func.max(Explanation.id))).one())
+    url = db.engine.url.render_as_string(hide_password=True)
+    cached = _LINKER_CACHE.get(url)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    linker = Linker(list(db.session.scalars(select(Explanation))), load_taxonomy())
+    _LINKER_CACHE[url] = (key, linker)
+    return linker
 
 
 def link_question(question: Question, linker: Linker | None = None) -> int:

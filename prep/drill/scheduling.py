@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
@@ -78,7 +79,9 @@ def settings_for_user(user: Any, *, enable_fuzzing: bool = True) -> SchedulerSet
     )
 
 
+@lru_cache(maxsize=256)
 def make_scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
+    """The fsrs Scheduler for these settings (cached: it holds no per-card state)."""
     kwargs: dict[str, Any] = dict(
         desired_retention=settings.desired_retention,
         learning_steps=parse_steps(settings.learning_steps),

@@ -131,15 +131,22 @@ def counts(user: User, now: datetime) -> Counts:
 
 
 def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
+    """Consecutive study days with reviews. Reads a short window first and widens it only when
+    the streak reaches the window's edge, so long histories cost little."""
     day = study_day(user, now)
     tz = ZoneInfo(user.timezone)
-    since = day.start - timedelta(days=max_days)
-    times = db.session.scalars(
-        select(ReviewLog.reviewed_at).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since)
-    )
     shift = timedelta(hours=user.day_start_hour)
-    days = {(t.astimezone(tz) - shift).date() for t in times}
-    return queue.streak(days, day.day)
+    window = 64
+    while True:
+        since = day.start - timedelta(days=window)
+        times = db.session.scalars(
+            select(ReviewLog.reviewed_at).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since)
+        )
+        days = {(t.astimezone(tz) - shift).date() for t in times}
+        result = queue.streak(days, day.day)
+        if result < window - 1 or window >= max_days:
+            return result
+        window = min(max_days, window * 4)
 
 
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
