@@ -76,3 +76,22 @@ def test_posting_page_shows_readiness_and_saves_interview_date(client, login, ma
     client.post("/logout")
     login(other)
     assert client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2099-02-02"}).status_code == 404
+
+
+def test_dashboard_lists_the_nearest_interview_first(client, login, make_user):
+    from datetime import date, datetime, timezone
+
+    from prep.extensions import db
+    from prep.postings.service import import_posting
+
+    user = make_user()
+    now = datetime.now(timezone.utc)
+    far = import_posting(user, "Far Corp\nFar role\n职位详情\n负责 CUDA。\n", now).posting
+    near = import_posting(user, "Near Corp\nNear role\n职位详情\n负责 RDMA。\n", now).posting
+    past = import_posting(user, "Old Corp\nOld role\n职位详情\n负责 MPI。\n", now).posting
+    far.interview_date, near.interview_date, past.interview_date = date(2099, 5, 1), date(2099, 1, 1), date(2000, 1, 1)
+    db.session.commit()
+    login(user)
+    html = client.get("/dashboard").get_data(as_text=True)
+    assert "Upcoming interviews" in html
+    assert html.index("2099-01-01") < html.index("2099-05-01") and "2000-01-01" not in html

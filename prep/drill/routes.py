@@ -50,8 +50,19 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 @bp.route("/dashboard")
 @login_required
 def dashboard():
-    counts = service.counts(_user(), _now())
-    return render_template("drill/dashboard.html", counts=counts)
+    user, now = _user(), _now()
+    counts = service.counts(user, now)
+    return render_template("drill/dashboard.html", counts=counts,
+                           interviews=upcoming_interviews(user, service.study_day(user, now).day))
+
+
+def upcoming_interviews(user, today, limit: int = 3):
+    """The candidate's postings with an interview date from today on, nearest first."""
+    from ..postings.models import Posting
+
+    return db.session.scalars(select(Posting).where(
+        Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date >= today)
+        .order_by(Posting.interview_date, Posting.id).limit(limit)).all()
 
 
 @bp.route("/drill")
