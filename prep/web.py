@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
+from urllib.parse import urlsplit
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -35,6 +36,18 @@ def admin_required(view: F) -> F:
         return view(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+def safe_local_target(target: str | None, default: str) -> str:
+    """``target`` when it is a same-site relative path, else ``default`` (no open redirects)."""
+    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
+        return target
+    return default
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern matching ``text`` anywhere, with ``\\``, ``%`` and ``_`` escaped (use escape="\\")."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def local_time(value: datetime | None, fmt: str | None = None) -> str:

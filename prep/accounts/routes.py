@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
@@ -12,6 +11,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 
 from ..extensions import db, limiter, login_manager
 from ..i18n import LANGUAGES
+from ..web import safe_local_target
 from .forms import LoginForm, PasswordChangeForm, RegisterForm, SettingsForm, password_message
 from .models import User
 from .passwords import hash_password, verify_password
@@ -54,13 +54,6 @@ def _valid_zone(name: str | None) -> str:
         return name or "UTC"
     except (ZoneInfoNotFoundError, ValueError):
         return "UTC"
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site relative paths are followed after login."""
-    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
-        return target
-    return url_for("drill.dashboard")
 
 
 @bp.route("/")
@@ -118,7 +111,7 @@ def login():
             form.password.errors.append(_("Wrong email or password."))
         else:
             db.session.commit()
-            next_url = _safe_next(request.args.get("next"))
+            next_url = safe_local_target(request.args.get("next"), url_for("drill.dashboard"))
             _clear_session()  # a fresh session at login
             login_user(user, remember=form.remember.data)
             return redirect(next_url)
@@ -197,5 +190,4 @@ def set_language():
         if current_user.is_authenticated:
             current_user.language = lang
             db.session.commit()
-    target = request.form.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//") else url_for("accounts.index"))
+    return redirect(safe_local_target(request.form.get("next"), url_for("accounts.index")))

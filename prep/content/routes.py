@@ -11,7 +11,7 @@ from sqlalchemy import func, or_, select
 from ..drill.forms import ActionForm
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
-from ..web import instructor_required
+from ..web import instructor_required, like_pattern
 from . import editor
 from .forms import EditorForm, LinkForm
 from .models import Explanation
@@ -37,7 +37,7 @@ def index():
     q = (request.args.get("q") or "").strip()[:200]
     stmt = select(Explanation).order_by(Explanation.area, Explanation.title)
     if q:
-        like = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        like = like_pattern(q)
         stmt = stmt.where(or_(Explanation.title.ilike(like, escape="\\"),
                               Explanation.body_md.ilike(like, escape="\\")))
     rows = db.session.scalars(stmt).all()

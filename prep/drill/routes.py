@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from ..content.lookup import explanations_for
 from ..extensions import db
+from ..web import safe_local_target
 from . import scheduling, service
 from .forms import ActionForm, NoteForm, RateForm
 from .models import Card, ReviewLog
@@ -71,8 +72,9 @@ def drill():
     user, now = _user(), _now()
     shown = request.args.get("card", type=int)
     revealed = request.args.get("show") == "1"
-    card = _card_or_404(shown) if shown else service.next_card(user, now)
-    counts = service.counts(user, now)
+    done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
+    card = _card_or_404(shown) if shown else service.next_card(user, now, done)
+    counts = service.counts(user, now, done)
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ActionForm())
     settings = service.scheduler_settings(user)
@@ -138,15 +140,20 @@ def cards():
                            action_form=ActionForm())
 
 
+def _render_card(card: Card, note_form: NoteForm, status: int = 200):
+    """The card page: its history (latest 100 reviews), note form, actions and explanations."""
+    reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
+                                 .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
+    return render_template("drill/card.html", card=card, reviews=reviews, note_form=note_form,
+                           action_form=ActionForm(), rating_labels=RATING_LABELS,
+                           explanations=explanations_for(card.question, _user())), status
+
+
 @bp.route("/cards/<int:card_id>")
 @login_required
 def card(card_id: int):
     card = _card_or_404(card_id)
-    reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
-                                 .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
-    return render_template("drill/card.html", card=card, reviews=reviews, note_form=NoteForm(note=card.note),
-                           action_form=ActionForm(), rating_labels=RATING_LABELS,
-                           explanations=explanations_for(card.question, _user()))
+    return _render_card(card, NoteForm(note=card.note))
 
 
 @bp.route("/cards/<int:card_id>/note", methods=["POST"])
@@ -156,11 +163,7 @@ def save_note(card_id: int):
     form = NoteForm()
     if not form.validate():
         db.session.rollback()
-        reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
-                                     .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
-        return render_template("drill/card.html", card=card, reviews=reviews, note_form=form,
-                               action_form=ActionForm(), rating_labels=RATING_LABELS,
-                               explanations=explanations_for(card.question, _user())), 400
+        return _render_card(card, form, 400)
     card.note = form.note.data or ""
     db.session.commit()
     flash(_("Note saved."), "success")
@@ -168,8 +171,7 @@ def save_note(card_id: int):
 
 
 def _back(default: str) -> str:
-    target = request.form.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else default
+    return safe_local_target(request.form.get("next"), default)
 
 
 @bp.route("/cards/<int:card_id>/<action>", methods=["GET", "POST"])

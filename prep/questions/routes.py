@@ -12,6 +12,7 @@ from ..drill import service as drill_service
 from ..drill.forms import ActionForm
 from ..drill.models import Card
 from ..extensions import db
+from ..web import like_pattern, safe_local_target
 from .forms import QuestionForm, StudyTagForm
 from .models import Question, Source, Tag, question_tags
 from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
@@ -42,8 +43,7 @@ def _render_index(form: QuestionForm, status: int = 200):
     page = max(1, request.args.get("page", 1, type=int))
     stmt = select(Question).where(_visible())
     if q:
-        like = "%" + q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        stmt = stmt.where(Question.text.ilike(like, escape="\\"))
+        stmt = stmt.where(Question.text.ilike(like_pattern(q), escape="\\"))
     if tag:
         stmt = stmt.join(question_tags).join(Tag).where(Tag.name == tag)
     total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
@@ -107,9 +107,7 @@ def study(question_id: int):
     added = drill_service.add_to_study(current_user._get_current_object(), [question.id], drill_service.utcnow())
     db.session.commit()
     flash(_("Added to your study.") if added else _("This question is already in your study."), "success")
-    target = request.form.get("next", "")
-    return redirect(target if target.startswith("/") and not target.startswith("//")
-                    else url_for("questions.index"))
+    return redirect(safe_local_target(request.form.get("next"), url_for("questions.index")))
 
 
 @bp.route("/questions/study-tag", methods=["POST"])
