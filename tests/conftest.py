@@ -118,8 +118,8 @@ def _empty_all_tables() -> None:
         db.session.commit()
 
 
-@pytest.fixture
-def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+def app_on(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    """An app on ``database_url`` inside its app context, with every table empty before and after."""
     app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=database_url)
     with app.app_context():
         _empty_all_tables()
@@ -128,6 +128,11 @@ def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
         _empty_all_tables()
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path: Path, database_url: str) -> Iterator[Flask]:
+    yield from app_on(tmp_path, database_url)
 
 
 @pytest.fixture

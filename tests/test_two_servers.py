@@ -69,16 +69,9 @@ class Browser:
 
 @pytest.fixture
 def pg_app(tmp_path, postgres_url):
-    from tests.conftest import _empty_all_tables, make_app
+    from tests.conftest import app_on
 
-    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=postgres_url)
-    with app.app_context():
-        _empty_all_tables()
-        yield app
-        db.session.remove()
-        _empty_all_tables()
-        db.session.remove()
-        db.engine.dispose()
+    yield from app_on(tmp_path, postgres_url)
 
 
 def test_two_servers_ratings_once_and_reminders_once(pg_app, postgres_url, tmp_path):

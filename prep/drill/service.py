@@ -60,10 +60,11 @@ def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
-def next_card(user: User, now: datetime) -> Card | None:
-    """The card to show now, following :func:`queue.pick_order`."""
+def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
+    """The card to show now, following :func:`queue.pick_order` (``done``: today's
+    :func:`done_today`, when the caller has it already)."""
     day = study_day(user, now)
-    b = queue.budget(limits(user), done_today(user, day))
+    b = queue.budget(limits(user), done if done is not None else done_today(user, day))
     base = _active(user, now)
     for pick in queue.pick_order(b):
         if pick is queue.Pick.learning:
@@ -99,10 +100,11 @@ class Counts:
         return self.learning_now + self.reviews_today + self.new_available
 
 
-def counts(user: User, now: datetime) -> Counts:
+def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:
     """Dashboard figures for the user's current study day (two queries plus the streak's)."""
     day = study_day(user, now)
-    done = done_today(user, day)
+    if done is None:
+        done = done_today(user, day)
     b = queue.budget(limits(user), done)
     not_buried = or_(Card.buried_until.is_(None), Card.buried_until <= now)
     active = and_(Card.suspended.is_(False), not_buried)
