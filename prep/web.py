@@ -40,7 +40,9 @@ def admin_required(view: F) -> F:
 
 def safe_local_target(target: str | None, default: str) -> str:
     """``target`` when it is a same-site relative path, else ``default`` (no open redirects)."""
-    if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
+    # Browsers read "/\\host" as "//host", so a backslash after the slash is refused too.
+    if (target and target.startswith("/") and not target.startswith(("//", "/\\"))
+            and not urlsplit(target).netloc):
         return target
     return default
 

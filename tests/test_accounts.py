@@ -70,6 +70,13 @@ def test_open_redirect_after_login_is_refused(client, make_user):
     assert r.headers["Location"].endswith("/dashboard")
 
 
+def test_backslash_redirect_target_is_refused():
+    from prep.web import safe_local_target
+
+    assert safe_local_target("/\\evil.example/x", "/home") == "/home"
+    assert safe_local_target("/cards/3", "/home") == "/cards/3"
+
+
 def test_change_password_logs_out_other_sessions(app, client, make_user, login):
     user = make_user()
     other = app.test_client()
