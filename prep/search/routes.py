@@ -1,0 +1,22 @@
+"""``/search``: one box over the question bank a user can see and the explanations."""
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+from flask_babel import get_locale
+from flask_login import current_user, login_required
+
+from ..drill.forms import ActionForm
+from . import matching, service
+
+bp = Blueprint("search", __name__)
+
+
+@bp.route("/search")
+@login_required
+def index():
+    query = (request.args.get("q") or "").strip()[:matching.MAX_QUERY]
+    page = request.args.get("page", 1, type=int) or 1
+    language = str(get_locale() or "en")
+    results = service.search(current_user.id, query, language=language, page=page)
+    return render_template("search/index.html", q=query, results=results, segments=matching.segments,
+                           action_form=ActionForm())
