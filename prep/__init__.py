@@ -85,6 +85,7 @@ def _register_blueprints(app: Flask) -> None:
     from .optimize.routes import bp as optimize_bp
     from .postings.routes import bp as postings_bp
     from .questions.routes import bp as questions_bp
+    from .search.routes import bp as search_bp
     from .stats.routes import bp as stats_bp
 
     app.register_blueprint(accounts_bp)
@@ -96,3 +97,4 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(optimize_bp)
     app.register_blueprint(export_bp)
     app.register_blueprint(postings_bp)
+    app.register_blueprint(search_bp)
