@@ -13,12 +13,14 @@ from sqlalchemy import func, select
 
 from ..content.lookup import explanations_for
 from ..extensions import db
+from ..stats.compute import is_leech
 from ..web import safe_local_target
 from . import scheduling, service
 from .forms import ActionForm, NoteForm, RateForm
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
+bp.add_app_template_test(is_leech, "leech")  # {% if card.lapses is leech %}: the stats page's threshold
 
 PAGE_SIZE = 50
 
@@ -84,7 +86,7 @@ def drill():
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, user),
-        undo_form=ActionForm(), action_form=ActionForm(), can_undo=service.last_review(user) is not None,
+        undo_form=ActionForm(), action_form=ActionForm(), can_undo=service.has_review(user),
     )
 
 
@@ -96,6 +98,17 @@ def rate():
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
     now = _now()
+    duration = _duration(form, now)
+    try:
+        service.rate(_user(), form.card_id.data, form.version.data, form.rating.data, now, duration)
+    except service.CardNotFound:
+        abort(404)
+    db.session.commit()
+    return redirect(url_for("drill.drill"))
+
+
+def _duration(form: RateForm, now: datetime) -> int | None:
+    """Time on the card: the browser's measure, else since the page was rendered (no JS)."""
     duration = form.duration_ms.data
     if duration is None and form.shown_at.data:
         try:
@@ -104,12 +117,53 @@ def rate():
                 duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
         except ValueError:
             duration = None
+    return duration
+
+
+def _posting_or_404(posting_id: int):
+    from ..postings.service import posting_for
+
+    posting = posting_for(_user(), posting_id)
+    if posting is None:
+        abort(404)
+    return posting
+
+
+@bp.route("/drill/cram/<int:posting_id>")
+@login_required
+def cram(posting_id: int):
+    """Cram a posting before its interview: its studied cards that are not due yet, reviewed
+    ahead of schedule without changing their schedule."""
+    user, now = _user(), _now()
+    posting = _posting_or_404(posting_id)
+    question_ids = [pq.question_id for pq in posting.questions]
+    shown = request.args.get("card", type=int)
+    card = _card_or_404(shown) if shown else service.next_cram_card(user, question_ids, now)
+    cram_counts = service.cram_counts(user, question_ids, now)
+    if card is None:
+        return render_template("drill/cram.html", posting=posting, card=None, cram_counts=cram_counts)
+    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
+    return render_template(
+        "drill/cram.html", posting=posting, card=card, cram_counts=cram_counts, form=form,
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=request.args.get("show") == "1",
+        explanations=explanations_for(card.question, user))
+
+
+@bp.route("/drill/cram/<int:posting_id>/rate", methods=["POST"])
+@login_required
+def cram_rate(posting_id: int):
+    posting = _posting_or_404(posting_id)
+    form = RateForm()
+    if not form.validate():
+        flash(_("That rating could not be read; the card was not changed."), "error")
+        return redirect(url_for("drill.cram", posting_id=posting.id))
+    now = _now()
     try:
-        service.rate(_user(), form.card_id.data, form.version.data, form.rating.data, now, duration)
+        service.cram(_user(), form.card_id.data, form.version.data, form.rating.data, now, _duration(form, now))
     except service.CardNotFound:
         abort(404)
     db.session.commit()
-    return redirect(url_for("drill.drill"))
+    return redirect(url_for("drill.cram", posting_id=posting.id))
 
 
 @bp.route("/drill/undo", methods=["POST"])

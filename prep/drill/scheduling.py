@@ -5,13 +5,16 @@ Pure module: no Flask. Times are UTC-aware datetimes; fsrs insists on ``timezone
 from __future__ import annotations
 
 import json
+import random
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
 import fsrs
+from fsrs.scheduler import FUZZ_RANGES
 
 from .models import CardState
 
@@ -180,6 +183,69 @@ def apply(row: Any, outcome: ReviewOutcome) -> None:
     row.reps = (row.reps or 0) + 1
     if outcome.lapsed:
         row.lapses = (row.lapses or 0) + 1
+
+
+# Anki 24.11 balances only intervals up to this many days; longer ones get plain fuzz.
+MAX_LOAD_BALANCE_INTERVAL = 90
+
+
+def fuzz_range(interval_days: int, maximum_interval: int) -> tuple[int, int]:
+    """The days fsrs's fuzz could pick for an interval of ``interval_days``: the bounds of
+    ``fsrs.Scheduler._get_fuzzed_interval`` (fsrs 6), inclusive."""
+    delta = 1.0
+    for band in FUZZ_RANGES:
+        delta += band["factor"] * max(min(float(interval_days), band["end"]) - band["start"], 0.0)
+    low = max(2, round(interval_days - delta))
+    high = min(round(interval_days + delta), maximum_interval)
+    return min(low, high), high
+
+
+@dataclass(frozen=True)
+class BalanceWindow:
+    """Where a review interval may move: ``low``..``high`` days after the review (inclusive);
+    ``target`` is the interval fsrs computed without fuzz."""
+
+    target: int
+    low: int
+    high: int
+
+    @property
+    def days(self) -> range:
+        return range(self.low, self.high + 1)
+
+    @property
+    def balanced(self) -> bool:
+        """Short enough to balance by load (Anki: 90 days); longer ones get plain fuzz."""
+        return self.target <= MAX_LOAD_BALANCE_INTERVAL
+
+
+def balance_window(outcome: ReviewOutcome, now: datetime, maximum_interval: int) -> BalanceWindow | None:
+    """The window a fuzz-free outcome may be moved in, or None when fsrs would not fuzz it
+    (not a review, or an interval under 2.5 days)."""
+    if outcome.state is not CardState.review:
+        return None
+    days = (outcome.due - _utc(now)).days
+    if days < 2.5:
+        return None
+    low, high = fuzz_range(days, maximum_interval)
+    return BalanceWindow(target=days, low=low, high=high)
+
+
+def choose_interval(window: BalanceWindow, due_counts: Sequence[int], rng: random.Random) -> int:
+    """The interval in ``window`` to use. Balanced windows take the day with the fewest cards
+    already due (``due_counts[i]`` for day ``window.low + i``), ties going to the day nearest
+    fsrs's own interval, then the earlier one; longer windows pick uniformly, like fsrs's fuzz."""
+    days = list(window.days)
+    if not window.balanced:
+        return rng.choice(days)
+    if len(due_counts) != len(days):
+        raise ValueError("one due count per day of the window")
+    return min(days, key=lambda d: (due_counts[d - window.low], abs(d - window.target), d))
+
+
+def with_interval(outcome: ReviewOutcome, now: datetime, days: int) -> ReviewOutcome:
+    """The outcome due ``days`` days after ``now`` instead."""
+    return replace(outcome, due=_utc(now) + timedelta(days=days))
 
 
 def preview_intervals(settings: SchedulerSettings, row: CardRow, now: datetime) -> dict[int, timedelta]:

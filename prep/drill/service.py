@@ -4,17 +4,19 @@ Views call these and commit; these functions never commit themselves.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import Select, and_, case, func, or_, select
+from sqlalchemy import Select, and_, case, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import lazyload
 
 from ..accounts.models import User
 from ..extensions import db
-from ..questions.models import Question
+from ..questions.models import Question, QuestionExplanation
 from . import queue, scheduling
 from .models import Card, CardState, ReviewLog
 
@@ -152,9 +154,11 @@ def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
 
 
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
+    """The user's card (``for_update``: locked, and without its question: writers rarely need it,
+    and loading it costs a join plus two SELECTs for its tags and links)."""
     stmt = select(Card).where(Card.id == card_id, Card.user_id == user.id)
     if for_update:
-        stmt = stmt.with_for_update(of=Card)
+        stmt = stmt.options(lazyload(Card.question)).with_for_update(of=Card)
     card = db.session.scalar(stmt)
     if card is None:
         raise CardNotFound(card_id)
@@ -172,6 +176,8 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
          duration_ms: int | None = None) -> RateResult:
     """Record a rating for the card as it was shown (``shown_version``).
 
+    The new review interval is load-balanced within fsrs's fuzz range (:func:`balanced_outcome`),
+    and the card's siblings due today are buried until tomorrow (:func:`bury_siblings`).
     Idempotent: a second submit of the same shown card finds a newer version (or hits the
     unique (card, version) constraint under a race) and records nothing.
     """
@@ -181,7 +187,12 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
     before = scheduling.snapshot(card)
     state_before = card.state
-    outcome = scheduling.review(scheduling.make_scheduler(scheduler_settings(user)), card, rating, now, duration)
+    settings = replace(scheduler_settings(user), enable_fuzzing=False)  # the balancer replaces fuzz
+    outcome = scheduling.review(scheduling.make_scheduler(settings), card, rating, now, duration)
+    outcome = balanced_outcome(user, card, outcome, now)
+    siblings = sibling_ids_due_today(user, card, now)
+    if siblings:
+        before[BURIED_SIBLINGS] = siblings  # undo unburies them
     scheduling.apply(card, outcome)
     card.version += 1
     card.buried_until = None
@@ -189,14 +200,87 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before)
     db.session.add(log)
+    # The version check ran under the row lock; the constraint only catches a race on a card
+    # without one. A failed flush rolls the whole session back, so no savepoint is needed.
     try:
-        with db.session.begin_nested():
-            db.session.flush()
+        db.session.flush()
     except IntegrityError:
         db.session.rollback()
         return RateResult(recorded=False, card=get_card(user, card_id))
+    if siblings:
+        bury_cards(user, siblings, study_day(user, now).end)
     return RateResult(recorded=True, card=card, review=log)
 
+
+# --- load balancing -------------------------------------------------------------------------
+
+def due_per_day(user: User, card_id: int, now: datetime, days: range) -> list[int]:
+    """How many of the user's other scheduled (not new, not suspended) cards fall due on each
+    study day ``now + d`` for ``d`` in ``days``: one aggregate query."""
+    bounds = [queue.study_day(now + timedelta(days=d), user.timezone, user.day_start_hour) for d in days]
+    columns = [func.coalesce(func.sum(case((and_(Card.due >= b.start, Card.due < b.end), 1), else_=0)), 0)
+               for b in bounds]
+    row = db.session.execute(select(*columns).where(
+        Card.user_id == user.id, Card.suspended.is_(False),
+        Card.state.in_([CardState.learning, CardState.review, CardState.relearning]),
+        Card.due >= min(b.start for b in bounds), Card.due < max(b.end for b in bounds),
+        Card.id != card_id)).one()
+    return [int(v) for v in row]
+
+
+def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
+                     now: datetime) -> scheduling.ReviewOutcome:
+    """Move a fuzz-free review outcome to the least loaded day of fsrs's fuzz range (as Anki
+    24.11's load balancer); intervals over 90 days get plain fuzz from a seeded RNG."""
+    window = scheduling.balance_window(outcome, now, user.maximum_interval)
+    if window is None:
+        return outcome
+    counts = due_per_day(user, card.id, now, window.days) if window.balanced else []
+    rng = random.Random(f"{card.id}:{card.version}")
+    return scheduling.with_interval(outcome, now, scheduling.choose_interval(window, counts, rng))
+
+
+# --- siblings ---------------------------------------------------------------------------------
+
+BURIED_SIBLINGS = "buried_siblings"  # key in ReviewLog.card_before: the sibling cards a rating buried
+
+
+def sibling_question_ids(question_id: int):
+    """The questions sharing an accepted explanation link (same slug) with this one (a subquery)."""
+    slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
+                                                   QuestionExplanation.rejected.is_(False))
+    return select(QuestionExplanation.question_id).where(
+        QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
+        QuestionExplanation.question_id != question_id)
+
+
+def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
+    """The user's other cards linked to the same explanation that today's queue would show:
+    new ones, and reviews due before the study day ends (not suspended, not already buried)."""
+    day = study_day(user, now)
+    return list(db.session.scalars(select(Card.id).where(
+        Card.user_id == user.id, Card.id != card.id, Card.question_id.in_(sibling_question_ids(card.question_id)),
+        Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now),
+        or_(Card.state == CardState.new, and_(Card.state == CardState.review, Card.due < day.end)),
+    ).order_by(Card.id)))
+
+
+def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
+    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(card_ids))
+                       .values(buried_until=until).execution_options(synchronize_session=False))
+
+
+def _unbury_siblings(user: User, log: ReviewLog) -> None:
+    """Undo of a rating: unbury the siblings it buried (those still buried until that day's end)."""
+    ids = [i for i in (log.card_before or {}).get(BURIED_SIBLINGS, []) if isinstance(i, int)]
+    if not ids:
+        return
+    until = study_day(user, log.reviewed_at).end
+    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(ids), Card.buried_until == until)
+                       .values(buried_until=None).execution_options(synchronize_session=False))
+
+
+# --- undo -------------------------------------------------------------------------------------
 
 def last_review(user: User) -> ReviewLog | None:
     return db.session.scalar(
@@ -204,9 +288,16 @@ def last_review(user: User) -> ReviewLog | None:
         .order_by(ReviewLog.reviewed_at.desc(), ReviewLog.id.desc()).limit(1))
 
 
+def has_review(user: User) -> bool:
+    """Whether there is a rating to undo (one indexed lookup of an id, not a whole log row)."""
+    return db.session.scalar(select(ReviewLog.id).where(ReviewLog.user_id == user.id, ReviewLog.kind == "review")
+                             .limit(1)) is not None
+
+
 def undo_last(user: User) -> Card | None:
-    """Undo the user's most recent rating: the card gets its earlier state back and the review
-    is removed. Returns the card, or None when there is nothing to undo."""
+    """Undo the user's most recent rating: the card gets its earlier state back, the siblings
+    it buried come back, and the review is removed. Returns the card, or None when there is
+    nothing to undo."""
     log = last_review(user)
     if log is None:
         return None
@@ -214,9 +305,80 @@ def undo_last(user: User) -> Card | None:
     card = get_card(user, log.card_id, for_update=True)
     scheduling.restore(card, log.card_before)
     card.version += 1
+    _unbury_siblings(user, log)
     db.session.delete(log)
     db.session.flush()
     return card
+
+
+# --- cram -------------------------------------------------------------------------------------
+
+def _cram_candidates(user: User, question_ids: list[int], now: datetime) -> Select[tuple[Card]]:
+    """The posting's studied cards that are not due today (the regular drill has the others)."""
+    day = study_day(user, now)
+    return select(Card).where(
+        Card.user_id == user.id, Card.question_id.in_(question_ids), Card.suspended.is_(False),
+        Card.state != CardState.new, Card.due >= day.end)
+
+
+def _crammed_today(day: queue.StudyDay, passed_only: bool):
+    cond = [ReviewLog.card_id == Card.id, ReviewLog.kind == "cram", ReviewLog.reviewed_at >= day.start,
+            ReviewLog.reviewed_at < day.end]
+    if passed_only:
+        cond.append(ReviewLog.rating > 1)
+    return exists().where(*cond)
+
+
+def next_cram_card(user: User, question_ids: list[int], now: datetime) -> Card | None:
+    """The next card to cram among these questions' cards: not due yet, and not yet recalled in
+    today's cram (a card rated Again comes back after the others), soonest due first."""
+    if not question_ids:
+        return None
+    day = study_day(user, now)
+    return db.session.scalar(_cram_candidates(user, question_ids, now)
+                             .where(~_crammed_today(day, passed_only=True))
+                             .order_by(_crammed_today(day, passed_only=False), Card.due, Card.id).limit(1))
+
+
+@dataclass(frozen=True)
+class CramCounts:
+    left: int      # cards not yet recalled in today's cram
+    done: int      # cards recalled in today's cram
+
+
+def cram_counts(user: User, question_ids: list[int], now: datetime) -> CramCounts:
+    if not question_ids:
+        return CramCounts(0, 0)
+    day = study_day(user, now)
+    sub = _cram_candidates(user, question_ids, now).with_only_columns(
+        case((_crammed_today(day, passed_only=True), 1), else_=0).label("done")).subquery()
+    total, done = db.session.execute(select(func.count(), func.coalesce(func.sum(sub.c.done), 0))).one()
+    return CramCounts(left=int(total) - int(done), done=int(done))
+
+
+def cram(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
+         duration_ms: int | None = None) -> RateResult:
+    """Record a review ahead of schedule (kind ``cram``) without touching the card's FSRS state:
+    state, step, due, stability, difficulty, reps and lapses stay as they are, the optimiser and
+    the daily limits ignore the log, and undo skips it. Only the card's version moves on, so a
+    second submit of the same shown card records nothing."""
+    if rating not in scheduling.RATINGS:
+        raise scheduling.SchedulingError("rating must be 1, 2, 3 or 4")
+    card = get_card(user, card_id, for_update=True)
+    if card.version != shown_version:
+        return RateResult(recorded=False, card=card)
+    duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
+    log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
+                    reviewed_at=now, duration_ms=duration, state_before=card.state.value,
+                    state_after=card.state.value, kind="cram", card_before=scheduling.snapshot(card))
+    card.version += 1
+    db.session.add(log)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        return RateResult(recorded=False, card=get_card(user, card_id))
+    return RateResult(recorded=True, card=card, review=log)
 
 
 def add_to_study(user: User, question_ids: Iterable[int], now: datetime) -> int:
