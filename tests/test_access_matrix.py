@@ -25,7 +25,7 @@ PUBLIC = {"accounts.index", "accounts.login", "accounts.register", "accounts.log
 INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.question_links", "stats.questions",
               "content.preview", "content.decide_link"}
 # GET routes naming one of A's objects: only A may see them.
-OWNED = {"drill.card", "drill.card_action", "postings.show", "postings.delete", "questions.show"}
+OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show"}
 # Token routes: the token is the credential (A's real token), the same for everyone.
 TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm"}
 
@@ -143,6 +143,7 @@ def test_every_get_route_for_every_role(app, world):
 
 OWNER_POSTS = [
     ("/drill/rate", lambda ids: {"card_id": ids["card_id"], "version": 0, "rating": 3}),
+    ("/drill/cram/{posting_id}/rate", lambda ids: {"card_id": ids["card_id"], "version": 0, "rating": 3}),
     ("/cards/{card_id}/note", lambda ids: {"note": "taken over"}),
     ("/cards/{card_id}/suspend", lambda ids: {}),
     ("/cards/{card_id}/remove", lambda ids: {}),
@@ -175,3 +176,13 @@ def test_candidates_cannot_post_instructor_actions(app, world, url, data):
     assert client.post(url.format(**world["ids"]), data=data).status_code == 403
     link = db.session.get(QuestionExplanation, world["ids"]["link_id"])
     assert not link.rejected
+
+
+def test_search_never_shows_another_users_private_question(app, world):
+    """/search (in the GET matrix above: login required) searches only the bank the searcher sees."""
+    private_url = f'href="/questions/{world["ids"]["question_id"]}"'
+    for role in ("b", "instructor", "admin"):
+        html = _client(app, world, role).get("/search?q=private question").get_data(as_text=True)
+        assert private_url not in html and "own private" not in html, role
+    html = _client(app, world, "a").get("/search?q=private question").get_data(as_text=True)
+    assert private_url in html
