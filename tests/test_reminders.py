@@ -499,6 +499,103 @@ def test_sweep_query_count_is_independent_of_user_count(app: Flask, learner, cha
     assert results[5][0] <= 3
 
 
+class ListTransport:
+    """Keeps every message; raises ``Crash`` on the send numbered ``crash_at`` (1-based)."""
+
+    name = "test"
+
+    def __init__(self, crash_at: int | None = None) -> None:
+        self.messages: list[EmailMessage] = []
+        self.crash_at = crash_at
+
+    def send(self, message: EmailMessage) -> None:
+        if self.crash_at is not None and len(self.messages) + 1 == self.crash_at:
+            raise Crash()
+        self.messages.append(message)
+
+    def recipients(self) -> list[str]:
+        return sorted(str(m["To"]) for m in self.messages)
+
+
+def _paged_world(learner, n: int = 11) -> list[User]:
+    """``n`` due users, with users who have nothing due (or reminders off) between them."""
+    due = []
+    for k in range(n):
+        due.append(learner())
+        if k % 3 == 0:
+            learner(cards=0)
+            learner(settings={"enabled": False})
+    return due
+
+
+def test_one_sweep_reminds_every_due_user_a_page_at_a_time(app: Flask, learner) -> None:
+    from prep.reminders.sweep import find_due_page, run_sweep, zone_clocks
+
+    due = _paged_world(learner)
+    candidates = 11 + 4  # the users with no cards are candidates too; reminders off are not
+    pages = []
+    zc = zone_clocks(SHANGHAI_9)
+    after = 0
+    while True:
+        counter = QueryCounter()
+        event.listen(db.engine, "before_cursor_execute", counter)
+        try:
+            page = find_due_page(zc, after_id=after, batch_size=4)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", counter)
+        pages.append((len(page.due), counter.count))
+        if not page.more:
+            break
+        after = page.last_id
+    assert [count for _, count in pages] == [1] * len(pages)  # one query a page
+    assert len(pages) == candidates // 4 + 1 and sum(n for n, _ in pages) == len(due)
+    db.session.rollback()
+    transport = ListTransport()
+    report = run_sweep(SHANGHAI_9, transport, service.compose, batch_size=4)
+    db.session.expire_all()
+    assert transport.recipients() == sorted(u.email for u in due)  # every due user, in one sweep, once
+    assert sorted(u.email for u in report.sent) == sorted(u.email for u in due)
+    assert {e.status for e in log_rows()} == {"sent"} and len(log_rows()) == len(due)
+    assert {a.outcome for e in log_rows() for a in attempts_of(e)} == {"sent"}
+    assert run_sweep(SHANGHAI_9 + timedelta(minutes=5), transport, service.compose, batch_size=4).claimed == []
+    assert len(transport.messages) == len(due)
+
+
+def test_a_stopped_sweep_is_carried_on_by_the_next(app: Flask, learner) -> None:
+    from prep.reminders.sweep import run_sweep
+
+    due = _paged_world(learner)
+    transport = ListTransport()
+    asked = []
+    first = run_sweep(SHANGHAI_9, transport, service.compose, batch_size=4, keep_going=lambda: asked.append(1) and False)
+    assert len(asked) == 1 and 0 < len(first.sent) < len(due)  # one page, then the lease was lost
+    rest = run_sweep(SHANGHAI_9 + timedelta(minutes=5), transport, service.compose, batch_size=4)
+    assert len(first.sent) + len(rest.sent) == len(due)
+    assert transport.recipients() == sorted(u.email for u in due)
+
+
+def test_sent_emails_are_recorded_in_groups_and_a_crash_keeps_what_went_out(
+        app: Flask, learner, monkeypatch) -> None:
+    from prep.reminders import sweep as sweep_module
+
+    monkeypatch.setattr(sweep_module, "RECORD_EVERY", 2)
+    users = [learner() for _ in range(6)]
+    crashing = ListTransport(crash_at=4)
+    with pytest.raises(Crash):
+        sweep_module.run_sweep(SHANGHAI_9, crashing, service.compose)
+    db.session.rollback()
+    db.session.expire_all()
+    status = {e.user_id: e.status for e in log_rows()}
+    went_out = {u.id for u in users if u.email in crashing.recipients()}
+    assert len(went_out) == 3 and all(status[uid] == "sent" for uid in went_out)  # 2 in a group, 1 at the crash
+    assert sorted(status[u.id] for u in users if u.id not in went_out) == ["sending"] * 3
+    # After the lease, the three that never went out are sent, once; nothing goes twice.
+    again = ListTransport()
+    later = sweep_module.run_sweep(SHANGHAI_9 + timing.SEND_LEASE + timedelta(minutes=1), again, service.compose)
+    assert sorted(u.user_id for u in later.sent) == sorted(u.id for u in users if u.id not in went_out)
+    assert sorted(crashing.recipients() + again.recipients()) == sorted(u.email for u in users)
+
+
 # --- pages -------------------------------------------------------------------------------------
 
 def test_settings_page_shows_zone_and_saves(app: Flask, client, login, make_user) -> None:

@@ -1,11 +1,14 @@
 """The reminder sweep: find the users due a reminder, claim each (user, local day) once, send.
 
-Finding is a fixed number of queries whatever the number of users: one for the distinct
-(time zone, day start) pairs, then one query that joins users, settings, card counts, today's
-review counts and today's claim, with the per-zone local date and time of day passed in as
-``CASE`` parameters computed in Python (see :mod:`.timing`). Claiming is a fixed number of
-statements too (bulk ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` under the unique
-(user_id, local_date) constraint, and a conditional ``UPDATE ... RETURNING`` for retries).
+One sweep reminds every due user, a page at a time. Finding is one query for the distinct
+(time zone, day start) pairs, then one query per page: the next :data:`BATCH_SIZE` candidates
+by user id (keyset pagination) joined to their settings and today's claim, with card counts
+and today's review counts computed for those users only (by index), the per-zone local date
+and time of day passed in as ``CASE`` parameters computed in Python (see :mod:`.timing`).
+So a page costs the same whatever the number of users, and a sweep is linear in them.
+Claiming a page is a fixed number of statements too (an executemany ``INSERT ... ON CONFLICT
+DO NOTHING RETURNING`` under the unique (user_id, local_date) constraint, and a conditional
+``UPDATE ... RETURNING`` for retries); sent emails are recorded in groups (two statements).
 
 Exactly once: a claim row is committed before any email is sent; a second sweep (another
 process, or the same one later) finds the day claimed. After the SMTP server accepts the
@@ -21,6 +24,7 @@ Functions here never call Flask; the caller supplies the transport and the messa
 from __future__ import annotations
 
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -180,30 +184,80 @@ def _valid_zone(name: str) -> bool:
         return False
 
 
-def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
-    """The users whose reminder is due at ``now`` (two queries, whatever the number of users)."""
+@dataclass(frozen=True)
+class ZoneClocks:
+    """The local clocks at ``now`` of every (time zone, day start) pair with reminders wanted:
+    computed once per sweep (query 1), used by every page."""
+
+    now: datetime
+    pairs: tuple[tuple[str, int], ...]
+    zones: tuple[str, ...]
+    clocks: dict[str, timing.ZoneClock]
+    days: dict[tuple[str, int], queue.StudyDay]
+
+
+def zone_clocks(now: datetime) -> ZoneClocks | None:
+    """Query 1 of a sweep; None when nobody wants reminders."""
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    pairs = [(z, h) for z, h in _zone_pairs() if _valid_zone(z)]
+    pairs = tuple((z, h) for z, h in _zone_pairs() if _valid_zone(z))
     if not pairs:
-        return []
-    zones = sorted({z for z, _ in pairs})
-    clocks = {z: timing.zone_clock(now, z) for z in zones}
-    days = {(z, h): queue.study_day(now, z, h) for z, h in pairs}
+        return None
+    zones = tuple(sorted({z for z, _ in pairs}))
+    return ZoneClocks(now=now, pairs=pairs, zones=zones, clocks={z: timing.zone_clock(now, z) for z in zones},
+                      days={(z, h): queue.study_day(now, z, h) for z, h in pairs})
+
+
+@dataclass(frozen=True)
+class DuePage:
+    """One page of candidates: the due users among them, and where the next page starts."""
+
+    due: list[DueUser]
+    last_id: int | None  # the last candidate's user id; None when this was the last page
+
+    @property
+    def more(self) -> bool:
+        return self.last_id is not None
+
+
+def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE) -> DuePage:
+    """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
+    pagination on the primary key), each with its card and today's review counts, computed for
+    those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
+    wants a reminder, has reached its time today and has no claim today (or a claim to retry);
+    those with nothing to study are skipped in Python, after the page."""
+    now, zones, clocks, days = zc.now, zc.zones, zc.clocks, zc.days
 
     def by_zone(value: Callable[[timing.ZoneClock], Any], type_: Any) -> ColumnElement[Any]:
         return case(*[(User.timezone == z, literal(value(clocks[z]), type_)) for z in zones])
 
     def by_pair(value: Callable[[queue.StudyDay], datetime]) -> ColumnElement[datetime]:
         return case(*[(and_(User.timezone == z, User.day_start_hour == h), literal(value(days[(z, h)]), UTCDateTime()))
-                      for z, h in pairs])
+                      for z, h in zc.pairs])
 
     local_date = by_zone(lambda c: c.local_date, Date())
     minute_now = by_zone(lambda c: c.minute_of_day, db.Integer())
     study_start = by_pair(lambda d: d.start)
     study_end = by_pair(lambda d: d.end)
     s = _settings_columns()
-
+    claimable = or_(
+        ReminderLog.id.is_(None),
+        and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
+        and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now),
+    )
+    candidates = (
+        select(User.id.label("user_id"), User.email, User.display_name, User.timezone,
+               User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
+               s["in_app"].label("in_app_on"), ReminderLog.id.label("log_id"), ReminderLog.status.label("log_status"),
+               ReminderLog.attempts.label("attempts"), _language_column().label("language"))
+        .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
+        .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
+        .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable)
+        .order_by(User.id)
+        .limit(batch_size)
+        .cte("candidates")
+    )
+    candidate_ids = select(candidates.c.user_id)
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
     learning_states = Card.state.in_([CardState.learning, CardState.relearning])
     card_counts = (
@@ -213,7 +267,7 @@ def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
                              else_=0)).label("reviews"),
                func.sum(case((and_(active, Card.state == CardState.new), 1), else_=0)).label("new"))
         .join(User, User.id == Card.user_id)
-        .where(User.timezone.in_(zones))
+        .where(Card.user_id.in_(candidate_ids))
         .group_by(Card.user_id)
         .subquery("card_counts")
     )
@@ -222,42 +276,50 @@ def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
                func.sum(case((ReviewLog.state_before == CardState.new.value, 1), else_=0)).label("new_done"),
                func.sum(case((ReviewLog.state_before == CardState.review.value, 1), else_=0)).label("reviews_done"))
         .join(User, User.id == ReviewLog.user_id)
-        .where(User.timezone.in_(zones), ReviewLog.kind == "review",
+        .where(ReviewLog.user_id.in_(candidate_ids), ReviewLog.kind == "review",
                ReviewLog.reviewed_at >= study_start, ReviewLog.reviewed_at < study_end)
         .group_by(ReviewLog.user_id)
         .subquery("done_today")
     )
+    c = candidates.c
     learning = func.coalesce(card_counts.c.learning, 0)
     reviews = _least(func.coalesce(card_counts.c.reviews, 0),
-                     _positive(User.reviews_per_day - func.coalesce(done.c.reviews_done, 0)))
+                     _positive(c.reviews_per_day - func.coalesce(done.c.reviews_done, 0)))
     new = _least(func.coalesce(card_counts.c.new, 0),
-                 _positive(User.new_per_day - func.coalesce(done.c.new_done, 0)))
-    claimable = or_(
-        ReminderLog.id.is_(None),
-        and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
-        and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now),
-    )
+                 _positive(c.new_per_day - func.coalesce(done.c.new_done, 0)))
     stmt = (
-        select(User.id, User.email, User.display_name, User.timezone, s["minute"], s["email"], s["in_app"],
-               learning, reviews, new,
-               ReminderLog.id, ReminderLog.status, ReminderLog.attempts, _language_column())
-        .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
-        .outerjoin(card_counts, card_counts.c.user_id == User.id)
-        .outerjoin(done, done.c.user_id == User.id)
-        .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
-        .where(_wanted(s), User.timezone.in_(zones), minute_now >= s["minute"],
-               learning + reviews + new > 0, claimable)
-        .order_by(User.id)
-        .limit(batch_size)
+        select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
+               learning, reviews, new, c.log_id, c.log_status, c.attempts, c.language)
+        .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
+        .outerjoin(done, done.c.user_id == c.user_id)
+        .order_by(c.user_id)
     )
+    rows = db.session.execute(stmt).all()
     out = []
-    for row in db.session.execute(stmt):
+    for row in rows:
+        if int(row[7]) + int(row[8]) + int(row[9]) <= 0:
+            continue
         clock = clocks[row[3]]
         out.append(DueUser(
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
             day_end=clock.day_end, learning=int(row[7]), reviews=int(row[8]), new=int(row[9]),
             log_id=row[10], log_status=row[11], attempts=int(row[12] or 0), language=row[13]))
+    return DuePage(due=out, last_id=rows[-1][0] if len(rows) >= batch_size else None)
+
+
+def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
+    """Every user whose reminder is due at ``now``: one query for the zones, then one per page
+    of ``batch_size`` candidates."""
+    zc = zone_clocks(now)
+    out: list[DueUser] = []
+    after = 0
+    while zc is not None:
+        page = find_due_page(zc, after_id=after, batch_size=batch_size)
+        out += page.due
+        if page.last_id is None:
+            break
+        after = page.last_id
     return out
 
 
@@ -301,10 +363,11 @@ def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> li
             "lease_until": lease if u.email_channel else None, "next_attempt_at": None,
             "expires_at": u.day_end, "sent_at": None if u.email_channel else now, "last_error": None,
         } for u in fresh]
-        stmt = (_insert(ReminderLog).values(rows)
+        # executemany: SQLAlchemy sends multi-row VALUES pages of one cached statement.
+        stmt = (_insert(ReminderLog)
                 .on_conflict_do_nothing(index_elements=["user_id", "local_date"])
                 .returning(ReminderLog.id, ReminderLog.user_id))
-        ids = {user_id: log_id for log_id, user_id in db.session.execute(stmt)}
+        ids = {user_id: log_id for log_id, user_id in db.session.execute(stmt, rows)}
         won += [replace(u, log_id=ids[u.user_id], attempts=1 if u.email_channel else 0)
                 for u in fresh if u.user_id in ids]
     if again:
@@ -327,17 +390,16 @@ def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> li
         won += [replace(u, attempts=int(attempts[u.log_id])) for u in again if u.log_id in attempts]
     senders = [u for u in won if u.email_channel]
     if senders:
-        db.session.execute(_insert(ReminderAttempt).values([
+        db.session.execute(_insert(ReminderAttempt), [
             {"log_id": u.log_id, "number": u.attempts, "started_at": now, "outcome": "sending",
-             "transport": transport_name, "finished_at": None, "error": None} for u in senders]))
+             "transport": transport_name, "finished_at": None, "error": None} for u in senders])
     in_app = [u for u in won if u.in_app_channel and u.log_status is None]
     if in_app:
         db.session.execute(
-            _insert(Notification).values([
+            _insert(Notification).on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]), [
                 {"user_id": u.user_id, "kind": "daily_review", "local_date": u.local_date,
                  "due_count": u.due_count, "message": notification_text(u.due_count), "created_at": now,
                  "dismissed_at": None} for u in in_app])
-            .on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]))
     return won
 
 
@@ -391,12 +453,17 @@ def message_id(user: DueUser, domain: str) -> str:
 
 # --- recording results -----------------------------------------------------------------------
 
-def record_sent(user: DueUser, now: datetime) -> None:
-    db.session.execute(update(ReminderLog).where(ReminderLog.id == user.log_id)
+def record_sent(users: Sequence[DueUser], now: datetime) -> None:
+    """Mark these reminders sent (two statements for any number of them)."""
+    if not users:
+        return
+    ids = [u.log_id for u in users]
+    db.session.execute(update(ReminderLog).where(ReminderLog.id.in_(ids))
                        .values(status=ReminderStatus.sent.value, sent_at=now, lease_until=None)
                        .execution_options(synchronize_session=False))
+    # The claim marked any older 'sending' attempt 'lost': the one left is this attempt.
     db.session.execute(update(ReminderAttempt)
-                       .where(ReminderAttempt.log_id == user.log_id, ReminderAttempt.number == user.attempts)
+                       .where(ReminderAttempt.log_id.in_(ids), ReminderAttempt.outcome == "sending")
                        .values(outcome="sent", finished_at=now)
                        .execution_options(synchronize_session=False))
 
@@ -425,13 +492,23 @@ def _describe(err: BaseException) -> str:
 
 Composer = Callable[[ReminderEmail], EmailMessage]
 
+# Sent emails are recorded (and committed) in groups: at most this many, or this many seconds
+# apart. A process that dies between an accepted message and its record leaves the claim
+# 'sending': it is retried after the lease with the same Message-ID (see the module docstring).
+RECORD_EVERY = 100
+RECORD_SECONDS = 1.0
+
 
 def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain: str = "localhost",
               dry_run: bool = False, batch_size: int = BATCH_SIZE,
-              clock: Callable[[], datetime] | None = None) -> SweepReport:
-    """One sweep at ``now``: find, claim (committed), then send each email and record it.
+              clock: Callable[[], datetime] | None = None,
+              keep_going: Callable[[], bool] | None = None) -> SweepReport:
+    """One sweep at ``now`` over every due user, a page of ``batch_size`` at a time: find, claim
+    (committed), then send each email and record the results.
 
     ``clock`` gives the time recorded for a finished send (default: ``now``, for a fake clock).
+    ``keep_going`` is asked between pages (the scheduler renews its lease there); False stops
+    the sweep, and the next one carries on where it left off.
     """
     report = SweepReport(now=now, dry_run=dry_run)
     finished = clock or (lambda: now)
@@ -440,28 +517,68 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
         db.session.rollback()
         return report
     report.expired = expire_ended_days(now)
-    report.due = find_due(now, batch_size=batch_size)
-    won = claim(report.due, now, transport.name)
-    db.session.commit()  # the claims are visible to every other process before anything is sent
-    report.claimed = won
-    senders = [u for u in won if u.email_channel]
-    report.in_app_only = [u for u in won if not u.email_channel]
+    zc = zone_clocks(now)
+    after = 0
+    while zc is not None:
+        page = find_due_page(zc, after_id=after, batch_size=batch_size)
+        if page.due:
+            won = claim(page.due, now, transport.name)
+            db.session.commit()  # the claims are visible to every other process before anything is sent
+            report.due += page.due
+            report.claimed += won
+            report.in_app_only += [u for u in won if not u.email_channel]
+            _send(now, [u for u in won if u.email_channel], transport, compose, domain, finished, report)
+        db.session.commit()
+        if page.last_id is None or (keep_going is not None and not keep_going()):
+            break
+        after = page.last_id
+    db.session.commit()
+    return report
+
+
+def _send(now: datetime, senders: list[DueUser], transport: Transport, compose: Composer, domain: str,
+          finished: Callable[[], datetime], report: SweepReport) -> None:
+    """Send one page's emails; record the sent ones in groups, each failure at once."""
+    if not senders:
+        return
     questions = top_questions([u.user_id for u in senders], now)
     streak_of = streaks(senders, now)
     db.session.commit()
-    for user in senders:
-        mail = ReminderEmail(user=user, top_questions=tuple(questions.get(user.user_id, ())),
-                             streak=streak_of.get(user.user_id, 0), message_id=message_id(user, domain))
-        try:
-            transport.send(compose(mail))
-        except SEND_ERRORS as err:
-            error = _describe(err)
-            log.warning("reminder to user %s (attempt %s) failed: %s", user.user_id, user.attempts, error)
-            retry = record_failure(user, finished(), error)
+    pending: list[DueUser] = []
+    last_record = time.monotonic()
+
+    def record() -> None:
+        nonlocal last_record
+        if pending:
+            record_sent(pending, finished())
             db.session.commit()
-            (report.retrying if retry else report.failed).append((user, error))
-            continue
-        record_sent(user, finished())
-        db.session.commit()
-        report.sent.append(user)
-    return report
+            report.sent.extend(pending)
+            pending.clear()
+        last_record = time.monotonic()
+
+    try:
+        for user in senders:
+            mail = ReminderEmail(user=user, top_questions=tuple(questions.get(user.user_id, ())),
+                                 streak=streak_of.get(user.user_id, 0), message_id=message_id(user, domain))
+            try:
+                transport.send(compose(mail))
+            except SEND_ERRORS as err:
+                error = _describe(err)
+                log.warning("reminder to user %s (attempt %s) failed: %s", user.user_id, user.attempts, error)
+                record()
+                retry = record_failure(user, finished(), error)
+                db.session.commit()
+                (report.retrying if retry else report.failed).append((user, error))
+                continue
+            pending.append(user)
+            if len(pending) >= RECORD_EVERY or time.monotonic() - last_record >= RECORD_SECONDS:
+                record()
+    except BaseException:
+        # Composing or sending raised something unexpected: record what went out, then re-raise.
+        try:
+            record()
+        except Exception:  # the database is the trouble: the leases will bring these back
+            db.session.rollback()
+            log.warning("could not record %s sent reminder(s)", len(pending), exc_info=True)
+        raise
+    record()
