@@ -111,6 +111,27 @@ def test_highlight_code_unknown_language_is_escaped_plain_text() -> None:
         '<div class="highlight"><pre><span></span>&lt;b&gt;&amp;&lt;/b&gt;</pre></div>\n')
 
 
+def test_lexers_are_looked_up_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prep.content import render
+
+    calls: list[str] = []
+    real = render.get_lexer_by_name
+
+    def counting(name: str, **options):
+        calls.append(name)
+        return real(name, **options)
+
+    monkeypatch.setattr(render, "get_lexer_by_name", counting)
+    render._lexer.cache_clear()
+    first = [highlight_code(f"x = {i}  # <{i}>\n", "python") for i in range(5)]
+    unknown = [highlight_code("<b>", "klingon") for _ in range(3)]
+    assert calls == ["python", "klingon"]
+    assert first[3] == highlight_code("x = 3  # <3>\n", "python") and "&lt;3&gt;" in first[3]
+    assert first[0] != first[1] and 'class="n"' in first[0]  # still highlighted, each fence its own
+    assert unknown[0] == '<div class="highlight"><pre><span></span>&lt;b&gt;</pre></div>\n'
+    render._lexer.cache_clear()
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [("Two phases", "two-phases"), ("两个阶段：规约", "两个阶段规约"), ("C++ & CUDA!", "c-cuda"),

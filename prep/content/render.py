@@ -13,6 +13,7 @@ Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import logging
@@ -188,17 +189,23 @@ def _render_fence(
     return highlight_code(token.content, lang)
 
 
+@functools.lru_cache(maxsize=128)
+def _lexer(lang: str) -> Any:
+    """The Pygments lexer for ``lang`` (None when unknown), made once per language: the lookup
+    scans Pygments' lexer table, which cost more than highlighting a short fence. Lexers keep
+    no state between ``get_tokens`` calls, so one instance serves every fence and thread."""
+    try:
+        return get_lexer_by_name(lang, stripnl=False, ensurenl=True)
+    except ClassNotFound:
+        return None
+    except Exception:  # pragma: no cover - a broken lexer plugin
+        log.exception("Pygments lexer lookup failed for %r", lang)
+        return None
+
+
 def highlight_code(code: str, lang: str) -> str:
     """Highlight ``code`` with Pygments; an unknown or empty ``lang`` gives plain escaped text."""
-    lexer = None
-    if lang:
-        try:
-            lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=True)
-        except ClassNotFound:
-            lexer = None
-        except Exception:  # pragma: no cover - a broken lexer plugin
-            log.exception("Pygments lexer lookup failed for %r", lang)
-            lexer = None
+    lexer = _lexer(lang) if lang else None
     if lexer is not None:
         try:
             return highlight(code, lexer, _FORMATTER)
