@@ -170,3 +170,75 @@ def test_migration_builds_the_table_the_model_describes(tmp_path):
         with Operations.context(MigrationContext.configure(conn)):
             migration.downgrade()
     engine.dispose()
+
+
+def _memory_states(user):
+    from prep.drill.models import Card
+
+    return {c.id: (c.stability, c.difficulty, c.due, c.state, c.step)
+            for c in db.session.scalars(db.select(Card).where(Card.user_id == user.id))}
+
+
+def _replayed(user, parameters):
+    """Each card's (stability, difficulty) from replaying its scheduled reviews with ``parameters``."""
+    from prep.drill.models import ReviewLog
+
+    scheduler = scheduling.make_scheduler(scheduling.SchedulerSettings(parameters=parameters, enable_fuzzing=False))
+    logs = db.session.scalars(db.select(ReviewLog).where(ReviewLog.user_id == user.id, ReviewLog.kind == "review")
+                              .order_by(ReviewLog.reviewed_at, ReviewLog.id)).all()
+    out = {}
+    for card_id in {r.card_id for r in logs}:
+        mine = [r for r in logs if r.card_id == card_id]
+        row = optimize_service.replay(scheduler, mine[0].card_before, [(r.rating, r.reviewed_at) for r in mine])
+        out[card_id] = (row.stability, row.difficulty)
+    return out
+
+
+def test_applied_parameters_recompute_memory_states_and_rollback_restores(simulated, login, client, clock):  # noqa: F811
+    from prep.drill.models import ReviewLog
+    from tests.test_queries import count_statements
+
+    user, sim = simulated(n_cards=80, days=90)
+    # One cram review: not memory evidence, so it is not replayed.
+    some_card = db.session.scalar(db.select(ReviewLog.card_id).where(ReviewLog.user_id == user.id).limit(1))
+    db.session.add(ReviewLog(card_id=some_card, user_id=user.id, card_version=999, rating=1, kind="cram",
+                             reviewed_at=clock, state_before="review", state_after="review",
+                             card_before={"state": "new"}))
+    db.session.commit()
+    original = _memory_states(user)
+    # The stored states are those the default parameters give.
+    assert {k: v[:2] for k, v in original.items() if k in _replayed(user, None)} == _replayed(user, None)
+
+    login(user)
+    assert client.post("/stats/optimize").status_code == 200
+    db.session.expire_all()
+    params = tuple(json.loads(user.fsrs_parameters))
+    after = _memory_states(user)
+    replayed = _replayed(user, params)
+    assert {k: v[:2] for k, v in after.items() if k in replayed} == replayed
+    changed = [k for k in replayed if after[k][:2] != original[k][:2]]
+    assert len(changed) >= len(replayed) // 2  # the fitted learner forgets faster: most states move
+    # Due dates, states and steps are left as they were (no "reschedule on change" option).
+    assert {k: v[2:] for k, v in after.items()} == {k: v[2:] for k, v in original.items()}
+    # New cards (no reviews) are untouched.
+    assert all(after[k] == original[k] for k in original if k not in replayed)
+
+    response = client.post("/stats/optimize/rollback")
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert user.fsrs_parameters is None
+    assert _memory_states(user) == original
+
+    # Bounded: the same four statements for 80 cards as for one.
+    with count_statements() as counter:
+        optimize_service.recompute_memory_states(user)
+    assert counter["n"] <= 5, counter["n"]
+
+
+def test_recompute_is_a_no_op_without_reviews(make_user, app):
+    from tests.test_queries import count_statements
+
+    user = make_user()
+    with count_statements() as counter:
+        assert optimize_service.recompute_memory_states(user) == 0
+    assert counter["n"] <= 2  # the user's row (expired by the commit) and the log query

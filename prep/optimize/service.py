@@ -5,15 +5,22 @@ Views call these and commit; these functions never commit themselves.
 from __future__ import annotations
 
 import json
+import logging
+from dataclasses import replace
 from datetime import datetime
+from types import SimpleNamespace
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from ..accounts.models import User
-from ..drill.models import ReviewLog
+from ..drill import scheduling
+from ..drill.models import Card, ReviewLog
+from ..drill.service import scheduler_settings
 from ..extensions import db
 from . import fit
 from .models import OptimizationRun
+
+log = logging.getLogger(__name__)
 
 
 def review_count(user: User) -> int:
@@ -45,6 +52,7 @@ def optimise(user: User, now: datetime) -> OptimizationRun:
         applied=result.improved)
     if result.improved:
         user.fsrs_parameters = run.new_parameters
+        recompute_memory_states(user)
     db.session.add(run)
     db.session.flush()
     return run
@@ -63,8 +71,62 @@ def rollback(user: User, now: datetime) -> OptimizationRun | None:
         return None
     user.fsrs_parameters = run.old_parameters
     run.rolled_back_at = now
+    recompute_memory_states(user)
     db.session.flush()
     return run
+
+
+def replay(scheduler, before: dict, reviews: list[tuple[int, datetime]]) -> SimpleNamespace:
+    """A card's scheduling state after replaying ``reviews`` (rating, time), oldest first, from the
+    state ``before`` the first of them (a :func:`prep.drill.scheduling.snapshot`)."""
+    row = SimpleNamespace()
+    scheduling.restore(row, before)
+    for rating, at in reviews:
+        scheduling.apply(row, scheduling.review(scheduler, row, rating, at))
+    return row
+
+
+def recompute_memory_states(user: User) -> int:
+    """Recompute every card's memory state (stability, difficulty) from its review log with the
+    parameters now in use, so the scheduler's state matches its parameters (as Anki does when
+    FSRS parameters change). Due dates, states and steps stay as they are: the product has no
+    "reschedule on change" option, and Anki's is off by default. Cram reviews are not replayed
+    (they never changed the memory state). Four statements whatever the number of cards.
+    Returns how many cards changed."""
+    first = (select(ReviewLog.card_id, ReviewLog.card_before,
+                    func.row_number().over(partition_by=ReviewLog.card_id,
+                                           order_by=(ReviewLog.reviewed_at, ReviewLog.id)).label("n"))
+             .where(ReviewLog.user_id == user.id, ReviewLog.kind == "review").subquery())
+    befores = dict(db.session.execute(select(first.c.card_id, first.c.card_before).where(first.c.n == 1)).all())
+    if not befores:
+        return 0
+    history: dict[int, list[tuple[int, datetime]]] = {}
+    for card_id, rating, at in db.session.execute(
+            select(ReviewLog.card_id, ReviewLog.rating, ReviewLog.reviewed_at)
+            .where(ReviewLog.user_id == user.id, ReviewLog.kind == "review")
+            .order_by(ReviewLog.card_id, ReviewLog.reviewed_at, ReviewLog.id)):
+        history.setdefault(card_id, []).append((rating, at))
+    # S and D do not depend on fuzz (it only moves due dates), so replay without it.
+    scheduler = scheduling.make_scheduler(replace(scheduler_settings(user), enable_fuzzing=False))
+    changes = []
+    for card_id, stability, difficulty in db.session.execute(
+            select(Card.id, Card.stability, Card.difficulty).where(Card.user_id == user.id)):
+        if card_id not in befores:
+            continue
+        try:
+            row = replay(scheduler, befores[card_id], history[card_id])
+        except (KeyError, TypeError, ValueError) as err:  # a malformed snapshot (e.g. hand-edited import)
+            log.warning("card %s: memory state not recomputed: %s", card_id, err)
+            continue
+        if (row.stability, row.difficulty) != (stability, difficulty):
+            changes.append({"id": card_id, "stability": row.stability, "difficulty": row.difficulty})
+    if changes:
+        db.session.execute(update(Card), changes)  # one executemany by primary key
+        changed = {c["id"] for c in changes}
+        for obj in list(db.session.identity_map.values()):
+            if isinstance(obj, Card) and obj.id in changed:
+                db.session.expire(obj, ["stability", "difficulty"])
+    return len(changes)
 
 
 def history(user: User, limit: int = 10) -> list[OptimizationRun]:
