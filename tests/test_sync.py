@@ -139,3 +139,65 @@ def test_shipped_content_loads_without_problems(app):
     db.session.commit()
     assert report.problems == []
     assert len(report.added) >= 24
+
+
+def _statements(fn):
+    from sqlalchemy import event
+
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, *_rest):
+        seen.append(" ".join(statement.split()))
+
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        fn()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_unchanged_resync_reads_only_paths_and_hashes(app, tmp_path):
+    root = tmp_path / "content"
+    write(root, "collectives/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    write(root, "collectives/tree-allreduce.md", OTHER)
+    sync_tree(root)
+    db.session.commit()
+    db.session.expire_all()
+    reports = []
+    seen = _statements(lambda: reports.append(sync_tree(root)))
+    assert reports[0].unchanged == 2 and not reports[0].changed
+    selects = [s for s in seen if s.upper().startswith("SELECT")]
+    assert len(selects) == 1 and "explanations.html" not in selects[0] and "content_hash" in selects[0]
+    # A changed file still goes the full way.
+    write(root, "collectives/tree-allreduce.md", OTHER.replace("logarithmic", "log-depth"))
+    again = sync_tree(root)
+    assert again.updated == ["collectives/tree-allreduce.md"] and again.unchanged == 1
+
+
+def test_linker_is_reused_until_the_explanations_change(app, tmp_path):
+    from prep.content.sync import current_linker
+
+    root = tmp_path / "content"
+    write(root, "collectives/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    sync_tree(root)
+    db.session.commit()
+    first = current_linker()
+    assert current_linker() is first
+    assert not any(s.upper().startswith("SELECT EXPLANATIONS.ID") for s in _statements(current_linker))
+    write(root, "collectives/tree-allreduce.md", OTHER)  # added
+    sync_tree(root)
+    db.session.commit()
+    second = current_linker()
+    assert second is not first and [lk.slug for lk in second.rank("When does tree AllReduce beat ring?")][0] \
+        == "tree-allreduce"
+    write(root, "collectives/tree-allreduce.md", OTHER.replace("When does tree AllReduce beat ring?",
+                                                                "Why do trees beat rings at small sizes?"))
+    sync_tree(root)  # edited in place: same count and ids
+    db.session.commit()
+    third = current_linker()
+    assert third is not second and current_linker() is third
+    (root / "collectives/tree-allreduce.md").unlink()  # removed
+    sync_tree(root)
+    db.session.commit()
+    assert current_linker() is not third
