@@ -201,3 +201,39 @@ def test_linker_is_reused_until_the_explanations_change(app, tmp_path):
     sync_tree(root)
     db.session.commit()
     assert current_linker() is not third
+
+
+def test_posting_imports_reuse_the_bank_candidates_and_see_new_questions(app, make_user, monkeypatch):
+    """The near-duplicate search's candidate list is cached between imports, topped up with the
+    questions added since, and loaded again when a question is gone or content changed."""
+    from prep.postings import service as postings
+
+    loads: list[tuple] = []
+    real = postings._load_candidates
+    monkeypatch.setattr(postings, "_load_candidates", lambda *where: loads.append(where) or real(*where))
+    postings._CANDIDATE_CACHE.clear()
+    user = make_user()
+
+    def posting(company: str, question: str) -> str:
+        return f"{company}\nEngineer\nBeijing\n\nInterview questions\n- {question}\n"
+
+    a = postings.import_posting(user, posting("Acme", "How would you overlap computation and communication "
+                                                       "in FSDP training jobs?"), FIXED_NOW)
+    db.session.commit()
+    b = postings.import_posting(user, posting("Zenith", "How would you overlap computation and communication "
+                                                         "in FSDP training job?"), FIXED_NOW)
+    db.session.commit()
+    assert len(a.new_questions) == 1 and b.merged_questions == a.new_questions  # the topped-up list saw it
+    assert [len(w) for w in loads] == [0, 1]  # a full load, then only the newer rows
+    c = postings.import_posting(user, posting("Initech", "What limits NVLink bandwidth between GPUs in practice?"),
+                                FIXED_NOW)
+    db.session.commit()
+    assert len(c.new_questions) == 1 and [len(w) for w in loads] == [0, 1]  # nothing new: the cached list
+    db.session.delete(a.posting)
+    db.session.delete(db.session.get(Question, a.new_questions[0].id))
+    db.session.commit()
+    d = postings.import_posting(user, posting("Hooli", "How would you overlap computation and communication "
+                                                       "in FSDP training job?"), FIXED_NOW)
+    db.session.commit()
+    assert len(d.new_questions) == 1 and len(loads) == 3 and loads[-1] == ()  # a question gone: loaded again
+    postings._CANDIDATE_CACHE.clear()

@@ -99,11 +99,51 @@ def question_tags(question_text: str, posting_skills: Sequence[str]) -> list[str
     return tags[:MAX_QUESTION_TAGS]
 
 
-def _bank_candidates() -> list[Candidate]:
-    """Public posting and content questions, which a new posting question may merge into."""
-    rows = db.session.execute(select(Question.id, Question.text, Question.lang).where(
-        Question.owner_id.is_(None), Question.source.in_([Source.posting, Source.content]))).all()
+def _bank_filter() -> tuple[Any, ...]:
+    return Question.owner_id.is_(None), Question.source.in_([Source.posting, Source.content])
+
+
+def _load_candidates(*where: Any) -> list[Candidate]:
+    rows = db.session.execute(select(Question.id, Question.text, Question.lang)
+                              .where(*_bank_filter(), *where).order_by(Question.id)).all()
     return [Candidate(id=row.id, text=row.text, lang=row.lang) for row in rows]
+
+
+# Per database: (fingerprint, candidates). A Candidate keeps its normalised text and bigrams, which
+# cost more to compute for the whole bank than the near-duplicate search itself.
+_CANDIDATE_CACHE: dict[str, tuple[tuple[Any, ...], list[Candidate]]] = {}
+
+
+def _bank_candidates() -> list[Candidate]:
+    """Public posting and content questions, which a new posting question may merge into (a
+    fresh list; its Candidates are shared).
+
+    Cached in the process: the bank only grows between imports, so a cached list whose count,
+    highest id and that row's text still agree is topped up with the newer rows. Anything else
+    (a deletion, a database emptied or restored, or a content sync, the one place a public
+    question's text is edited: it changes the explanations) loads the list again."""
+    from ..content.models import Explanation
+
+    count, max_id = db.session.execute(select(func.count(Question.id), func.max(Question.id))
+                                       .where(*_bank_filter())).one()
+    last_norm = db.session.scalar(select(Question.norm).where(Question.id == max_id)) if max_id else None
+    content = tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at))).one())
+    key = (count, max_id, last_norm, content)
+    url = db.engine.url.render_as_string(hide_password=True)
+    cached = _CANDIDATE_CACHE.get(url)
+    if cached is not None and cached[0] == key:
+        return list(cached[1])
+    if cached is not None and cached[0][3] == content and max_id is not None and max_id > (cached[0][1] or 0) \
+            and (cached[0][1] is None
+                 or db.session.scalar(select(Question.norm).where(Question.id == cached[0][1])) == cached[0][2]):
+        newer = _load_candidates(Question.id > (cached[0][1] or 0))
+        if cached[0][0] + len(newer) == count:
+            candidates = cached[1] + newer
+            _CANDIDATE_CACHE[url] = (key, candidates)
+            return list(candidates)
+    candidates = _load_candidates()
+    _CANDIDATE_CACHE[url] = (key, candidates)
+    return list(candidates)
 
 
 def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any = None,
