@@ -5,6 +5,7 @@ Views call these and commit (the sweep commits itself: its claims must be visibl
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import date, datetime, timedelta
 from email.message import EmailMessage
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import current_app, render_template
+from werkzeug.routing import MapAdapter
 from sqlalchemy import and_, func, or_, select, update
 
 from ..accounts.models import User
@@ -24,7 +26,7 @@ from ..extensions import db
 from . import calendar, timing, tokens
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
                      ReminderLog, ReminderSettings)
-from .sweep import ReminderEmail, SweepReport, run_sweep
+from .sweep import BATCH_SIZE, ReminderEmail, SweepReport, run_sweep
 from .transport import Transport, make_transport
 
 
@@ -60,9 +62,20 @@ def recent_log(user: User, limit: int = 10) -> list[tuple[ReminderLog, list[Remi
 
 def external_url(endpoint: str, **values: object) -> str:
     """An absolute URL under BASE_URL (works outside a request: in the CLI and the scheduler)."""
-    base = urlsplit(current_app.config["BASE_URL"])
-    adapter = current_app.url_map.bind(base.netloc, script_name=base.path or "/", url_scheme=base.scheme or "http")
-    return adapter.build(endpoint, values, force_external=True)
+    return _url_adapter(current_app.config["BASE_URL"]).build(endpoint, values, force_external=True)
+
+
+def _url_adapter(base_url: str) -> MapAdapter:
+    """The app's URL map bound to ``base_url``, bound once per app and base (a sweep builds
+    three URLs per email)."""
+    adapters: dict[str, MapAdapter] = current_app.extensions.setdefault("prep_reminder_url_adapters", {})
+    adapter = adapters.get(base_url)
+    if adapter is None:
+        base = urlsplit(base_url)
+        adapter = current_app.url_map.bind(base.netloc, script_name=base.path or "/",
+                                           url_scheme=base.scheme or "http")
+        adapters[base_url] = adapter
+    return adapter
 
 
 def mail_domain() -> str:
@@ -127,11 +140,14 @@ def _locale(language: str | None) -> AbstractContextManager[object]:
     return force_locale(language or "en")
 
 
-def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None) -> SweepReport:
-    """Run one reminder sweep with the app's transport and templates."""
+def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None,
+          keep_going: Callable[[], bool] | None = None, batch_size: int = BATCH_SIZE) -> SweepReport:
+    """Run one reminder sweep (every due user, a page at a time) with the app's transport and
+    templates; ``keep_going`` is asked between pages (see :func:`.sweep.run_sweep`)."""
     if mail_transport is None:
         mail_transport = _DryRun() if dry_run else transport()
-    return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run)
+    return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run, keep_going=keep_going,
+                     batch_size=batch_size)
 
 
 class _DryRun:
