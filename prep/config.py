@@ -53,6 +53,8 @@ _SETTINGS: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "SCHEDULER": ("SCHEDULER_ENABLED", _parse_bool),
     "SQLITE_BUSY_TIMEOUT_MS": ("SQLITE_BUSY_TIMEOUT_MS", _parse_int),
     "MAX_CONTENT_LENGTH": ("MAX_CONTENT_LENGTH", _parse_int),
+    "SESSION_IDLE_MINUTES": ("SESSION_IDLE_MINUTES", _parse_int),
+    "SESSION_MAX_DAYS": ("SESSION_MAX_DAYS", _parse_int),
 }
 
 
@@ -69,6 +71,8 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "SCHEDULER_ENABLED": True,
         "SQLITE_BUSY_TIMEOUT_MS": 15000,
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+        "SESSION_IDLE_MINUTES": 120,
+        "SESSION_MAX_DAYS": 14,
         # A pasted posting may be up to 1 MB (Flask's default form-field limit is 500 KB).
         "MAX_FORM_MEMORY_SIZE": 1_100_000,
         "SESSION_COOKIE_HTTPONLY": True,
