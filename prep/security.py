@@ -23,12 +23,20 @@ CSP = "; ".join([
 
 
 def init_security(app: Flask) -> None:
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=14))
-    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=30))
+    max_days = int(app.config.get("SESSION_MAX_DAYS") or 14)
+    app.config.setdefault("SESSION_MAX_DAYS", max_days)
+    app.config.setdefault("SESSION_IDLE_MINUTES", 120)
+    # No cookie outlives the absolute session timeout (Flask's default would be 31 days).
+    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=max_days))
+    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=max_days))
     if app.config.get("BEHIND_HTTPS"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True,
                           SESSION_COOKIE_NAME="__Host-session", PREFERRED_URL_SCHEME="https")
+
+    from .accounts.sessions import init_sessions
+
+    init_sessions(app)
 
     @app.after_request
     def _headers(response: Response) -> Response:

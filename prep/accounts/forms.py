@@ -115,3 +115,17 @@ class SettingsForm(FlaskForm):
                                    description=_l("e.g. 10m (empty: straight back to review)"))
     maximum_interval = IntegerField(_l("Maximum interval (days)"), validators=[NumberRange(1, 36500)])
     submit = SubmitField(_l("Save settings"))
+
+
+class ForgotPasswordForm(FlaskForm):
+    email = EmailField(_l("Email"), validators=[DataRequired(), Email(message=_l("Enter a valid email address.")),
+                                                Length(max=254)])
+    submit = SubmitField(_l("Send reset link"))
+
+
+class ResetPasswordForm(FlaskForm):
+    password = PasswordField(_l("New password"), validators=[DataRequired(), _check_password],
+                             description=_l("At least 8 characters; a long passphrase is best."))
+    confirm = PasswordField(_l("Repeat new password"),
+                            validators=[DataRequired(), EqualTo("password", message=_l("The passwords differ."))])
+    submit = SubmitField(_l("Set new password"))

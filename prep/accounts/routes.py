@@ -12,10 +12,13 @@ from flask_login import current_user, login_required, login_user, logout_user
 from ..extensions import db, limiter, login_manager
 from ..i18n import LANGUAGES
 from ..web import safe_local_target
-from .forms import LoginForm, PasswordChangeForm, RegisterForm, SettingsForm, password_message
+from .forms import (ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm, ResetPasswordForm, SettingsForm,
+                    password_message)
 from .models import User
 from .passwords import hash_password, verify_password
-from .service import AccountError, authenticate, create_user
+from .reset import TokenExpired, TokenInvalid, send_reset_email, user_for_token
+from .service import AccountError, authenticate, create_user, find_user
+from .sessions import start_session
 
 bp = Blueprint("accounts", __name__)
 
@@ -82,6 +85,7 @@ def register():
             db.session.commit()
             _clear_session()
             login_user(user)
+            start_session()
             flash(_("Welcome to prep! Add some questions to start drilling."), "success")
             return redirect(url_for("questions.index"))
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
@@ -114,6 +118,7 @@ def login():
             next_url = safe_local_target(request.args.get("next"), url_for("drill.dashboard"))
             _clear_session()  # a fresh session at login
             login_user(user, remember=form.remember.data)
+            start_session(remember=bool(form.remember.data))
             return redirect(next_url)
     return render_template("accounts/login.html", form=form), (400 if form.errors else 200)
 
@@ -176,9 +181,56 @@ def change_password():
             db.session.commit()
             _clear_session()
             login_user(user)
+            start_session()
             flash(_("Password changed. Other devices have been logged out."), "success")
             return redirect(url_for("accounts.settings"))
     return render_template("accounts/password.html", form=form), (400 if form.errors else 200)
+
+
+def _forgot_account_key() -> str:
+    return "reset-account:" + (request.form.get("email") or "").strip().lower()[:254]
+
+
+@bp.route("/password/forgot", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config.get("RESET_LIMIT_IP", "10 per 15 minutes"), methods=["POST"])
+@limiter.limit(lambda: current_app.config.get("RESET_LIMIT_ACCOUNT", "3 per 15 minutes"), methods=["POST"],
+               key_func=_forgot_account_key)
+def forgot_password():
+    """Always the same answer, whether or not an account exists for the address."""
+    form = ForgotPasswordForm()
+    if form.validate_on_submit():
+        user = find_user(form.email.data)
+        if user is not None:
+            send_reset_email(user)
+        flash(_("If an account exists for that address, we sent a link to choose a new password."), "info")
+        return redirect(url_for("accounts.login"))
+    return render_template("accounts/forgot.html", form=form), (400 if form.errors else 200)
+
+
+@bp.route("/password/reset/<token>", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config.get("RESET_LIMIT_IP", "10 per 15 minutes"), methods=["POST"])
+def reset_password(token: str):
+    form = ResetPasswordForm()
+    try:
+        user = user_for_token(token)
+    except TokenExpired:
+        problem = _("This reset link has expired.")
+    except TokenInvalid:
+        problem = _("This reset link is not valid (it may have been used already).")
+    else:
+        problem = None
+    if problem:
+        return render_template("accounts/reset.html", form=form, problem=problem), 400
+    if form.validate_on_submit():
+        user.password_hash = hash_password(form.password.data)
+        user.session_version += 1  # every session and remember cookie ends; the token dies with the hash
+        db.session.commit()
+        _clear_session(user.language)
+        login_user(user)
+        start_session()
+        flash(_("Your password has been changed and you are logged in."), "success")
+        return redirect(url_for("drill.dashboard"))
+    return render_template("accounts/reset.html", form=form, problem=None), (400 if form.errors else 200)
 
 
 @bp.route("/language", methods=["POST"])

@@ -1,0 +1,108 @@
+"""Password reset: a signed, expiring, single-use token, and the email that carries it.
+
+The token (itsdangerous, salted, signed with the app's secret key) embeds the user id and a
+fingerprint of the current password hash and session version: once the password changes (or the
+user logs out everywhere) the fingerprint no longer matches and the token is dead.
+"""
+from __future__ import annotations
+
+import hashlib
+import threading
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from datetime import datetime
+from pathlib import Path
+
+from flask import current_app, render_template, url_for
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from ..extensions import db
+from ..reminders.transport import SEND_ERRORS, make_transport
+from .models import User
+
+SALT = "prep.password-reset"
+DEFAULT_MAX_AGE = 3600  # seconds
+
+
+class TokenExpired(Exception):
+    """The link is older than the reset lifetime."""
+
+
+class TokenInvalid(Exception):
+    """The link is forged, malformed, already used or for a changed password."""
+
+
+def _serializer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+
+
+def fingerprint(user: User) -> str:
+    raw = f"{user.password_hash}:{user.session_version}".encode()
+    return hashlib.sha256(raw).hexdigest()[:20]
+
+
+def make_token(user: User) -> str:
+    return _serializer().dumps({"u": user.id, "f": fingerprint(user)})
+
+
+def user_for_token(token: str) -> User:
+    """The user a valid token belongs to; raises TokenExpired or TokenInvalid."""
+    max_age = int(current_app.config.get("PASSWORD_RESET_MAX_AGE", DEFAULT_MAX_AGE))
+    try:
+        data = _serializer().loads(token, max_age=max_age)
+    except SignatureExpired:
+        raise TokenExpired() from None
+    except BadSignature:
+        raise TokenInvalid() from None
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
+        raise TokenInvalid()
+    user = db.session.get(User, data["u"])
+    if user is None or data.get("f") != fingerprint(user):
+        raise TokenInvalid()
+    return user
+
+
+def _header(value: str) -> str:
+    """No CR/LF (or other control characters) in a header value: they cannot start a new header."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in value).split())
+
+
+def compose(user: User, link: str) -> EmailMessage:
+    message = EmailMessage()
+    name = _header(user.display_name or "")
+    with force_locale(user.language or "en"):
+        message["Subject"] = _header(_("Reset your prep password"))
+        body = render_template("accounts/reset_email.txt", name=name or user.email.split("@")[0], link=link,
+                               minutes=int(current_app.config.get("PASSWORD_RESET_MAX_AGE", DEFAULT_MAX_AGE)) // 60)
+    message["From"] = _header(current_app.config["MAIL_FROM"])
+    message["To"] = Address(display_name=name, addr_spec=_header(user.email)) if name else _header(user.email)
+    message["Date"] = format_datetime(datetime.now().astimezone())
+    message["Message-ID"] = make_msgid(domain="prep.password-reset")
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(body)
+    return message
+
+
+def send_reset_email(user: User) -> None:
+    """Compose now (in the request), deliver; over SMTP in a thread so the response time does not
+    reveal whether an account exists."""
+    # BASE_URL, not the request's Host header: a forged Host cannot point the link elsewhere.
+    link = current_app.config["BASE_URL"].rstrip("/") + url_for("accounts.reset_password", token=make_token(user))
+    user_id = user.id
+    message = compose(user, link)
+    transport = make_transport(current_app.config.get("SMTP_URL"), Path(current_app.instance_path) / "outbox")
+    log = current_app.logger
+
+    def deliver() -> None:
+        try:
+            transport.send(message)
+        except SEND_ERRORS as err:
+            log.warning("password reset email to user %s not sent: %s", user_id, type(err).__name__)
+
+    if transport.name == "smtp":
+        threading.Thread(target=deliver, daemon=True).start()
+    else:
+        deliver()
