@@ -26,8 +26,9 @@ def init_security(app: Flask) -> None:
     max_days = int(app.config.get("SESSION_MAX_DAYS") or 14)
     app.config.setdefault("SESSION_MAX_DAYS", max_days)
     app.config.setdefault("SESSION_IDLE_MINUTES", 120)
-    # No cookie outlives the absolute session timeout (Flask's default would be 31 days).
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=max_days))
+    # No cookie outlives the absolute session timeout. Flask always sets a 31-day default, so
+    # setdefault would be a no-op here: assign.
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=max_days)
     app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=max_days))
     if app.config.get("BEHIND_HTTPS"):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
