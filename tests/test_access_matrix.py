@@ -21,13 +21,14 @@ from tests.conftest import FIXED_NOW, PASSWORD
 ROLES = ["anonymous", "a", "b", "instructor", "admin"]
 
 PUBLIC = {"accounts.index", "accounts.login", "accounts.register", "accounts.logout", "ops.healthz", "static",
+          "accounts.forgot_password", "accounts.reset_password",
           "reminders.calendar_feed", "reminders.unsubscribe_confirm"}
 INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.question_links", "stats.questions",
               "content.preview", "content.decide_link"}
 # GET routes naming one of A's objects: only A may see them.
 OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show"}
 # Token routes: the token is the credential (A's real token), the same for everyone.
-TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm"}
+TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm", "accounts.reset_password"}
 
 EXPLANATION = """---
 title: RDMA verbs
@@ -73,6 +74,9 @@ def world(app, make_user):
         db.session.commit()
     except ImportError:
         pass
+    from prep.accounts.reset import make_token
+
+    ids["reset_token"] = make_token(a)  # A's password-reset link: the token is the credential
     try:
         from prep.reminders import service as reminders
 
@@ -85,6 +89,7 @@ def world(app, make_user):
 
 
 OVERRIDES = {("reminders.unsubscribe_confirm", "token"): "unsub_token",
+             ("accounts.reset_password", "token"): "reset_token",
              ("content.question_links", "question_id"): "public_question_id"}
 
 
