@@ -60,6 +60,12 @@ def test_grouping_ranks_title_hits_over_body_hits_and_unlinked_last():
     assert groups[0].explanation.lang == "en"  # the version that matched, not the reader's language
     assert [q.id for q in groups[2].questions] == [10]
     assert [q.id for q in groups[3].questions] == [11, 12]
+    # Both versions match: the one whose title holds the term is shown, whatever the UI language.
+    both = [matching.ExplanationRow(1, "ring", "en", "Ring AllReduce", True, 0),
+            matching.ExplanationRow(2, "ring", "zh", "环形 AllReduce", True, 1)]
+    assert matching.group_results(both, [], "en")[0].explanation.lang == "zh"
+    assert matching.group_results([both[0], both[1].__class__(2, "ring", "zh", "环形", True, 0)], [],
+                                  "zh")[0].explanation.lang == "zh"  # a tie: the reader's language
     shown, page, pages = matching.paginate(groups, 7, per_page=3)
     assert (page, pages, len(shown)) == (2, 2, 1)
 

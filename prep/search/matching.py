@@ -105,8 +105,9 @@ class Page:
 
 
 def _pick(rows: Sequence[ExplanationRow], language: str) -> ExplanationRow:
-    """The version of a slug to show: a matching one, then the reader's language, then the first."""
-    return min(rows, key=lambda r: (not r.matched, r.lang != language, r.id))
+    """The version of a slug to show: a matching one, with the most title hits, then the reader's
+    language, then the first."""
+    return min(rows, key=lambda r: (not r.matched, -r.title_hits, r.lang != language, r.id))
 
 
 def group_results(explanations: Sequence[ExplanationRow], questions: Sequence[QuestionHit], language: str = "en",
