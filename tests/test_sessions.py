@@ -133,3 +133,22 @@ def test_short_idle_setting_applies(app, client, make_user, login):
     login(make_user())
     _shift(client, seen_at=90)
     assert client.get("/dashboard").status_code == 302
+
+
+def test_session_restored_from_remember_cookie_keeps_the_login_time(app, client, make_user):
+    from prep.accounts.sessions import _since_signer
+
+    user = make_user()
+    client.post("/login", data={"email": user.email, "password": PASSWORD, "remember": "y"})
+    remember = _cookie(client, "remember_token")
+    with app.test_request_context():
+        old = _since_signer().dumps(int(time.time()) - 15 * 86400)  # a login 15 days ago
+    assert _cookie(client, "remember_since")
+    late = app.test_client()
+    late.set_cookie("remember_token", remember)
+    late.set_cookie("remember_since", old)
+    assert late.get("/dashboard").status_code == 302  # past the absolute timeout
+    forged = app.test_client()
+    forged.set_cookie("remember_token", remember)
+    forged.set_cookie("remember_since", "forged")
+    assert forged.get("/dashboard").status_code == 200  # a bad since-cookie cannot extend: login time = now

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, current_app, flash, redirect, request, session, url_for
+from flask import Flask, Response, current_app, flash, redirect, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, logout_user, user_loaded_from_cookie
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 SEEN_EVERY = 60  # seconds between rewrites of seen_at
+# Beside Flask-Login's remember cookie: the signed time of the login it remembers, so a session
+# restored from it keeps that login time and the absolute timeout still counts from the login.
+SINCE_COOKIE = "remember_since"
+
+
+def _since_signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="prep.remember-since")
 
 
 def start_session(remember: bool = False) -> None:
@@ -40,6 +48,21 @@ def init_sessions(app: Flask) -> None:
     @user_loaded_from_cookie.connect_via(app)
     def _restored(sender, user) -> None:  # noqa: ARG001
         start_session(remember=True)
+        try:
+            since = _since_signer().loads(request.cookies.get(SINCE_COOKIE, ""))
+        except BadSignature:
+            since = None
+        if isinstance(since, int):
+            session["login_at"] = min(since, session["login_at"])
+
+    @app.after_request
+    def _remember_since(response: Response) -> Response:
+        if session.get("remember") and SINCE_COOKIE not in request.cookies and "login_at" in session:
+            response.set_cookie(SINCE_COOKIE, _since_signer().dumps(session["login_at"]),
+                                max_age=int(current_app.config["SESSION_MAX_DAYS"]) * 86400,
+                                secure=bool(current_app.config.get("REMEMBER_COOKIE_SECURE")),
+                                httponly=True, samesite="Lax")
+        return response
 
     @app.before_request
     def _check_timeouts():
