@@ -16,7 +16,7 @@ from .forms import (ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterF
                     password_message)
 from .models import User
 from .passwords import hash_password, verify_password
-from .reset import TokenExpired, TokenInvalid, send_reset_email, user_for_token
+from .reset import TokenExpired, TokenInvalid, send_reset_email, spend_like_send, user_for_token
 from .service import AccountError, authenticate, create_user, find_user
 from .sessions import start_session
 
@@ -202,6 +202,8 @@ def forgot_password():
         user = find_user(form.email.data)
         if user is not None:
             send_reset_email(user)
+        else:
+            spend_like_send()  # similar timing either way
         flash(_("If an account exists for that address, we sent a link to choose a new password."), "info")
         return redirect(url_for("accounts.login"))
     return render_template("accounts/forgot.html", form=form), (400 if form.errors else 200)
