@@ -6,7 +6,6 @@ Views call these and commit (the sweep commits itself: its claims must be visibl
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from datetime import date, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
@@ -15,6 +14,7 @@ from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from flask import current_app, render_template
+from flask_babel import force_locale, ngettext
 from werkzeug.routing import MapAdapter
 from sqlalchemy import and_, func, or_, select, update
 
@@ -114,8 +114,6 @@ def compose(mail: ReminderEmail) -> EmailMessage:
         "local_date": user.local_date,
     }
     message = EmailMessage()
-    noun = "card" if user.due_count == 1 else "cards"
-    message["Subject"] = f"{user.due_count} {noun} to review today"
     message["From"] = current_app.config["MAIL_FROM"]
     message["To"] = user.email
     message["Date"] = format_datetime(datetime.now().astimezone())
@@ -125,19 +123,14 @@ def compose(mail: ReminderEmail) -> EmailMessage:
     message["List-Id"] = f"prep daily review <reminders.{mail_domain()}>"
     message["Auto-Submitted"] = "auto-generated"
     # Templates (and the app's context processors) expect a request: render in one at BASE_URL,
-    # in the user's language.
-    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]), _locale(user.language):
+    # in the recipient's language (not the sweeping request's: the CLI and scheduler have none).
+    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]), \
+            force_locale(user.language or "en"):
+        message["Subject"] = ngettext("%(num)s card to review today", "%(num)s cards to review today",
+                                      user.due_count)
         message.set_content(render_template("reminders/email.txt", **context))
         message.add_alternative(render_template("reminders/email.html", **context), subtype="html")
     return message
-
-
-def _locale(language: str | None) -> AbstractContextManager[object]:
-    try:
-        from flask_babel import force_locale
-    except ImportError:  # pragma: no cover - Babel is optional for this feature
-        return nullcontext()
-    return force_locale(language or "en")
 
 
 def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None,
