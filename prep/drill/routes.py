@@ -85,7 +85,7 @@ def drill():
     form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, user),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
         undo_form=ActionForm(), action_form=ActionForm(), can_undo=service.has_review(user),
     )
 
@@ -146,7 +146,7 @@ def cram(posting_id: int):
     return render_template(
         "drill/cram.html", posting=posting, card=card, cram_counts=cram_counts, form=form,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=request.args.get("show") == "1",
-        explanations=explanations_for(card.question, user))
+        explanations=explanations_for(card.question, lang=str(get_locale())))
 
 
 @bp.route("/drill/cram/<int:posting_id>/rate", methods=["POST"])
@@ -200,7 +200,7 @@ def _render_card(card: Card, note_form: NoteForm, status: int = 200):
                                  .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
     return render_template("drill/card.html", card=card, reviews=reviews, note_form=note_form,
                            action_form=ActionForm(), rating_labels=RATING_LABELS,
-                           explanations=explanations_for(card.question, _user())), status
+                           explanations=explanations_for(card.question, lang=str(get_locale()))), status
 
 
 @bp.route("/cards/<int:card_id>")

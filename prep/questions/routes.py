@@ -90,12 +90,14 @@ def index():
 @bp.route("/questions/<int:question_id>")
 @login_required
 def show(question_id: int):
+    from flask_babel import get_locale
+
     from ..content.lookup import explanations_for
 
     question = _question_or_404(question_id)
     card = db.session.scalar(select(Card).where(Card.user_id == current_user.id, Card.question_id == question.id))
     return render_template("questions/show.html", question=question, card=card, action_form=ActionForm(),
-                           explanations=explanations_for(question, current_user))
+                           explanations=explanations_for(question, lang=str(get_locale())))
 
 
 @bp.route("/questions/<int:question_id>/study", methods=["POST"])
