@@ -10,13 +10,16 @@ from ..questions.models import Question
 from .models import Explanation
 
 
-def explanations_for(question: Question, user: Any = None, limit: int = 3) -> list[Explanation]:
-    """The accepted linked explanations, best first, one per slug (preferring the user's language)."""
+def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
+                     lang: str | None = None) -> list[Explanation]:
+    """The accepted linked explanations, best first, one per slug, preferring ``lang`` (the
+    caller passes the UI locale; without it, the user's setting, then the question's language).
+    A slug without that language comes in the other one: the template says so."""
     slugs = [link.slug for link in question.accepted_links][:limit]
     if not slugs:
         return []
     rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs))).all()
-    want = getattr(user, "language", None) or question.lang or "en"
+    want = lang or getattr(user, "language", None) or question.lang or "en"
     by_slug: dict[str, Explanation] = {}
     for row in rows:
         current = by_slug.get(row.slug)

@@ -4,8 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask_login import login_required
 from sqlalchemy import func, or_, select
 
 from ..drill.forms import ActionForm
@@ -50,9 +51,15 @@ def show(slug: str):
     rows = db.session.scalars(select(Explanation).where(Explanation.slug == slug)).all()
     if not rows:
         abort(404)
-    want = request.args.get("lang") or getattr(current_user, "language", None) or "en"
-    explanation = next((r for r in rows if r.lang == want), rows[0])
-    return render_template("content/show.html", explanation=explanation,
+    # An explicit ?lang= (the "Also in" links) wins; else the UI locale (user setting, then the
+    # footer switcher, then Accept-Language), falling back to the other language with a note.
+    chosen = request.args.get("lang")
+    want = chosen or str(get_locale() or "en")
+    explanation = next((r for r in rows if r.lang == want), None)
+    fallback = explanation is None and not chosen
+    if explanation is None:
+        explanation = next((r for r in rows if r.lang == "en"), rows[0])
+    return render_template("content/show.html", explanation=explanation, fallback=fallback,
                            translations=[r for r in rows if r is not explanation])
 
 
