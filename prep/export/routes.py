@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 
 from ..drill.service import utcnow
@@ -63,11 +65,13 @@ def import_upload():
         db.session.rollback()
         return render_template("export/index.html", form=form, problems=err.problems), 400
     db.session.commit()
-    message = (f"Imported {report.cards_added} card{'' if report.cards_added == 1 else 's'} with "
-               f"{report.reviews_added} review{'' if report.reviews_added == 1 else 's'}.")
+    message = " ".join([
+        ngettext("Imported %(num)s card", "Imported %(num)s cards", report.cards_added),
+        ngettext("with %(num)s review.", "with %(num)s reviews.", report.reviews_added)])
     if report.questions_created:
-        message += f" {report.questions_created} question{'s were' if report.questions_created != 1 else ' was'} added as your own."
+        message += " " + ngettext("%(num)s question was added as your own.",
+                                  "%(num)s questions were added as your own.", report.questions_created)
     if report.skipped:
-        message += f" {len(report.skipped)} already in your study, left unchanged."
+        message += " " + _("%(num)s already in your study, left unchanged.", num=len(report.skipped))
     flash(message, "success")
     return redirect(url_for("export.index"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..drill.forms import ActionForm
@@ -39,9 +40,9 @@ def run():
         return _page(400)
     db.session.commit()
     if result.applied:
-        flash("Your new parameters predict your later reviews better, so they are now in use.", "success")
+        flash(_("Your new parameters predict your later reviews better, so they are now in use."), "success")
     else:
-        flash("The fitted parameters did not predict your later reviews better; your schedule is unchanged.", "info")
+        flash(_("The fitted parameters did not predict your later reviews better; your schedule is unchanged."), "info")
     return _page(run=result)
 
 
@@ -52,6 +53,6 @@ def rollback():
         abort(400)
     run = service.rollback(current_user._get_current_object(), utcnow())
     db.session.commit()
-    flash("Previous parameters restored." if run else "There is no optimisation to roll back.",
+    flash(_("Previous parameters restored.") if run else _("There is no optimisation to roll back."),
           "success" if run else "info")
     return redirect(url_for("optimize.index"))

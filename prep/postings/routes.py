@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -102,12 +104,12 @@ def too_large(err: RequestEntityTooLarge):
     """An upload over MAX_CONTENT_LENGTH (or pasted text over the form memory limit)."""
     db.session.rollback()
     if not current_user.is_authenticated:
-        return render_template("error.html", code=413, message="What you sent is too large.", title=None), 413
+        return render_template("error.html", code=413, message=_("What you sent is too large."), title=None), 413
     form = ImportPostingForm(formdata=None)
     limit = current_app.config.get("MAX_FORM_MEMORY_SIZE") or MAX_POSTING_BYTES
-    form.file.errors = [f"What you sent is too large: a posting may be at most {MAX_POSTING_BYTES:,} bytes "
-                        f"(pasted text at most {min(limit, MAX_POSTING_BYTES):,}; upload longer ones "
-                        "as a file)."]
+    form.file.errors = [_("What you sent is too large: a posting may be at most %(max)s bytes "
+                          "(pasted text at most %(pasted)s; upload longer ones as a file).",
+                          max=f"{MAX_POSTING_BYTES:,}", pasted=f"{min(limit, MAX_POSTING_BYTES):,}")]
     return _render_new(form, 413)
 
 
@@ -173,11 +175,11 @@ def interview_date(posting_id: int):
     posting = _own_posting_or_404(posting_id)
     form = InterviewDateForm()
     if not form.validate():
-        flash("Enter the date as YYYY-MM-DD.", "error")
+        flash(_("Enter the date as YYYY-MM-DD."), "error")
         return redirect(url_for("postings.show", posting_id=posting.id))
     posting.interview_date = form.interview_date.data
     db.session.commit()
-    flash("Interview date saved." if posting.interview_date else "Interview date cleared.", "success")
+    flash(_("Interview date saved.") if posting.interview_date else _("Interview date cleared."), "success")
     return redirect(url_for("postings.show", posting_id=posting.id) + "#readiness")
 
 
@@ -189,15 +191,20 @@ def study(posting_id: int):
     posting = _posting_or_404(posting_id)
     total = len(posting.questions)
     if not total:
-        flash("This posting has no questions to study.", "info")
+        flash(_("This posting has no questions to study."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
     added = study_posting(_user(), posting, utcnow())
     db.session.commit()
     if added:
-        flash(f"Added {added} question{'' if added == 1 else 's'} from this posting to your study"
-              + (f" ({total - added} already there)." if added < total else "."), "success")
+        if added < total:
+            flash(ngettext("Added %(num)s question from this posting to your study (%(already)s already there).",
+                           "Added %(num)s questions from this posting to your study (%(already)s already there).",
+                           added, already=total - added), "success")
+        else:
+            flash(ngettext("Added %(num)s question from this posting to your study.",
+                           "Added %(num)s questions from this posting to your study.", added), "success")
     else:
-        flash(f"All {total} questions of this posting are already in your study.", "info")
+        flash(_("All %(num)s questions of this posting are already in your study.", num=total), "info")
     return redirect(url_for("postings.show", posting_id=posting.id))
 
 
@@ -212,6 +219,6 @@ def delete(posting_id: int):
         name = posting.display_name
         delete_posting(posting)
         db.session.commit()
-        flash(f"Deleted the posting {name}. Its questions stay in the bank and in your study.", "success")
+        flash(_("Deleted the posting %(name)s. Its questions stay in the bank and in your study.", name=name), "success")
         return redirect(url_for("postings.index"))
     return render_template("postings/delete.html", posting=posting, form=form)
