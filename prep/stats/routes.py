@@ -5,6 +5,8 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, render_template, request
+from flask_babel import format_date
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..drill import queue, service
@@ -12,6 +14,12 @@ from ..web import instructor_required
 from . import compute, queries
 
 bp = Blueprint("stats", __name__, url_prefix="/stats")
+
+
+def _day_label(day) -> str:
+    """A short axis label for a day in the user's language ("03 Dec", "12月3日")."""
+    # TRANSLATORS: a CLDR date pattern for chart axis labels.
+    return format_date(day, _("dd MMM"))
 
 
 @bp.route("")
@@ -26,9 +34,9 @@ def index():
     heat = compute.heatmap({d: a.reviews for d, a in activity.items()}, today.day)
     minutes = compute.daily_series({d: a.duration_ms / 60000 for d, a in activity.items()}, today.day,
                                    compute.TIME_DAYS)
-    time_chart = compute.bar_chart([d.strftime("%d %b") for d, _ in minutes], [round(m, 1) for _, m in minutes])
+    time_chart = compute.bar_chart([_day_label(d) for d, _m in minutes], [round(m, 1) for _d, m in minutes])
     due = compute.forecast(queries.due_by_day(user, today), today.day)
-    forecast_chart = compute.bar_chart([d.strftime("%d %b") for d, _ in due], [n for _, n in due])
+    forecast_chart = compute.bar_chart([_day_label(d) for d, _n in due], [n for _d, n in due])
     weeks = compute.retention_weeks(queries.retention_rows(user, today), today.day)
     states = compute.state_counts(queries.state_rows(user))
     return render_template(
