@@ -109,7 +109,7 @@ def too_large(err: RequestEntityTooLarge):
     limit = current_app.config.get("MAX_FORM_MEMORY_SIZE") or MAX_POSTING_BYTES
     form.file.errors = [_("What you sent is too large: a posting may be at most %(max)s bytes "
                           "(pasted text at most %(pasted)s; upload longer ones as a file).",
-                          max=f"{MAX_POSTING_BYTES:,}", pasted=f"{min(limit, MAX_POSTING_BYTES):,}")]
+                          max="{:,}".format(MAX_POSTING_BYTES), pasted="{:,}".format(min(limit, MAX_POSTING_BYTES)))]
     return _render_new(form, 413)
 
 
