@@ -32,6 +32,9 @@ def _slugs() -> set[str]:
     return set(db.session.scalars(select(Explanation.slug)))
 
 
+INDEX_PAGE_SIZE = 50
+
+
 @bp.route("/explanations")
 @login_required
 def index():
@@ -41,8 +44,12 @@ def index():
         like = like_pattern(q)
         stmt = stmt.where(or_(Explanation.title.ilike(like, escape="\\"),
                               Explanation.body_md.ilike(like, escape="\\")))
-    rows = db.session.scalars(stmt).all()
-    return render_template("content/index.html", explanations=rows, q=q)
+    page = max(1, request.args.get("page", 1, type=int))
+    total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
+    pages = max(1, -(-total // INDEX_PAGE_SIZE))
+    page = min(page, pages)
+    rows = db.session.scalars(stmt.limit(INDEX_PAGE_SIZE).offset((page - 1) * INDEX_PAGE_SIZE)).all()
+    return render_template("content/index.html", explanations=rows, q=q, page=page, pages=pages)
 
 
 @bp.route("/explanations/<slug>")
