@@ -1,7 +1,7 @@
 """Accessibility and the two UI languages in a real browser.
 
 axe-core (vendored in tests/browser/vendor/, tests only) runs on the dashboard, the drill (question
-and answer side), an explanation, the instructor's editor and the settings page, in English and
+and answer side), a posting, an explanation, the instructor's editor and the settings page, in English and
 Chinese, at 1280 px and at a 360 px phone width; any serious or critical violation fails. Every page
 is saved as a screenshot (test-artifacts/<page>-<lang>-<width>.png) and must not scroll sideways.
 Also: the footer switcher turns the drill and dashboard into Chinese, and the drill's keyboard
@@ -9,10 +9,14 @@ shortcuts dialog and live-region announcements work.
 """
 from __future__ import annotations
 
+import email
+import email.policy
 import json
 import shutil
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -27,6 +31,14 @@ CANDIDATE = "cand@example.com"
 PASSWORD = "a long enough passphrase"
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "360": {"width": 360, "height": 780}}
 SWITCH = {"en": "English", "zh": "中文"}
+POSTING = """Acme GPU 公司
+GPU 通信库工程师
+职位详情
+负责 NCCL 与 RDMA 通信优化，熟悉 CUDA。
+面试指南
+- 请解释Ring AllReduce的两个阶段
+- RDMA与TCP/IP相比有何优势？
+"""
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +152,12 @@ def test_axe_on_the_main_pages(server, browser, lang, width):
         page.goto(server.url + "/settings")
         _check(page, f"settings-{suffix}", width, problems)
 
+        page.goto(server.url + "/postings/new")
+        page.fill("#text", POSTING)
+        page.click("#import-form button[type=submit]")
+        page.wait_for_selector("#posting-title")
+        _check(page, f"posting-{suffix}", width, problems)
+
         page.goto(server.url + "/questions")
         _check(page, f"questions-{suffix}", width, problems)
 
@@ -185,6 +203,27 @@ def test_switching_to_chinese_shows_the_drill_and_dashboard_in_chinese(live_serv
     # The account remembers it: the settings page shows 中文 selected.
     page.goto(live_server.url + "/settings")
     assert page.locator("#language").input_value() == "zh"
+
+    # The daily reminder comes in Chinese too: one sweep at a time past 09:00 (the default) local.
+    zone = ZoneInfo(page.locator("#timezone").input_value())
+    local = datetime.now(timezone.utc).astimezone(zone) + timedelta(minutes=1)
+    if local.hour < 9:
+        local = local.replace(hour=12, minute=0)
+    elif local.hour >= 23:
+        local = (local + timedelta(days=1)).replace(hour=12, minute=0)
+    live_server.prep("remind", "--now", local.isoformat())
+    [eml] = (live_server.root / "instance" / "outbox").glob("*.eml")
+    mail = email.message_from_bytes(eml.read_bytes(), policy=email.policy.default)
+    assert "待复习" in mail["Subject"]
+    html = mail.get_body(preferencelist=("html",)).get_content()
+    assert '<html lang="zh-CN">' in html
+    text = mail.get_body(preferencelist=("plain",)).get_content()
+    assert "待复习" in text
+    page.set_content(html)
+    assert "待复习" in page.locator("body").inner_text()
+    screenshot(page, "reminder-email-zh")
+
+    page.goto(live_server.url + "/settings")
     # And back to English.
     page.click(".language-switcher button[value=en]")
     page.wait_for_selector("html[lang=en]")
