@@ -65,9 +65,9 @@ def import_upload():
         db.session.rollback()
         return render_template("export/index.html", form=form, problems=err.problems), 400
     db.session.commit()
-    message = " ".join([
-        ngettext("Imported %(num)s card", "Imported %(num)s cards", report.cards_added),
-        ngettext("with %(num)s review.", "with %(num)s reviews.", report.reviews_added)])
+    message = _("Imported %(cards)s with %(reviews)s.",
+                cards=ngettext("%(num)s card", "%(num)s cards", report.cards_added),
+                reviews=ngettext("%(num)s review", "%(num)s reviews", report.reviews_added))
     if report.questions_created:
         message += " " + ngettext("%(num)s question was added as your own.",
                                   "%(num)s questions were added as your own.", report.questions_created)

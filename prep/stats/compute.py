@@ -6,7 +6,7 @@ templates draw as SVG. Days are the user's study days (local time zone, day star
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -109,7 +109,8 @@ def level(count: int, max_count: int) -> int:
     return min(4, 1 + (4 * (count - 1)) // max_count)
 
 
-def heatmap(counts: Mapping[date, int], today: date, days: int = HEATMAP_DAYS) -> Heatmap:
+def heatmap(counts: Mapping[date, int], today: date, days: int = HEATMAP_DAYS,
+            month_label: Callable[[date], str] = lambda d: d.strftime("%b")) -> Heatmap:
     """A calendar of the last ``days`` study days ending ``today``: one column per week
     (Monday first), one row per weekday."""
     first = today - timedelta(days=days - 1)
@@ -125,7 +126,7 @@ def heatmap(counts: Mapping[date, int], today: date, days: int = HEATMAP_DAYS) -
         cells.append(HeatCell(day=d, count=n, level=level(n, max_count), x=x, y=y))
         if (d.year, d.month) not in seen_months and (d.day <= 7 or i == 0):
             seen_months.add((d.year, d.month))
-            labels.append((x, d.strftime("%b")))
+            labels.append((x, month_label(d)))
     weeks = (today - monday).days // 7 + 1
     return Heatmap(cells=cells, weeks=weeks, total=sum(c.count for c in cells), max_count=max_count,
                    active_days=sum(1 for c in cells if c.count), month_labels=labels)
@@ -250,7 +251,8 @@ class LineChart:
 
 
 def retention_chart(weeks: Sequence[RetentionWeek], desired: float, *, width: int = 640, height: int = 200,
-                    floor: float = 0.5) -> LineChart:
+                    floor: float = 0.5,
+                    day_label: Callable[[date], str] = lambda d: d.strftime("%d %b")) -> LineChart:
     """Young and mature true retention per week on a floor..100 % axis, with the desired line."""
     left, top, bottom = 44, 10, 26
     plot_w, plot_h = width - left - 30, height - top - bottom
@@ -269,7 +271,7 @@ def retention_chart(weeks: Sequence[RetentionWeek], desired: float, *, width: in
             if value is not None:
                 series[name].append((x, y(value)))
         if i % 2 == 0 or i == len(weeks) - 1:
-            labels.append((x, w.start.strftime("%d %b")))
+            labels.append((x, day_label(w.start)))
     ticks = [(y(v), f"{round(v * 100)}%") for v in (floor, (floor + 1) / 2, 1.0)]
     return LineChart(width=width, height=height, left=left, top=top, plot_w=plot_w, plot_h=plot_h,
                      series=series, target_y=y(desired), ticks=ticks, x_labels=labels)

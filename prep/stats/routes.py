@@ -22,6 +22,12 @@ def _day_label(day) -> str:
     return format_date(day, _("dd MMM"))
 
 
+def _month_label(day) -> str:
+    """A month's short name in the user's language ("Dec", "12月")."""
+    # TRANSLATORS: a CLDR date pattern for the heatmap's month labels.
+    return format_date(day, _("MMM"))
+
+
 @bp.route("")
 @login_required
 def index():
@@ -31,7 +37,7 @@ def index():
     tz = ZoneInfo(user.timezone)
     first = queue.day_bounds(today.day - timedelta(days=compute.HEATMAP_DAYS - 1), tz, user.day_start_hour)
     activity = queries.daily_activity(user, first, today)
-    heat = compute.heatmap({d: a.reviews for d, a in activity.items()}, today.day)
+    heat = compute.heatmap({d: a.reviews for d, a in activity.items()}, today.day, month_label=_month_label)
     minutes = compute.daily_series({d: a.duration_ms / 60000 for d, a in activity.items()}, today.day,
                                    compute.TIME_DAYS)
     time_chart = compute.bar_chart([_day_label(d) for d, _m in minutes], [round(m, 1) for _d, m in minutes])
@@ -41,7 +47,8 @@ def index():
     states = compute.state_counts(queries.state_rows(user))
     return render_template(
         "stats/index.html", heat=heat, minutes=minutes, time_chart=time_chart, due=due,
-        forecast_chart=forecast_chart, weeks=weeks, retention_chart=compute.retention_chart(weeks, user.desired_retention),
+        forecast_chart=forecast_chart, weeks=weeks, retention_chart=compute.retention_chart(weeks, user.desired_retention,
+                                                                          day_label=_day_label),
         desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states),
         leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES,
     )
