@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
@@ -127,7 +128,7 @@ def show(posting_id: int):
     asked_in = postings_asking(question_ids, user)
     in_study = set(db.session.scalars(db.select(Card.question_id).where(
         Card.user_id == user.id, Card.question_id.in_(question_ids)))) if question_ids else set()
-    items = [{"pq": pq, "explanations": explanations_for(pq.question, user), "asked_in": asked_in[pq.question_id]}
+    items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=str(get_locale())), "asked_in": asked_in[pq.question_id]}
              for pq in posting.questions]
     return render_template("postings/show.html", posting=posting, items=items, in_study=in_study,
                            all_in_study=set(question_ids) <= in_study, action_form=PostingActionForm(),
