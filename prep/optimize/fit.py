@@ -26,6 +26,11 @@ DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.Scheduler().parameters)
 class OptimizeError(ValueError):
     """Not enough (or unusable) history to fit parameters."""
 
+    def __init__(self, message: str, code: str = "", **params: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
 
 @dataclass(frozen=True)
 class Review:
@@ -110,7 +115,8 @@ def fit(reviews: Sequence[Review], current: Sequence[float] | None = None, *, tz
         day_start_hour: int = 4, min_reviews: int = MIN_REVIEWS, train_share: float = TRAIN_SHARE) -> FitResult:
     """Train on the first ``train_share`` of the reviews (by time), test on the rest."""
     if len(reviews) < min_reviews:
-        raise OptimizeError(f"Optimising needs at least {min_reviews} reviews; you have {len(reviews)}.")
+        raise OptimizeError(f"Optimising needs at least {min_reviews} reviews; you have {len(reviews)}.",
+                            "too_few", need=min_reviews, have=len(reviews))
     current = tuple(current) if current else DEFAULT_PARAMETERS
     times = sorted(r.reviewed_at for r in reviews)
     split_at = times[min(len(times) - 1, int(len(times) * train_share))]
@@ -118,7 +124,8 @@ def fit(reviews: Sequence[Review], current: Sequence[float] | None = None, *, tz
     train = [i.item for i in items if i.at < split_at]
     test = [i.item for i in items if i.at >= split_at]
     if len(train) < 50 or len(test) < 20:
-        raise OptimizeError("Not enough reviews on separate days yet to train and to test on; keep studying.")
+        raise OptimizeError("Not enough reviews on separate days yet to train and to test on; keep studying.",
+                            "no_split")
     fitted = clamp(fsrs_rs.FSRS(list(current)).compute_parameters(train))
     return FitResult(parameters=fitted, before=evaluate(current, test), after=evaluate(fitted, test),
                      train_items=len(train), test_items=len(test), split_at=split_at)

@@ -36,7 +36,7 @@ def run():
         result = service.optimise(user, utcnow())
     except fit.OptimizeError as err:
         db.session.rollback()
-        flash(str(err), "error")
+        flash(_optimize_error(err), "error")
         return _page(400)
     db.session.commit()
     if result.applied:
@@ -56,3 +56,12 @@ def rollback():
     flash(_("Previous parameters restored.") if run else _("There is no optimisation to roll back."),
           "success" if run else "info")
     return redirect(url_for("optimize.index"))
+
+
+def _optimize_error(err: fit.OptimizeError) -> str:
+    """The optimiser's refusal in the UI language."""
+    if err.code == "too_few":
+        return _("Optimising needs at least %(need)s reviews; you have %(have)s.", **err.params)
+    if err.code == "no_split":
+        return _("Not enough reviews on separate days yet to train and to test on; keep studying.")
+    return str(err)

@@ -88,7 +88,12 @@ def new():
             outcome = import_posting(_user(), data, utcnow())
             db.session.commit()
             break
-        except (PostingInputError, PostingLimitError) as err:
+        except PostingLimitError as err:
+            db.session.rollback()
+            field.errors.append(_("You have reached the limit of %(limit)s postings; delete one you no longer "
+                                  "need to import another.", limit=err.limit))
+            return _render_new(form, 400)
+        except PostingInputError as err:
             db.session.rollback()
             field.errors.append(_sentence(str(err)))
             return _render_new(form, 400)
@@ -96,7 +101,7 @@ def new():
             db.session.rollback()
             if attempt:
                 raise
-    flash(outcome.summary(), "success" if outcome.created else "info")
+    flash(_import_summary(outcome), "success" if outcome.created else "info")
     return redirect(url_for("postings.show", posting_id=outcome.posting.id))
 
 
@@ -112,6 +117,22 @@ def too_large(err: RequestEntityTooLarge):
                           "(pasted text at most %(pasted)s; upload longer ones as a file).",
                           max="{:,}".format(MAX_POSTING_BYTES), pasted="{:,}".format(min(limit, MAX_POSTING_BYTES)))]
     return _render_new(form, 413)
+
+
+def _import_summary(outcome) -> str:
+    """The flash after an import, in the UI language (``ImportResult.summary`` is the CLI's)."""
+    posting = outcome.posting
+    if not outcome.created:
+        return _("%(posting)s was already imported; nothing new was added.", posting=posting.display_name)
+    n, skills = len(posting.questions), len(posting.skills)
+    line = ngettext("Imported %(posting)s: %(num)s question (%(new)s new, %(merged)s already in the bank), ",
+                    "Imported %(posting)s: %(num)s questions (%(new)s new, %(merged)s already in the bank), ",
+                    n, posting=posting.display_name, new=len(outcome.new_questions),
+                    merged=len(outcome.merged_questions))
+    line += ngettext("%(num)s skill.", "%(num)s skills.", skills)
+    if not posting.recognised_sections:
+        line += " " + _("No sections were recognised, so no questions were extracted.")
+    return line
 
 
 def _sentence(message: str) -> str:

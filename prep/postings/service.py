@@ -43,6 +43,10 @@ SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
 class PostingLimitError(PostingError):
     """The candidate already has as many postings as allowed; the message says what to do."""
 
+    def __init__(self, message: str, limit: int = 0) -> None:
+        super().__init__(message)
+        self.limit = limit
+
 
 @dataclass
 class ImportResult:
@@ -166,7 +170,7 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
         return ImportResult(existing, created=False)
     if user is not None and count_postings(user) >= limit:
         raise PostingLimitError(f"You have reached the limit of {limit} postings; "
-                                "delete one you no longer need to import another.")
+                                "delete one you no longer need to import another.", limit)
 
     result = extract_posting(text)
     posting = Posting(user_id=owner_id, company=_cut(result.company, 200), title=_cut(result.title, 300),
