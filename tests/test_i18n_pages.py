@@ -34,7 +34,7 @@ def test_posting_page_in_chinese(client, make_user, login):
     assert "已将这个职位的 2 道题目添加到你的学习。" in flashed
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
     for text in ("面试题", "全部已在你的学习中", "导入于", "准备程度", "1 道尚未复习。", "面试日期", "保存日期",
-                 "导入时的职位原文", "删除招聘信息", "1 个职位问过（Acme GPU）"):
+                 "导入时的职位原文", "删除职位", "1 个职位问过（Acme GPU）"):
         assert text in page, text
     assert "<strong>50%</strong> 已就绪" in page
     assert "Interview questions" not in page and "Readiness" not in page
