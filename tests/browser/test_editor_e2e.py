@@ -63,7 +63,7 @@ def test_write_preview_save_then_drill(server, page, browser):
     cpage = candidate.new_page()
     register(cpage, server, email="cand2@example.com")
     cpage.fill("#q", "warp divergence")
-    cpage.click("form[role=search] button")
+    cpage.click("form.search-row button")  # the bank's own search, not the header box
     cpage.click("text=Add to study")
     cpage.goto(server.url + "/drill")
     assert "warp divergence" in cpage.locator("#question-text").inner_text()
