@@ -103,12 +103,20 @@
   function toggleShortcuts() {
     var dlg = dialog();
     if (!dlg) { return; }
-    if (dlg.open) { dlg.close(); return; }
+    if (dlg.open) { closeShortcuts(dlg); return; }
     if (typeof dlg.showModal === "function") {
       dlg.showModal();  // modal: focus moves in, Esc closes, focus returns on close
     } else {
       dlg.setAttribute("open", "");
     }
+  }
+
+  // Closing puts focus back on the card's heading, so Space and the rating keys work at once
+  // (wherever the browser would otherwise return focus).
+  function closeShortcuts(dlg) {
+    dlg.close();
+    var heading = document.getElementById("question-text");
+    if (heading) { heading.focus({preventScroll: true}); }
   }
 
   function initShortcuts() {
@@ -123,7 +131,7 @@
     if (event.target.closest("#shortcuts-open")) { event.preventDefault(); toggleShortcuts(); return; }
     // A click on the backdrop (outside the dialog box) closes it.
     var dlg = dialog();
-    if (dlg && dlg.open && event.target === dlg) { dlg.close(); }
+    if (dlg && dlg.open && event.target === dlg) { closeShortcuts(dlg); }
   });
 
   document.addEventListener("submit", function (event) {
@@ -146,7 +154,7 @@
       return;
     }
     if (dlg && dlg.open) {
-      if (event.key === "Escape") { event.preventDefault(); dlg.close(); }
+      if (event.key === "Escape") { event.preventDefault(); closeShortcuts(dlg); }
       return;  // the dialog is modal: no drill keys behind it
     }
     var onControl = tag === "button" || tag === "a" || tag === "summary";
