@@ -199,13 +199,7 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before)
-    db.session.add(log)
-    # The version check ran under the row lock; the constraint only catches a race on a card
-    # without one. A failed flush rolls the whole session back, so no savepoint is needed.
-    try:
-        db.session.flush()
-    except IntegrityError:
-        db.session.rollback()
+    if not _store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
         bury_cards(user, siblings, study_day(user, now).end)
@@ -372,13 +366,23 @@ def cram(user: User, card_id: int, shown_version: int, rating: int, now: datetim
                     reviewed_at=now, duration_ms=duration, state_before=card.state.value,
                     state_after=card.state.value, kind="cram", card_before=scheduling.snapshot(card))
     card.version += 1
+    if not _store_log(log):
+        return RateResult(recorded=False, card=get_card(user, card_id))
+    return RateResult(recorded=True, card=card, review=log)
+
+
+def _store_log(log: ReviewLog) -> bool:
+    """Add a review log and flush; False when the (card, version) was recorded already.
+
+    The version check ran under the row lock; the constraint only catches a race on a card
+    without one. A failed flush rolls the whole session back, so no savepoint is needed."""
     db.session.add(log)
     try:
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        return RateResult(recorded=False, card=get_card(user, card_id))
-    return RateResult(recorded=True, card=card, review=log)
+        return False
+    return True
 
 
 def add_to_study(user: User, question_ids: Iterable[int], now: datetime) -> int:
