@@ -34,12 +34,30 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 # Result types
 
 
+#: Question kinds, in the order the review checklist groups them.
+KINDS = ("concept", "coding", "design", "behavioural")
+#: What a document is: a job posting, or an interview report (面经, a Glassdoor-style review).
+DOC_KINDS = ("posting", "report")
+#: Below this confidence a question is shown unticked in the review checklist.
+UNCERTAIN_BELOW = 0.6
+#: At most this many questions are taken from one document; the rest are counted in ``truncated``.
+MAX_QUESTIONS = 200
+
+
 @dataclass(frozen=True)
 class Question:
-    """An interview question as written in the posting, and the section it came from."""
+    """An interview question as written in the document, and where it came from.
+
+    ``section`` is the heading (or round) it was found under; ``kind`` one of :data:`KINDS`;
+    ``round`` the interview round of a report (一面, Round 2, phone screen ...) or None;
+    ``confidence`` in [0, 1] how sure the engine is that the line is a question.
+    """
 
     text: str
     section: str
+    kind: str = "concept"
+    round: str | None = None
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,13 @@ class ExtractionResult:
     skills: list[str] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
     recognised_sections: bool = False
+    doc_kind: str = "posting"
+    #: Interview rounds of a report, in order of appearance.
+    rounds: list[str] = field(default_factory=list)
+    #: Weight of each found skill: required sections and repeated mentions weigh more.
+    skill_weights: dict[str, float] = field(default_factory=dict)
+    #: Questions found beyond :data:`MAX_QUESTIONS` (not returned).
+    truncated: int = 0
 
     def to_json_dict(self) -> dict[str, object]:
         """The result as the CLI's JSON object (exactly these keys, in this order)."""
@@ -66,8 +91,13 @@ class ExtractionResult:
             "title": self.title,
             "location": self.location,
             "skills": list(self.skills),
-            "questions": [{"text": q.text, "section": q.section} for q in self.questions],
+            "questions": [{"text": q.text, "section": q.section, "kind": q.kind, "round": q.round,
+                           "confidence": round(q.confidence, 2)} for q in self.questions],
             "sections": dict(self.sections),
+            "doc_kind": self.doc_kind,
+            "rounds": list(self.rounds),
+            "skill_weights": {k: round(v, 2) for k, v in self.skill_weights.items()},
+            "truncated": self.truncated,
         }
 
 

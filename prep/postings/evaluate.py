@@ -1,0 +1,244 @@
+"""Score the extraction engine against a labelled corpus: precision, recall and F1.
+
+A corpus is a folder of documents as candidates bring them (``<id>.txt``, ``<id>.md`` or
+``<id>.html``), each with a golden ``<id>.json`` beside it::
+
+    {
+      "category": "report" | "posting_with_questions" | "posting_without_questions" | "noise",
+      "lang": "zh" | "en",
+      "doc_kind": "report" | "posting",
+      "company": "字节跳动" | null,          # null: not checked
+      "title": "..." | null,                 # null: not checked
+      "questions": [{"text": "...", "kind": "concept|coding|design|behavioural", "round": "一面" | null}],
+      "skills": ["NCCL", "RDMA"],            # canonical taxonomy names that must be found
+      "forbidden_skills": ["Java"],          # must not be found
+      "not_questions": ["Why join us?"]      # lines that look like questions and must not be taken
+    }
+
+Matching is lenient about wording the engine may trim: texts are compared after NFKC, case
+folding and removing whitespace and punctuation; a found question matches an expected one when
+the two are equal, or one contains the other and the shorter is at least 70 % of the longer
+(so "问了RDMA和TCP的区别" matches "RDMA和TCP的区别"). Each expected question matches at most one
+found question. A found question that matches a ``not_questions`` entry, or any question found in
+a ``noise`` document whose ``questions`` is empty, is a *noise hit*.
+
+Pure module: documents in, figures out (reading the folder is :func:`load_corpus`'s only I/O).
+"""
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .decode import read_posting_file
+from .extract import ExtractionResult, extract_posting
+
+DOCUMENT_SUFFIXES = (".txt", ".md", ".html", ".htm")
+_NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+MIN_CONTAINED_RATIO = 0.7
+
+
+def match_key(text: str) -> str:
+    """The form two question texts are compared in."""
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def texts_match(found: str, expected: str) -> bool:
+    a, b = match_key(found), match_key(expected)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return short in long_ and len(short) >= MIN_CONTAINED_RATIO * len(long_)
+
+
+@dataclass(frozen=True)
+class CorpusDocument:
+    name: str
+    text: str
+    golden: dict
+
+
+@dataclass
+class DocumentScore:
+    name: str
+    category: str
+    expected: int
+    found: int
+    matched: int
+    missed: list[str] = field(default_factory=list)
+    spurious: list[str] = field(default_factory=list)
+    noise_hits: list[str] = field(default_factory=list)
+    skills_expected: int = 0
+    skills_found: int = 0
+    skills_missed: list[str] = field(default_factory=list)
+    forbidden_found: list[str] = field(default_factory=list)
+    kind_right: int = 0
+    company_ok: bool | None = None
+    title_ok: bool | None = None
+    doc_kind_ok: bool | None = None
+
+
+@dataclass
+class CorpusScore:
+    documents: list[DocumentScore]
+
+    def _sum(self, attr: str) -> int:
+        return sum(getattr(d, attr) for d in self.documents)
+
+    @property
+    def precision(self) -> float:
+        found = self._sum("found")
+        return self._sum("matched") / found if found else 1.0
+
+    @property
+    def recall(self) -> float:
+        expected = self._sum("expected")
+        return self._sum("matched") / expected if expected else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def skill_recall(self) -> float:
+        expected = self._sum("skills_expected")
+        return self._sum("skills_found") / expected if expected else 1.0
+
+    @property
+    def kind_accuracy(self) -> float:
+        matched = self._sum("matched")
+        return self._sum("kind_right") / matched if matched else 1.0
+
+    @property
+    def noise_hits(self) -> list[str]:
+        return [f"{d.name}: {hit}" for d in self.documents for hit in d.noise_hits]
+
+    @property
+    def forbidden_skills(self) -> list[str]:
+        return [f"{d.name}: {s}" for d in self.documents for s in d.forbidden_found]
+
+    def _rate(self, attr: str) -> tuple[int, int]:
+        checked = [getattr(d, attr) for d in self.documents if getattr(d, attr) is not None]
+        return sum(1 for ok in checked if ok), len(checked)
+
+    def summary(self) -> dict[str, object]:
+        company = self._rate("company_ok")
+        title = self._rate("title_ok")
+        doc_kind = self._rate("doc_kind_ok")
+        return {
+            "documents": len(self.documents),
+            "questions_expected": self._sum("expected"),
+            "questions_found": self._sum("found"),
+            "questions_matched": self._sum("matched"),
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+            "kind_accuracy": round(self.kind_accuracy, 4),
+            "skill_recall": round(self.skill_recall, 4),
+            "forbidden_skills": self.forbidden_skills,
+            "noise_hits": self.noise_hits,
+            "company": f"{company[0]}/{company[1]}",
+            "title": f"{title[0]}/{title[1]}",
+            "doc_kind": f"{doc_kind[0]}/{doc_kind[1]}",
+        }
+
+
+def load_corpus(folder: Path) -> list[CorpusDocument]:
+    """Every document of ``folder`` that has a golden JSON file, sorted by name."""
+    documents = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in DOCUMENT_SUFFIXES:
+            continue
+        golden_path = path.with_suffix(".json")
+        if not golden_path.is_file():
+            continue
+        golden = json.loads(golden_path.read_text(encoding="utf-8"))
+        documents.append(CorpusDocument(name=path.name, text=read_posting_file(path), golden=golden))
+    return documents
+
+
+def _same_name(found: str | None, expected: str) -> bool:
+    return found is not None and match_key(found) == match_key(expected)
+
+
+def score_document(document: CorpusDocument, result: ExtractionResult) -> DocumentScore:
+    golden = document.golden
+    expected = list(golden.get("questions", []))
+    found = list(result.questions)
+    unmatched = list(range(len(expected)))
+    score = DocumentScore(name=document.name, category=golden.get("category", ""),
+                          expected=len(expected), found=len(found), matched=0)
+    not_questions = golden.get("not_questions", [])
+    for question in found:
+        hit = next((i for i in unmatched if texts_match(question.text, expected[i]["text"])), None)
+        if hit is None:
+            score.spurious.append(question.text)
+            if any(texts_match(question.text, nq) for nq in not_questions) or (
+                    golden.get("category") == "noise" and not expected):
+                score.noise_hits.append(question.text)
+            continue
+        unmatched.remove(hit)
+        score.matched += 1
+        if expected[hit].get("kind") in (None, question.kind):
+            score.kind_right += 1
+    score.missed = [expected[i]["text"] for i in unmatched]
+    skills = set(result.skills)
+    wanted = golden.get("skills", [])
+    score.skills_expected = len(wanted)
+    score.skills_found = sum(1 for s in wanted if s in skills)
+    score.skills_missed = [s for s in wanted if s not in skills]
+    score.forbidden_found = [s for s in golden.get("forbidden_skills", []) if s in skills]
+    if golden.get("company"):
+        score.company_ok = _same_name(result.company, golden["company"])
+    if golden.get("title"):
+        score.title_ok = _same_name(result.title, golden["title"])
+    if golden.get("doc_kind"):
+        score.doc_kind_ok = result.doc_kind == golden["doc_kind"]
+    return score
+
+
+def evaluate(documents: Iterable[CorpusDocument],
+             extract: Callable[[str], ExtractionResult] = extract_posting) -> CorpusScore:
+    """Run ``extract`` over every document and score it against its golden file."""
+    return CorpusScore([score_document(doc, extract(doc.text)) for doc in documents])
+
+
+def format_report(score: CorpusScore, verbose: bool = False) -> str:
+    """The figures as lines of text (``prep extract --eval``), with each document's misses."""
+    s = score.summary()
+    lines = [
+        f"documents: {s['documents']}",
+        f"questions: expected {s['questions_expected']}, found {s['questions_found']}, "
+        f"matched {s['questions_matched']}",
+        f"precision {s['precision']:.3f}  recall {s['recall']:.3f}  F1 {s['f1']:.3f}  "
+        f"kind accuracy {s['kind_accuracy']:.3f}",
+        f"skill recall {s['skill_recall']:.3f}; forbidden skills found: {len(score.forbidden_skills)}",
+        f"company {s['company']}  title {s['title']}  document kind {s['doc_kind']}",
+        f"questions taken from noise: {len(score.noise_hits)}",
+    ]
+    for doc in score.documents:
+        problems = []
+        if doc.missed:
+            problems.append("missed: " + " | ".join(doc.missed))
+        if doc.spurious:
+            problems.append("spurious: " + " | ".join(doc.spurious))
+        if doc.skills_missed:
+            problems.append("skills missed: " + ", ".join(doc.skills_missed))
+        if doc.forbidden_found:
+            problems.append("forbidden skills: " + ", ".join(doc.forbidden_found))
+        if doc.company_ok is False:
+            problems.append("company wrong")
+        if doc.title_ok is False:
+            problems.append("title wrong")
+        if doc.doc_kind_ok is False:
+            problems.append("document kind wrong")
+        if problems and verbose:
+            lines.append(f"  {doc.name}:")
+            lines.extend(f"    {p}" for p in problems)
+    return "\n".join(lines)
