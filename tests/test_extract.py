@@ -157,7 +157,8 @@ def test_noise_ends_at_the_next_real_heading() -> None:
 def test_to_json_dict_has_exactly_the_cli_keys() -> None:
     result = extract_posting("Acme\nEngineer\nInterview questions\n1. Why NCCL?\n")
     data = result.to_json_dict()
-    assert list(data) == ["company", "title", "location", "skills", "questions", "sections"]
+    assert list(data) == ["company", "title", "location", "skills", "questions", "sections", "doc_kind", "rounds",
+                          "skill_weights", "truncated"]
     assert data["questions"] == [{"text": "Why NCCL?", "section": "Interview questions"}]
     assert result.questions == [Question(text="Why NCCL?", section="Interview questions")]
 
@@ -325,7 +326,7 @@ def test_decode_reduces_html_to_text() -> None:
         "<h2>面试题</h2><ul><li>熟悉<b>CUDA</b>编程吗？</li><li>1. Why &amp; how?</li></ul></body></html>"
     )
     text = decode_posting_bytes(page.encode("utf-8"))
-    assert text.splitlines() == ["面试题", "- 熟悉CUDA编程吗？", "- 1. Why & how?"]
+    assert text.splitlines() == ["Page title: t", "面试题", "- 熟悉CUDA编程吗？", "- 1. Why & how?"]
     result = extract_posting(text)
     assert [q.text for q in result.questions] == ["熟悉CUDA编程吗？", "Why & how?"]
     assert result.skills == ["CUDA"]

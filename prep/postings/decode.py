@@ -4,7 +4,8 @@ Decoding order: refuse oversized, empty and binary input (image, PDF, archive ma
 bytes); honour a BOM (UTF-8, UTF-16, UTF-32); try UTF-16 without BOM when the NUL pattern says
 so; then strict UTF-8, then strict GB18030 (a superset of GBK and GB2312) when the result reads as
 Chinese; otherwise the bytes are undecodable. A saved HTML page is reduced to its visible text
-(BeautifulSoup with ``html.parser``, scripts and styles dropped), one block element per line.
+(:mod:`prep.postings.htmltext`: a streaming parser, main content over page furniture, the
+JSON-LD JobPosting's company and title as labelled lines), one block element per line.
 
 Every refusal is a :class:`~prep.postings.errors.PostingInputError` with a one-line message.
 Pure module: no Flask, no database.
@@ -13,12 +14,10 @@ from __future__ import annotations
 
 import codecs
 import re
-import warnings
 from pathlib import Path
 
-from bs4 import BeautifulSoup, Comment, Declaration, Doctype, ProcessingInstruction
-
 from .errors import PostingInputError
+from .htmltext import html_to_text
 
 MAX_POSTING_BYTES = 1_000_000
 """Default size limit of a posting, in bytes (of the file, or of pasted text as UTF-8)."""
@@ -65,14 +64,6 @@ _HTML_TAG = re.compile(
     r"</?(?:html|body|div|p|br|li|ul|ol|span|h[1-6]|table|tr|td|section|article|strong|em|a)\b[^<>]*>",
     re.IGNORECASE,
 )
-_BLOCK_TAGS = (
-    "address", "article", "aside", "blockquote", "caption", "dd", "details", "div", "dl", "dt",
-    "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
-    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
-    "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-)
-_DROPPED_TAGS = ("script", "style", "noscript", "template", "head", "svg", "iframe", "object")
-_SPACES = re.compile(r"[ \t\f\v\u00a0\u200b]+")
 
 
 def read_posting_file(path: str | Path, max_bytes: int = MAX_POSTING_BYTES) -> str:
@@ -138,25 +129,6 @@ def looks_like_html(text: str) -> bool:
     if _HTML_START.match(head):
         return True
     return len(_HTML_TAG.findall(text, 0, 20_000)) >= 5
-
-
-def html_to_text(html: str) -> str:
-    """The visible text of an HTML page: one line per block element, list items as ``- item``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # bs4's advisory warnings (looks like a URL, XML, ...)
-        soup = BeautifulSoup(html, "html.parser")
-    for tag in soup.find_all(_DROPPED_TAGS):
-        tag.decompose()
-    for node in soup.find_all(string=True):
-        if isinstance(node, (Comment, Declaration, Doctype, ProcessingInstruction)):
-            node.extract()
-    for br in soup.find_all("br"):
-        br.replace_with("\n")
-    for tag in soup.find_all(_BLOCK_TAGS):
-        tag.insert_before("\n- " if tag.name == "li" else "\n")
-        tag.insert_after("\n")
-    lines = (_SPACES.sub(" ", line).strip() for line in soup.get_text().split("\n"))
-    return "\n".join(line for line in lines if line and line != "-")
 
 
 def _decode(data: bytes) -> str:

@@ -30,6 +30,12 @@ from dataclasses import dataclass, field
 
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
+from .asking import judge_line, question_kind, question_text, split_questions, strip_list_marker
+from .identity import find_identity
+
+__all__ = ["DOC_KINDS", "KINDS", "MAX_QUESTIONS", "UNCERTAIN_BELOW", "ExtractionResult", "Question",
+           "extract_posting", "question_text", "strip_list_marker"]
+
 # ---------------------------------------------------------------------------------------------
 # Result types
 
@@ -104,80 +110,162 @@ class ExtractionResult:
 # ---------------------------------------------------------------------------------------------
 # Section headings
 
-_CONTENT_HEADINGS = """
-职位详情 职位描述 岗位描述 职位介绍 岗位介绍 工作描述 职位信息 岗位信息 关于这个职位 关于职位 关于岗位
-职位概述 岗位概述 职位亮点 岗位亮点
-最低要求 任职要求 岗位要求 任职资格 职位要求 基本要求 基本资格 资格要求 必备条件 我们希望你 任职条件
-工作职责 岗位职责 职责描述 主要职责 工作内容 职位职责 你将负责 你的职责 你将要做的
-优先资格 加分项 加分条件 优先条件 优先考虑 更好的资格 额外加分 加分技能
-技术栈 技能要求 技能标签 职位标签
-福利待遇 薪资福利待遇 我们提供 公司福利 公司介绍 公司简介 团队介绍 关于我们 关于团队 工作地点 工作城市 办公地点
-AI洞察 优缺点分析 角色解读 申请策略 投递建议 求职建议 匹配度报告 职位点评
-About the role|About this role|About the job|About the position|About us|About the team|About the company
-Job description|Description|Overview|Role overview|Position overview|Summary|The role|Your role|Job summary
+_REQUIRED = """最低要求 任职要求 岗位要求 任职资格 职位要求 基本要求 基本资格 资格要求 必备条件 我们希望你 任职条件 技能要求 硬性要求
+Requirements|Minimum qualifications|Basic qualifications|Qualifications|Required qualifications|Required skills
+What we need to see|What you need|What you'll need|What you bring|Who you are|Must have|Must-haves|Requirements and skills
+You have|You should have|What we're looking for|What we are looking for|About you"""
+_RESPONSIBILITIES = """工作职责 岗位职责 职责描述 主要职责 工作内容 职位职责 你将负责 你的职责 你将要做的 职位描述 岗位描述 工作描述
 Responsibilities|Key responsibilities|Main responsibilities|What you'll do|What you will do|What you’ll be doing
-What you'll be doing|What you will be doing|Your responsibilities|Duties|Your mission
-Requirements|Minimum qualifications|Basic qualifications|Qualifications|Required qualifications
-What we need to see|What you need|What you'll need|What you bring|Who you are|Must have|Must-haves
+What you'll be doing|What you will be doing|Your responsibilities|Duties|Your mission|In this role you will
+Job description|Description|The role|Your role|About the role|About this role|About the job|About the position"""
+_NICE = """优先资格 加分项 加分条件 优先条件 优先考虑 更好的资格 额外加分 加分技能 优先 加分
 Preferred qualifications|Nice to have|Nice-to-have|Nice to haves|Bonus points|Bonus|Pluses|Preferred skills
-Ways to stand out from the crowd|Skills|Tech stack|Technical skills|Technologies|Our stack
-Benefits|Perks|What we offer|Compensation|Salary|Location|Work location|Application tips|How to apply
-"""
+Ways to stand out from the crowd|Preferred|Good to have|It's a plus if|Extra credit"""
+_OTHER = """职位详情 职位介绍 岗位介绍 职位信息 岗位信息 关于这个职位 关于职位 关于岗位 职位概述 岗位概述 职位亮点 岗位亮点
+技术栈 技能标签 职位标签 福利待遇 薪资福利待遇 我们提供 公司福利 公司介绍 公司简介 公司信息 工商信息 团队介绍 关于我们 关于团队
+工作地点 工作城市 办公地点 AI洞察 优缺点分析 角色解读 申请策略 投递建议 求职建议 匹配度报告 职位点评 职位福利 福利 薪资
+About us|About the team|About the company|Overview|Role overview|Position overview|Summary|Job summary
+Skills|Tech stack|Technical skills|Technologies|Our stack|Benefits|Perks|What we offer|Compensation|Salary
+Location|Work location|Application tips|How to apply|Equal opportunity|EEO statement|Why join us|Why us
+Our team|The team|Who we are|Pay range|Base pay range|Additional information"""
 _LOCATION_SECTIONS = {"工作地点", "工作城市", "办公地点", "location", "worklocation"}
 _INTERVIEW_HEADINGS = re.compile(
     r"(?:常见|高频|典型|可能的?|模拟|参考|经典|推荐|热门|技术|历年)?面试(?:指南|指导|题|题目|问题|准备|真题|题库|"
-    r"参考|攻略|考点|技巧|经验|提示|建议|环节|流程|参考题)?|面经|可能被问到的问题|"
+    r"参考|攻略|考点|技巧|经验|提示|建议|环节|流程|参考题|可能会?问到?的?(?:问题)?|会问|常问|重点|内容|范围|要点)?|"
+    r"面经|可能被问到的问题|高频考点|考点|考察(?:点|内容|重点|方向)?|我们会考察|技术面重点|技术面|面试会聊什么|"
+    r"(?:面试|技术面|笔试)?(?:会|可能)?(?:聊|问|考)(?:什么|些什么|哪些)|常见问题|问题清单|题目|真题|八股|"
     r"(?:(?:sample|common|typical|likely|possible|practice|example|expected|potential|technical|"
-    r"frequently asked|top|behavioral|behavioural)\s+)?interview(?:\s+(?:questions?|preparation|prep|guide|"
-    r"tips|process|questions and answers|q&a))?|"
-    r"(?:sample|common|typical|likely|possible|practice|example|expected|potential)\s+questions|"
-    r"questions?\s+(?:you\s+(?:may|might|could)\s+be\s+asked|to\s+expect)|"
+    r"frequently asked|top|behavioral|behavioural|coding|system design)\s+)?interview(?:\s+(?:questions?|preparation|"
+    r"prep|guide|tips|topics|focus|areas|questions and answers|q&a))?|"
+    r"(?:sample|common|typical|likely|possible|practice|example|expected|potential|technical|coding|design)\s+"
+    r"(?:questions|topics|problems)|topics\s+(?:we|we'll|we\s+will|you)\s+.{0,30}|"
+    r"what\s+(?:we'll|we\s+will|we)\s+(?:ask|discuss|cover|talk\s+about)(?:\s+.{0,30})?|"
+    r"in\s+the\s+interview.{0,50}|questions?\s+(?:you\s+(?:may|might|could|will)\s+be\s+asked|to\s+expect|we\s+ask)|"
     r"(?:how to prepare|preparing)(?:\s+for\s+(?:the|your|an)\s+interview)?",
     re.IGNORECASE,
 )
 _NOISE_HEADINGS = re.compile(
     r".{0,30}?的?(?:其他|其它)(?:在招)?(?:职位|岗位)(?:推荐)?|"
-    r"(?:相似|相关|类似|推荐|热门|更多|附近)(?:的)?(?:职位|岗位)(?:推荐)?|(?:职位|岗位)推荐|猜你喜欢|"
-    r"看过(?:该|此|这个)?(?:职位|岗位)的人还看了|大家都在看|"
-    r"(?:similar|related|recommended|other|more)\s+(?:jobs|positions|roles|openings|opportunities)"
-    r"(?:\s+(?:at|from|for|like\s+this)\b.{0,40})?|"
-    r"(?:jobs|positions|roles)\s+you\s+(?:may|might)\s+(?:also\s+)?like|people\s+also\s+viewed|"
-    r"you\s+may\s+also\s+like|recommended\s+for\s+you|more\s+jobs?\s+(?:at|from|like\s+this)\b.{0,40}",
+    r"(?:相似|相关|类似|推荐|热门|更多|附近|最新|精选)(?:的)?(?:职位|岗位|面经|帖子|文章|讨论|推荐|阅读|内容|话题)?"
+    r"(?:推荐|列表)?|(?:职位|岗位)推荐|猜你喜欢|看过(?:该|此|这个)?(?:职位|岗位|帖子)的人还看了|大家都在看|"
+    r"(?:全部)?评论(?:区)?(?:\s*[(（]?\d{1,6}[)）]?)?|\d{1,6}\s*条(?:评论|回复)|回复|热门(?:评论|回答)|"
+    r"(?:similar|related|recommended|other|more|popular|trending|latest|top)\s+(?:jobs|positions|roles|openings|"
+    r"opportunities|posts|discussions|articles|threads|questions|interviews|reading)"
+    r"(?:\s+(?:at|from|for|like\s+this|on)\b.{0,40})?|"
+    r"(?:jobs|positions|roles)\s+you\s+(?:may|might)\s+(?:also\s+)?like|people\s+also\s+(?:viewed|asked|read)|"
+    r"you\s+may\s+also\s+like|recommended\s+for\s+you|more\s+jobs?\s+(?:at|from|like\s+this)\b.{0,40}|"
+    r"(?:\d{1,6}\s+)?(?:comments?|replies)(?:\s*[(（]?\d{1,6}[)）]?)?|discussion|leave\s+a\s+(?:comment|reply)|"
+    r"add\s+a\s+comment|footer|site\s+map|sitemap|navigation|cookie\s+(?:settings|preferences|policy)",
+    re.IGNORECASE,
+)
+_ROUND = re.compile(
+    r"(?P<r>(?:第\s{0,2}[一二三四五六七八九十\d]{1,2}\s{0,2}(?:轮|面)(?:面试)?|"
+    r"(?:技术|业务|交叉|主管|总监|leader|部门|hr|hrbp|终|加|老板|cto|vp)\s{0,2}面(?:试)?|"
+    r"(?:技术)?(?:一|二|三|四|五|六|终)\s{0,2}面|笔试|机考|电话面(?:试)?|视频面(?:试)?|群面|oa|"
+    r"round\s{0,2}\d{1,2}|(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)\s+round|"
+    r"(?:technical\s+|recruiter\s+|initial\s+)?phone\s+(?:screen(?:ing)?|interview)|recruiter\s+(?:call|screen|chat)|"
+    r"online\s+assessment|(?:virtual\s+)?on-?site(?:\s+(?:interview|loop|round))?|(?:super\s*day)|"
+    r"hiring\s+manager(?:\s+(?:round|interview|chat|call))?|(?:system\s+design|coding|behaviou?ral|technical|"
+    r"team\s+match(?:ing)?)\s+(?:round|interview|screen)|bar\s+raiser|technical\s+screen|take-?home))"
+    r"(?P<tail>.{0,200})",
+    re.IGNORECASE,
+)
+_ROUND_TAIL_META = re.compile(
+    r"[\s\d:：,，、.()（）\[\]【】~\-–—/]*(?:(?:min|mins|minutes|分钟|小时|h|hours?|面试官|interviewer|"
+    r"zoom|teams|腾讯会议|飞书|牛客|视频|电话|video|online|线上|线下|现场|\d{1,2}[./月]\d{1,2}日?|约|大概|左右|"
+    r"coding|design|behaviou?ral|technical|system|hm|with|an?|the|engineer|engineers|senior|staff|manager|"
+    r"[一二三四五六七八九十]|,|和|与|\+|&)[\s\d:：,，、.()（）\[\]【】~\-–—/]*){0,12}",
+    re.IGNORECASE,
+)
+_REVERSE = re.compile(r"(?:反问(?:环节)?|我的问题|questions?\s+i\s+asked|my\s+questions|reverse\s+q(?:&|and)?a)"
+                      r"\s{0,2}[:：]?", re.IGNORECASE)
+_REPORT_TITLE = re.compile(
+    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试分享|一面|二面|三面|终面|hr面|秋招|春招|"
+    r"interview\s+(?:experience|report|review)|interviewed\s+(?:at|with|for)|my\s+interview|onsite\s+experience|"
+    r"phone\s+screen|interview\s+questions\s+(?:at|from))",
+    re.IGNORECASE,
+)
+_REPORT_MARKERS = re.compile(
+    r".{0,40}?(?:面试官|问了|问到|手撕|反问|oc|i\s+interviewed|i\s+applied|interviewer|they\s+asked|the\s+interviewer|"
+    r"asked\s+me|got\s+the\s+offer|got\s+rejected)",
     re.IGNORECASE,
 )
 _HEADING_DECOR = re.compile(
-    r"^(?:#{1,6}\s*)?(?:\*\*|__)?[【\[「『]?\s*"
-    r"(?:[一二三四五六七八九十]{1,3}\s*[、.．]|\d{1,2}\s*[、.．)）]|[（(]\s*[一二三四五六七八九十\d]{1,3}\s*[)）])?\s*"
+    r"(?:#{1,6}\s{0,3})?(?:\*\*|__)?[【\[「『]?\s{0,3}"
+    r"(?:[一二三四五六七八九十]{1,3}\s{0,2}[、.．]|\d{1,2}\s{0,2}[、.．)）]|[（(]\s{0,2}[一二三四五六七八九十\d]{1,3}\s{0,2}[)）])?"
+    r"\s{0,3}"
 )
-_HEADING_TAIL = re.compile(r"\s*[】\]」』]?\s*(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?\s*$")
-_INLINE_HEADING = re.compile(r"^(?P<head>[^:：]{1,30}?)\s*[:：]\s*(?P<rest>\S.*)$")
+_HEADING_TAIL = re.compile(r"\s{0,3}[】\]」』]?\s{0,3}(?:\*\*|__)?\s{0,3}[:：]?\s{0,3}(?:\*\*|__)?\s{0,3}")
+_INLINE_HEADING = re.compile(r"(?P<head>[^:：]{1,30}?)\s{0,3}[:：]\s{0,3}(?P<rest>\S.{0,2000})")
+_GENERIC_HEADING = re.compile(r"(?:#{1,6}\s{1,3}.{1,60}|(?:\*\*|__).{1,60}(?:\*\*|__)[:：]?|[【\[].{1,40}[】\]][:：]?|"
+                              r"[^\s:：。.!！?？]{1,30}[:：])")
 _MAX_HEADING_CHARS = 40
+#: Lines past this many are only scanned for skills (bounded work for a pathological paste).
+MAX_LINES = 20_000
+MAX_LINE_CHARS = 2_000
 
 
 def _heading_key(text: str) -> str:
-    return re.sub(r"\s+", "", text.casefold().replace("’", "'"))
+    return "".join(text.casefold().replace("’", "'").split())
 
 
-_HEADING_KEYS: frozenset[str] = frozenset(
-    _heading_key(name)
-    for line in _CONTENT_HEADINGS.strip().splitlines()
-    for name in (line.split("|") if "|" in line else line.split())
-)
+def _keys(block: str) -> frozenset[str]:
+    return frozenset(
+        _heading_key(name)
+        for line in block.strip().splitlines()
+        for name in (line.split("|") if "|" in line else line.split())
+    )
 
-_CONTENT, _INTERVIEW, _NOISE = "content", "interview", "noise"
+
+_SECTION_KINDS = {"required": _keys(_REQUIRED), "responsibilities": _keys(_RESPONSIBILITIES),
+                  "nice": _keys(_NICE), "content": _keys(_OTHER)}
+#: How much a skill mention counts, by the kind of section it is in.
+SKILL_WEIGHTS = {"required": 2.0, "responsibilities": 1.5, "header": 1.5, "interview": 1.5, "round": 1.5,
+                 "nice": 1.0, "content": 1.0, "generic": 1.0}
+
+_CONTENT, _INTERVIEW, _NOISE, _ROUND_KIND, _GENERIC = "content", "interview", "noise", "round", "generic"
 
 
 def _classify_heading(name: str) -> str | None:
     """The kind of heading ``name`` (already undecorated) is, or None if it is not one."""
     if not name or len(name) > _MAX_HEADING_CHARS:
         return None
+    key = _heading_key(name)
+    for kind, keys in _SECTION_KINDS.items():
+        if key in keys:
+            return kind
     spaced = " ".join(name.split())
     if _INTERVIEW_HEADINGS.fullmatch(spaced):
         return _INTERVIEW
-    if _heading_key(name) in _HEADING_KEYS:
-        return _CONTENT
     if _NOISE_HEADINGS.fullmatch(spaced):
         return _NOISE
+    return None
+
+
+def _undecorate(line: str) -> str:
+    name = line[_HEADING_DECOR.match(line).end():]
+    tail = _HEADING_TAIL.search(name, max(0, len(name) - 20))
+    while tail and tail.end() != len(name):  # the tail pattern must reach the end
+        tail = _HEADING_TAIL.search(name, tail.start() + 1)
+    return (name[: tail.start()] if tail else name).strip()
+
+
+def _round(line: str) -> tuple[str, str] | None:
+    """``(round label, rest of the line)`` if ``line`` opens an interview round."""
+    text = _undecorate(line[:240]) if len(line) <= 240 else line[:240]
+    match = _ROUND.match(text)
+    if not match:
+        return None
+    label, tail = match["r"].strip(), match["tail"]
+    if tail[:1].isalnum() and tail[:1].isascii() and label[-1:].isascii():
+        return None  # "online assessments are …", "Roundtable"
+    meta = _ROUND_TAIL_META.match(tail)
+    rest = tail[meta.end():] if meta else tail
+    if not rest.strip(" ：:-—–"):
+        return label, ""
+    if tail.lstrip()[:1] in (":", "：", "-", "—", "–") or tail[:1] in ("(", "（", "[", "【"):
+        inline = re.match(r"\s{0,3}[(（\[【].{0,60}?[)）\]】]\s{0,3}[:：\-—–]?\s{0,3}|\s{0,3}[:：\-—–]\s{0,3}", tail)
+        return label, tail[inline.end():].strip() if inline else rest.strip()
     return None
 
 
@@ -185,251 +273,242 @@ def _match_heading(line: str) -> tuple[str, str, str] | None:
     """``(section name, kind, rest of the line)`` if ``line`` is a section heading, else None."""
     if len(line) > 200:
         return None
-    name = _HEADING_TAIL.sub("", _HEADING_DECOR.sub("", line, count=1), count=1).strip()
+    name = _undecorate(line)
     kind = _classify_heading(name)
     if kind:
         return name, kind, ""
-    inline = _INLINE_HEADING.match(line)
+    inline = _INLINE_HEADING.fullmatch(line)
     if inline:
-        name = _HEADING_TAIL.sub("", _HEADING_DECOR.sub("", inline["head"], count=1)).strip()
+        name = _undecorate(inline["head"])
         kind = _classify_heading(name)
         if kind:
             return name, kind, inline["rest"].strip()
     return None
 
 
+def _generic_heading(line: str) -> str | None:
+    """The name of an unknown heading (``## Something``, ``**Something**``, ``【…】``, ``Something：``)."""
+    if len(line) > 64 or not _GENERIC_HEADING.fullmatch(line):
+        return None
+    name = _undecorate(line)
+    return name if 2 <= len(name) <= _MAX_HEADING_CHARS else None
+
+
 _FURNITURE = frozenset(
     """watch jobs|举报|举报该职位|分享|收藏|立即申请|立即沟通|投递简历|apply|apply now|easy apply|save|save job|
     share|report job|report this job|sign in|登录|注册|返回顶部|back to top|查看更多|show more|see more|展开全部|
-    收起|展开""".replace("\n", "").replace("    ", "").split("|")
+    收起|展开|点赞|评论|回复|关注|私信|赞|like|reply|follow|show less|read more|阅读全文""".replace("\n", "")
+    .replace("    ", "").split("|")
 )
-
-# ---------------------------------------------------------------------------------------------
-# Questions
-
-_LIST_MARKER = re.compile(
-    r"^(?:"
-    r"[-–—•·●○◦▪▫■□◆◇►▶➤✓✔*+]\s*"
-    r"|(?:Q|问题|题目)\s*\d{0,3}\s*[:：.．、)）]\s*"
-    r"|\d{1,3}\s*(?:[、)）:：]|[.．](?!\d))\s*"
-    r"|[（(]\s*(?:\d{1,3}|[一二三四五六七八九十]{1,3})\s*[)）]\s*"
-    r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f]\s*"
-    r"|[一二三四五六七八九十]{1,3}\s*[、.．)）]\s*"
-    r"|[a-zA-Z][.)]\s+"
-    r")"
-)
-_ENDS_WITH_QUESTION_MARK = re.compile(r"[?？]\s*(?:[（(][^()（）]{0,60}[)）])?[\s\"'”’」』)）\]*]*$")
-_SUBHEADING = re.compile(r"[:：]\s*$")
-_TIP_LABEL = re.compile(r"^(?:tips?|note|hint|提示|建议|注意|小贴士|技巧)\s*[:：]", re.IGNORECASE)
-_ADVICE = re.compile(
-    r"^(?:复习|回顾|了解|准备|采用|对于|注意|建议|提前|熟悉|掌握|重点|确保|尝试|保持|多练|多做|练习|刷题|面试前|"
-    r"面试时|面试中|提示|技巧|可以|务必|记得|突出|强调|展示|结合|关注|学习|阅读|温习|巩固|梳理|总结|"
-    r"review|be\s+ready|be\s+prepared|tips?\b|prepare|brush\s+up|practi[cs]e|study|make\s+sure|expect|"
-    r"focus|remember|read|familiari[sz]e|know\b|note\b|consider|use\b|try\b|bring|highlight|emphasi[sz]e|"
-    r"show|research|revisit|refresh|get\s+familiar|think\s+about|keep|avoid|don'?t|do\s+not|spend|learn|"
-    r"understand|dig\s+into|go\s+over)",
-    re.IGNORECASE,
-)
-_ASKING = re.compile(
-    r"^(?:请(?:解释|描述|说明|谈谈|介绍|比较|举例|列举|分析|设计|实现|写出|简述|阐述|讲讲|说说|回答|推导|给出|画出|"
-    r"问)|如何|怎样|怎么|描述|解释|什么是|什么叫|为什么|为何|谈谈|说说|讲讲|聊聊|说明|比较|对比|介绍|举例|列举|"
-    r"分析|设计|实现|手写|简述|阐述|论述|概述|推导|能否|是否|哪些|有哪些|"
-    r"你(?:如何|会如何|怎么|是如何|会怎么|怎样|能否|是否|有没有|了解|知道|对)|"
-    r"(?:explain|how|what|what's|when|why|where|which|who|describe|compare|contrast|discuss|design|implement|"
-    r"write|define|outline|suppose|imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|"
-    r"optimi[sz]e|analy[sz]e)\b|walk\s+(?:us|me)\s+through|tell\s+(?:us|me)\b|talk\s+(?:us\s+|me\s+)?"
-    r"(?:about|through)|give\s+(?:an?\s+)?examples?|can\s+you|could\s+you|would\s+you|have\s+you|do\s+you|"
-    r"in\s+what\s+way)",
-    re.IGNORECASE,
-)
-_BOLD = re.compile(r"^(\*\*|__)(.+)\1$")
-
-
-def strip_list_marker(line: str) -> str:
-    """``line`` without its list marker(s) (``- ``, ``1、``, ``2.``, ``(3)``, ``①``, ``Q1:`` ...)."""
-    text = line.strip()
-    bold = _BOLD.match(text)
-    if bold:
-        text = bold.group(2).strip()
-    for _ in range(2):  # "- 1. question" from an HTML list item
-        stripped = _LIST_MARKER.sub("", text, count=1).strip()
-        if stripped == text:
-            break
-        text = stripped
-    bold = _BOLD.match(text)
-    return bold.group(2).strip() if bold else text
-
-
-def question_text(line: str) -> str | None:
-    """The question in an interview-section line (marker removed), or None if it asks nothing."""
-    text = strip_list_marker(line)
-    if len(text) < 4 or _SUBHEADING.search(text) or _TIP_LABEL.match(text):
-        return None
-    if _ENDS_WITH_QUESTION_MARK.search(text):
-        return text
-    if _ADVICE.match(text):
-        return None
-    return text if _ASKING.match(text) else None
-
-
-# ---------------------------------------------------------------------------------------------
-# Company, title, location
-
-_LABELS = {
-    "company": re.compile(
-        r"^(?:公司名称|公司|企业名称|企业|招聘公司|雇主|company|employer|organi[sz]ation)\s*[:：]\s*(?P<v>\S.{0,79})$",
-        re.IGNORECASE,
-    ),
-    "title": re.compile(
-        r"^(?:职位名称|职位|岗位名称|岗位|招聘职位|招聘岗位|job\s+title|position|title|role)\s*[:：]\s*(?P<v>\S.{0,99})$",
-        re.IGNORECASE,
-    ),
-    "location": re.compile(
-        r"^(?:工作地点|工作城市|办公地点|工作地址|地点|城市|location|work\s+location|office|based\s+in)"
-        r"\s*[:：]\s*(?P<v>\S.{0,79})$",
-        re.IGNORECASE,
-    ),
-}
-_ANY_LABEL = re.compile(r"^[^:：]{1,20}[:：]")
-_SENTENCE_END = re.compile(r"[。.!！?？;；]$")
-_META = re.compile(
-    r"^(?:发布于|更新于|posted|updated|reposted)|(?:小时|分钟|天|周|月)前|\b(?:ago|today|yesterday)\b|"
-    r"估算|薪资|月薪|年薪|\d+\s*[kK万千]\s*[-–~]|[¥$€£]\s*\d",
-    re.IGNORECASE,
-)
-_CITIES_ZH = frozenset(
-    "北京 上海 深圳 广州 杭州 成都 南京 武汉 西安 苏州 合肥 天津 重庆 长沙 厦门 青岛 大连 济南 郑州 沈阳 珠海 东莞 "
-    "无锡 宁波 福州 昆明 佛山 常州 南昌 贵阳 哈尔滨 长春 石家庄 太原 南宁 海口 三亚 兰州 乌鲁木齐 呼和浩特 拉萨 "
-    "香港 澳门 台北 新竹 台中 高雄 新加坡 东京 首尔 硅谷 远程 雄安".split()
-)
-_CITIES_EN = frozenset(
-    c.casefold()
-    for c in (
-        "Beijing|Shanghai|Shenzhen|Guangzhou|Hangzhou|Chengdu|Nanjing|Wuhan|Xi'an|Xian|Suzhou|Hefei|Tianjin|"
-        "Chongqing|Hong Kong|Taipei|Hsinchu|Singapore|Tokyo|Seoul|Bangalore|Bengaluru|Pune|Hyderabad|"
-        "Santa Clara|San Jose|San Francisco|Mountain View|Sunnyvale|Palo Alto|Seattle|Redmond|Austin|Boston|"
-        "New York|London|Cambridge|Munich|Berlin|Paris|Zurich|Tel Aviv|Yokneam|Toronto|Remote"
-    ).split("|")
-)
-_CITY_SEGMENTS = re.compile(r"\s*[·•|｜]\s*")
-
-
-def _city(line: str) -> str | None:
-    """The location a header line states (``北京市``, ``上海 · 后端开发``, ``Santa Clara, CA``)."""
-    if len(line) > 60:
-        return None
-    first = _CITY_SEGMENTS.split(line, maxsplit=1)[0].strip()
-    if not first:
-        return None
-    zh = first.removesuffix("市")
-    if zh in _CITIES_ZH or (len(first) <= 12 and any(first.startswith(c + "市") for c in _CITIES_ZH)):
-        return first
-    head = re.split(r"\s*[,，]\s*", first, maxsplit=1)[0]
-    if head.casefold() in _CITIES_EN and len(first) <= 40:
-        return first
-    return None
-
-
-def _is_name_line(line: str) -> bool:
-    """Whether a header line can be a company name or a job title."""
-    return (
-        len(line) <= 80
-        and not _SENTENCE_END.search(line)
-        and not _ANY_LABEL.match(line)
-        and not _META.search(line)
-        and _city(line) is None
-    )
-
-
-def _identity(
-    header: list[str], kept: list[str], sections: dict[str, list[str]]
-) -> tuple[str | None, str | None, str | None]:
-    """``(company, title, location)`` from labels, a location section, then the header layout."""
-    found: dict[str, str] = {}
-    for line in kept[:400]:
-        for key, pattern in _LABELS.items():
-            if key not in found:
-                match = pattern.match(line)
-                if match:
-                    found[key] = match["v"].strip()
-    names: list[str] = []
-    for line in header[:3]:
-        if not _is_name_line(line):
-            break
-        if not names or names[-1] != line:  # job boards repeat the title
-            names.append(line)
-    company = found.get("company")
-    title = found.get("title")
-    if company is None and len(names) >= 2:
-        company, header_title = names[0], names[1]
-    else:
-        header_title = next((n for n in names if n != company), None)
-    title = title or header_title
-    location = found.get("location")
-    if location is None:
-        for name, lines in sections.items():
-            if _heading_key(name) in _LOCATION_SECTIONS and lines and len(lines[0]) <= 60:
-                location = strip_list_marker(lines[0])
-                break
-    if location is None:
-        location = next((c for c in map(_city, header[:30]) if c), None)
-    return company, title, location
 
 
 # ---------------------------------------------------------------------------------------------
 # The pipeline
 
 
-def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionResult:
-    """Extract company, title, location, sections, skills and questions from posting ``text``.
+@dataclass
+class _Block:
+    name: str
+    kind: str  # required | responsibilities | nice | content | interview | round | generic | header
+    round: str | None
+    lines: list[str] = field(default_factory=list)
+    reverse: bool = False  # inside a round's 反问 part
 
-    Pure and deterministic; never raises on a ``str``. ``taxonomy`` defaults to the shipped one.
-    """
-    taxonomy = taxonomy or load_taxonomy()
-    header: list[str] = []
-    kept: list[str] = []
-    sections: dict[str, list[str]] = {}
-    questions: dict[str, Question] = {}
-    current: str | None = None
-    kind: str | None = None
+
+def _segment(lines: list[str]) -> tuple[list[_Block], bool]:
+    """Lines into blocks under their headings (noise dropped); whether any known heading was seen."""
+    blocks = [_Block("", "header", None)]
     recognised = False
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.casefold() in _FURNITURE:
-            continue
+    noise = False
+    current_round: str | None = None
+    for line in lines:
         heading = _match_heading(line)
         if heading:
             name, kind, rest = heading
             if kind == _NOISE:
-                current = None
+                noise = True
                 continue
+            noise = False
             recognised = True
-            current = name
-            sections.setdefault(name, [])
-            kept.append(line)
-            if not rest:
+            if kind != _INTERVIEW:
+                current_round = None
+            blocks.append(_Block(name, kind, current_round if kind == _INTERVIEW else None))
+            if rest:
+                blocks[-1].lines.append(rest)
+            continue
+        round_ = _round(line)
+        if round_:
+            noise = False
+            recognised = True
+            current_round, rest = round_
+            blocks.append(_Block(current_round, _ROUND_KIND, current_round))
+            if rest:
+                blocks[-1].lines.append(rest)
+            continue
+        if noise:
+            continue
+        generic = _generic_heading(line)
+        if generic:
+            reverse = bool(_REVERSE.fullmatch(generic) or _REVERSE.fullmatch(line))
+            if reverse and blocks[-1].kind in (_ROUND_KIND, _INTERVIEW, "header", _GENERIC):
+                blocks.append(_Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
                 continue
-            line = rest
-        elif kind == _NOISE:
+            inline = _INLINE_HEADING.fullmatch(line)
+            if inline and inline["rest"]:
+                pass  # "Something: text" is a line, not a heading
+            else:
+                # a sub-heading inside a round stays in that round ("算法题：", "## Coding")
+                parent = blocks[-1]
+                if parent.kind in (_ROUND_KIND, _INTERVIEW) and not parent.reverse:
+                    blocks.append(_Block(generic, parent.kind, parent.round))
+                else:
+                    blocks.append(_Block(generic, _GENERIC, None))
+                continue
+        if _REVERSE.match(line) and blocks[-1].kind in (_ROUND_KIND, _INTERVIEW, "header", _GENERIC):
+            continue  # "反问：…" on one line
+        blocks[-1].lines.append(line)
+    return blocks, recognised
+
+
+def _is_report(lines: list[str], blocks: list[_Block]) -> bool:
+    rounds = sum(1 for b in blocks if b.kind == _ROUND_KIND)
+    if rounds >= 1 and any(_REPORT_TITLE.match(line[:200]) for line in lines[:6]):
+        return True
+    if rounds >= 2:
+        return True
+    posting_sections = sum(1 for b in blocks if b.kind in ("required", "responsibilities", "nice"))
+    markers = sum(1 for line in lines[:400] if _REPORT_MARKERS.match(line[:200]))
+    if posting_sections == 0 and (rounds or any(_REPORT_TITLE.match(line[:200]) for line in lines[:6])):
+        return True
+    return posting_sections == 0 and markers >= 3
+
+
+def _score_generic(block: _Block) -> bool:
+    """Whether an unknown heading's lines are a list of questions (judged by what they look like)."""
+    judged = [judge_line(line) for line in block.lines[:200]]
+    asking = sum(1 for j in judged if j.asks)
+    if asking < 2:
+        return False
+    hint = re.search(r"面试|考察|考点|问|题|interview|ask|question|discuss|topic|quiz", block.name, re.IGNORECASE)
+    return asking >= 0.6 * len(judged) or (hint is not None and asking >= 0.3 * len(judged))
+
+
+def _rhetorical(index: int, lines: list[str]) -> bool:
+    """A question followed by prose about the employer ("Why join us?" then a paragraph)."""
+    following = lines[index + 1: index + 3]
+    return bool(following) and all(not judge_line(n).asks and len(n) > 40 for n in following)
+
+
+def _questions(blocks: list[_Block], report: bool) -> list[Question]:
+    found: dict[str, Question] = {}
+    for block in blocks:
+        if block.reverse:
             continue
-        if current is None:
-            header.append(line)
-            kept.append(line)
+        kind = block.kind
+        if kind == _GENERIC and not report and not _score_generic(block):
             continue
-        sections[current].append(line)
-        if heading is None:
-            kept.append(line)
-        if kind == _INTERVIEW:
-            asked = question_text(line)
-            if asked and asked not in questions:
-                questions[asked] = Question(text=asked, section=current)
-    company, title, location = _identity(header, kept, sections)
+        if kind == "header" and not report:
+            continue
+        if kind not in (_INTERVIEW, _ROUND_KIND, _GENERIC, "header"):
+            continue
+        in_round = kind == _ROUND_KIND or (report and kind in (_INTERVIEW, _GENERIC, "header"))
+        section = block.name or (block.round or "")
+        for index, line in enumerate(block.lines):
+            if len(line) > MAX_LINE_CHARS:
+                continue
+            for part in split_questions(line):
+                judgement = judge_line(part)
+                if judgement.dropped:
+                    continue
+                if judgement.mark or judgement.verb:
+                    confidence = 0.9 if judgement.mark else 0.85
+                    if kind == _GENERIC and not report:
+                        confidence -= 0.1
+                    if kind == "header" and report:
+                        confidence -= 0.15
+                    if not in_round and kind not in (_INTERVIEW,) and judgement.mark and _rhetorical(index, block.lines):
+                        continue
+                elif judgement.topic and in_round:
+                    confidence = 0.65
+                elif in_round and kind == _ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text):
+                    confidence = 0.5
+                else:
+                    continue
+                if len(judgement.text) > 150:
+                    confidence -= 0.2
+                key = judgement.text.casefold()
+                if key not in found:
+                    found[key] = Question(text=judgement.text, section=section, kind=question_kind(judgement.text),
+                                          round=block.round, confidence=round(max(0.05, confidence), 2))
+    return list(found.values())
+
+
+_TECHNICAL = re.compile(r".{0,60}?(?:[A-Za-z]{2,}|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信)")
+
+
+def _looks_technical(text: str) -> bool:
+    return bool(_TECHNICAL.match(text))
+
+
+def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionResult:
+    """Extract company, title, location, sections, skills and questions from ``text`` (a job
+    posting or an interview report).
+
+    Pure and deterministic; never raises on a ``str``; linear in the length of ``text``.
+    ``taxonomy`` defaults to the shipped one.
+    """
+    taxonomy = taxonomy or load_taxonomy()
+    lines: list[str] = []
+    tail: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or (len(line) <= 20 and line.casefold() in _FURNITURE):
+            continue
+        if len(lines) < MAX_LINES:
+            lines.append(line)
+        else:
+            tail.append(line)
+    blocks, recognised = _segment(lines)
+    report = _is_report(lines, blocks)
+    questions = _questions(blocks, report)
+    truncated = max(0, len(questions) - MAX_QUESTIONS)
+    questions = questions[:MAX_QUESTIONS]
+
+    kept: list[str] = []
+    weights: dict[str, float] = {}
+    sections: dict[str, list[str]] = {}
+    location_lines: list[str] = []
+    for block in blocks:
+        kept.extend(block.lines)
+        if block.name and block.kind != "header":
+            sections.setdefault(block.name, []).extend(block.lines)
+        if _heading_key(block.name) in _LOCATION_SECTIONS:
+            location_lines.extend(strip_list_marker(line) for line in block.lines)
+        weight = SKILL_WEIGHTS.get(block.kind, 1.0)
+        if block.lines:
+            for skill_name in _mentions(taxonomy, "\n".join(block.lines)):
+                weights[skill_name] = weights.get(skill_name, 0.0) + weight
+    kept_text = "\n".join(kept + tail)
+    skills = taxonomy.find_skills(kept_text)
+    for skill_name in skills:
+        weights.setdefault(skill_name, 1.0)
+    header = blocks[0].lines
+    company, title, location = find_identity(header, kept, location_lines, report)
     return ExtractionResult(
         company=company,
         title=title,
         location=location,
-        sections={name: "\n".join(lines) for name, lines in sections.items() if lines},
-        skills=taxonomy.find_skills("\n".join(kept)),
-        questions=list(questions.values()),
+        sections={name: "\n".join(body) for name, body in sections.items() if body},
+        skills=skills,
+        questions=questions,
         recognised_sections=recognised,
+        doc_kind="report" if report else "posting",
+        rounds=list(dict.fromkeys(b.round for b in blocks if b.kind == _ROUND_KIND and b.round)),
+        skill_weights={name: weights[name] for name in skills},
+        truncated=truncated,
     )
+
+
+def _mentions(taxonomy: Taxonomy, text: str) -> list[str]:
+    """Every skill mention in ``text`` (repeats included), by canonical name."""
+    return [name for _start, _end, name in taxonomy.skill_spans(text)]

@@ -1,0 +1,250 @@
+"""One line of a posting or interview report: is it an interview question, of which kind, how sure.
+
+Line-level judgements the extraction pipeline (:mod:`prep.postings.extract`) combines with the
+line's context (the section or interview round it sits in). Every pattern here is anchored at
+the start of the line or applied to a bounded prefix, with bounded repeats, and lines longer
+than :data:`MAX_QUESTION_CHARS` are never questions, so the cost per line is bounded and the
+whole pass is linear in the input.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: A line longer than this is prose (a paragraph, an answer), not a question to drill.
+MAX_QUESTION_CHARS = 300
+_MIN_CHARS = 4
+
+_LIST_MARKER = re.compile(
+    r"(?:"
+    r"[-–—•·●○◦▪▫■□◆◇►▶➤✓✔*+]\s{0,4}"
+    r"|(?:Q|问题|题目)\s{0,2}\d{0,3}\s{0,2}[:：.．、)）]\s{0,4}"
+    r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
+    r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
+    r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f\u2776-\u277f]\s{0,4}"
+    r"|[一二三四五六七八九十]{1,3}\s{0,2}[、.．)）]\s{0,4}"
+    r"|[a-zA-Z][.)]\s{1,4}"
+    r"|#{1,6}\s{1,4}"
+    r")"
+)
+_BOLD = re.compile(r"(\*\*|__)(.{1,400})\1")
+
+
+def strip_list_marker(line: str) -> str:
+    """``line`` without its list marker(s) (``- ``, ``1、``, ``2.``, ``(3)``, ``①``, ``Q1:`` ...)."""
+    text = line.strip()
+    for _ in range(3):  # "- 1. **question**" from an HTML list item
+        bold = _BOLD.fullmatch(text)
+        if bold:
+            text = bold.group(2).strip()
+        match = _LIST_MARKER.match(text)
+        if not match or match.end() == 0:
+            break
+        text = text[match.end():].strip()
+    bold = _BOLD.fullmatch(text)
+    return bold.group(2).strip() if bold else text
+
+
+_CLOSERS = " \t\"'”’」』)）]】*_`.。!！~～"
+
+
+def ends_with_question_mark(text: str) -> bool:
+    """Whether ``text`` ends with ``?``/``？`` (closing quotes, brackets, a short parenthetical
+    note such as ``（二面）`` and spaces after it allowed). A scan from the end, not a regex."""
+    tail = text[-120:].rstrip(_CLOSERS + " ")
+    if tail.endswith(("?", "？")):
+        return True
+    if text[-120:].rstrip().endswith((")", "）")):  # "…? (asked twice)"
+        body = text[-120:].rstrip().rstrip(")）")
+        cut = max(body.rfind("("), body.rfind("（"))
+        if cut >= 0 and len(body) - cut <= 60:
+            return body[:cut].rstrip(_CLOSERS + " ").endswith(("?", "？"))
+    return False
+
+
+# --- What a question opens with -------------------------------------------------------------------
+
+_ASKING_ZH = re.compile(
+    r"(?:请(?:你|您)?|麻烦|能不能|可以)?(?:先)?"
+    r"(?:解释|描述|说明|谈谈|介绍|比较|举例|列举|分析|设计|实现|写出|简述|阐述|讲讲|说说|回答|推导|给出|画出|"
+    r"讲一下|讲下|说一下|说下|介绍一下|介绍下|聊一下|聊聊|谈一下|问了|问到|问|追问|又问|接着问|还问了|"
+    r"手撕|手写|写一个|写个|写一下|实现一个|实现一下|设计一个|设计一下|"
+    r"如何|怎样|怎么|什么是|什么叫|为什么|为何|论述|概述|区别|对比|能否|是否|哪些|有哪些|有没有|"
+    r"你(?:如何|会如何|怎么|是如何|会怎么|怎样|能否|是否|有没有|了解|知道|对|觉得|认为|会|遇到|做过|用过|在))",
+)
+_ASKING_EN = re.compile(
+    r"(?:(?:so|then|and|also|next|finally|q)[,:]?\s{1,3})?"
+    r"(?:explain|how|what|what's|when|why|where|which|who|whom|whose|is|are|does|do|did|can|could|would|should|"
+    r"will|has|have|describe|compare|contrast|discuss|design|implement|write|code|define|outline|suppose|"
+    r"imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|optimi[sz]e|analy[sz]e|calculate|"
+    r"compute|reverse|find|given|build|walk\s+(?:us|me)\s+through|tell\s+(?:us|me)|talk\s+(?:us\s+|me\s+)?"
+    r"(?:about|through)|give\s+(?:an?\s+)?examples?|in\s+what\s+way|they\s+asked|asked\s+(?:about|me|to|how|"
+    r"what|why|for)|he\s+asked|she\s+asked|interviewer\s+asked|we\s+discussed|deep\s+dive|dove\s+into|"
+    r"dug\s+into|follow-?ups?:?)\b",
+    re.IGNORECASE,
+)
+_CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce 原理", "RDMA和TCP的区别"
+    r".{0,120}?(?:原理|区别|机制|流程|过程|优缺点|作用|实现方式|底层|场景|瓶颈|对比|算法|是什么|为什么|"
+    r"difference|differences|vs\.?|versus|trade-?offs?|internals|how\s+it\s+works)",
+    re.IGNORECASE,
+)
+
+# --- What a question is not ---------------------------------------------------------------------
+
+_ADVICE = re.compile(
+    r"(?:复习|回顾|了解|准备|采用|对于|注意|建议|提前|熟悉|掌握|重点复习|确保|尝试|保持|多练|多做|练习|刷题|面试前|"
+    r"面试时|面试中|提示|技巧|可以(?!说|讲|谈|介绍)|务必|记得|突出|强调|展示|结合|关注|学习|阅读|温习|巩固|梳理|总结|"
+    r"review|be\s+ready|be\s+prepared|tips?\b|prepare|brush\s+up|practi[cs]e|study|make\s+sure|expect\b|"
+    r"focus|remember|read\b|familiari[sz]e|know\b|note\b|consider|use\b|try\b|bring|highlight|emphasi[sz]e|"
+    r"show\b|research|revisit|refresh|get\s+familiar|think\s+about|keep|avoid|don'?t|do\s+not|spend|learn|"
+    r"understand|dig\s+into|go\s+over|we\s+(?:will|'ll)\s+(?:send|contact|reach)|good\s+luck)",
+    re.IGNORECASE,
+)
+_DROP_ZH = re.compile(
+    r".{0,40}?(?:自我介绍|反问|我问了?|我问他|我问面试官|问面试官|期望薪|薪资|薪水|工资|待遇|年包|签字费|"
+    r"什么时候(?:能)?(?:入职|到岗)|入职时间|到岗|实习时长|能实习多久|实习多久|一周(?:能)?(?:来|实习)几天|"
+    r"(?<![a-z])(?:offer|oc|base|hc|lz|mark|dd)(?![a-z])|意向书|"
+    r"凉了|凉凉|挂了|被挂|已挂|攒人品|攒rp|许愿|祝好运|好运|求offer|求过|求捞|蹲|等通知|感谢|谢谢|祝大家|"
+    r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
+    r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围)",
+    re.IGNORECASE,
+)
+_DROP_EN = re.compile(
+    r".{0,60}?\b(?:introduce\s+yourself|tell\s+(?:me|us)\s+about\s+yourself|self[- ]introduction|"
+    r"i\s+asked|my\s+questions?\s+(?:for|to)|questions?\s+for\s+(?:the|them|him|her)|reverse\s+q|"
+    r"expected\s+(?:salary|compensation)|salary|compensation|notice\s+period|start\s+date|when\s+can\s+you\s+start|"
+    r"visa|sponsorship|relocat\w*|(?:got|get|received|an|the|verbal|written)\s+offer|rejected|rejection|ghosted|"
+    r"good\s+luck|wish\s+me|fingers\s+crossed|update:|edit:|thanks|thank\s+you|upvote|"
+    r"appl(?:y|ied|ying)\s+(?:for|to|online|through|via|again)|application\s+(?:process|status|form|portal)|"
+    r"recruiter|hiring\s+process|interview\s+process|hear\s+back|heard\s+back|resume\b|cv\b|referral|"
+    r"contact\s+us|email\s+us|reach\s+out|why\s+join|why\s+us\b|why\s+work|what'?s\s+in\s+it|what\s+we\s+offer|"
+    r"what\s+you'?ll\s+(?:do|get|bring)|who\s+we\s+are|who\s+you\s+are|benefits\s+package|perks|"
+    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b)",
+    re.IGNORECASE,
+)
+_RHETORICAL_ZH = re.compile(
+    r".{0,20}?(?:为什么(?:选择|加入)(?:我们|我司)|我们(?:能)?(?:提供|给你)什么|你将(?:获得|得到)|你能得到|"
+    r"为什么是我们|加入我们|福利|有疑问|有问题.{0,6}(?:联系|邮件|邮箱)|联系我们)"
+)
+_PROJECT_ONLY = re.compile(
+    r"(?:聊|问|讲|介绍|深挖|挖)?(?:了)?(?:一下|下)?(?:简历|项目|实习|论文)(?:经历|经验)?"
+    r"(?:[，,。、\s]{0,3}.{0,12}?(?:很细|深挖|细节|为主|半小时|\d{1,3}\s*(?:min|分钟)|全程|很多|一堆|比较久))?[。.!！]?",
+    re.IGNORECASE,
+)
+_PROJECT_ONLY_EN = re.compile(
+    r"(?:talked|chatted|went)\s+(?:about|through|over)\s+(?:my|the)\s+(?:projects?|resume|cv|internships?|"
+    r"background|experience)[^a-z]{0,3}(?:in\s+(?:detail|depth))?[.!]?|"
+    r"(?:projects?|resume)\s+(?:deep\s+dive|discussion|walkthrough)[.!]?",
+    re.IGNORECASE,
+)
+_TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.)\s{0,2}[:：]", re.IGNORECASE)
+_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：])")
+
+# --- Kinds --------------------------------------------------------------------------------------
+
+_CODING = re.compile(
+    r".{0,200}?(?:手撕|手写|撕|写代码|代码|编程题|算法题|leetcode|lc\s?\d|力扣|hot\s?100|写一个|写个|实现一个|"
+    r"实现一下|实现(?:一个)?(?:线程安全|无锁|lru|环形|单例|生产者|读写锁|memcpy|快排|堆)|"
+    r"\bimplement\b|\bwrite\s+(?:a|an|the|some)?\s*(?:function|code|program|class|kernel|method)|\bcode\s+(?:a|an|up)\b|"
+    r"\bcoding\b|\blive\s+cod|reverse\s+a\s+linked|linked\s+list|binary\s+tree|two\s+sum|\blru\b)",
+    re.IGNORECASE,
+)
+_DESIGN = re.compile(
+    r".{0,200}?(?:设计一个|设计一套|系统设计|架构设计|如何设计|怎么设计|设计.{0,20}(?:系统|服务|平台|架构|集群|框架)|"
+    r"\bsystem\s+design\b|\bdesign\s+(?:a|an|the)\b|\bhow\s+would\s+you\s+(?:design|architect|build|scale)|"
+    r"\barchitect\s+(?:a|an)\b)",
+    re.IGNORECASE,
+)
+_BEHAVIOURAL = re.compile(
+    r".{0,120}?(?:你(?:遇到过|做过|解决过|参与过|负责过|最有|最难|最大|的优点|的缺点|的优缺点|如何处理|怎么处理|"
+    r"为什么想|为什么选择|为什么离开|的职业规划|未来.{0,4}规划)|讲一个你|说一个你|举一个你|介绍一个你|"
+    r"最有挑战|最难的|最大的挑战|冲突|分歧|失败的经历|压力|团队合作|"
+    r"tell\s+(?:me|us)\s+about\s+a\s+time|describe\s+a\s+(?:time|situation|project|conflict)|"
+    r"a\s+time\s+(?:when|you)|walk\s+(?:me|us)\s+through\s+(?:a|your|one)\s+(?:project|past)|"
+    r"\byour\s+(?:experience|biggest|greatest|most|past|previous|favou?rite|strengths?|weakness)|"
+    r"\bconflict|\bdisagree|\bfailure\b|\bmistake\b|why\s+do\s+you\s+want|why\s+(?:this|our)\s+(?:role|team|company)|"
+    r"\bstar\s+method|\bleadership\b)",
+    re.IGNORECASE,
+)
+
+
+def question_kind(text: str) -> str:
+    """``coding``, ``design``, ``behavioural`` or ``concept`` (the default)."""
+    head = text[:MAX_QUESTION_CHARS]
+    if _BEHAVIOURAL.match(head):
+        return "behavioural"
+    if _CODING.match(head):
+        return "coding"
+    if _DESIGN.match(head):
+        return "design"
+    return "concept"
+
+
+@dataclass(frozen=True)
+class LineJudgement:
+    """What one line says: ``text`` (cleaned) and how it asks (``mark``, ``verb``, ``topic``)."""
+
+    text: str
+    mark: bool  # ends with a question mark
+    verb: bool  # opens with an asking or imperative verb
+    topic: bool  # a bare topic ("X 原理", "A vs B") — a question only inside an interview round
+    dropped: str | None  # why it is certainly not a question to drill, if it is not
+
+    @property
+    def asks(self) -> bool:
+        return self.dropped is None and (self.mark or self.verb)
+
+
+def clean_question(line: str) -> str:
+    """The question of a line: list markers, a trailing answer note and colons removed."""
+    text = strip_list_marker(line)
+    cut = _ANSWER_CUT.search(text, 4) if len(text) > 4 else None
+    if cut:
+        text = text[: cut.start()].rstrip(" ，,;；:：")
+    return text.strip()
+
+
+def judge_line(line: str) -> LineJudgement:
+    """Judge one line on its own (context is the caller's)."""
+    text = clean_question(line)
+    dropped = None
+    if len(text) < _MIN_CHARS:
+        dropped = "short"
+    elif len(text) > MAX_QUESTION_CHARS:
+        dropped = "long"
+    elif text.endswith((":", "：")) or _TIP_LABEL.match(text):
+        dropped = "label"
+    elif _DROP_ZH.match(text) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(text):
+        dropped = "not a technical question"
+    elif _PROJECT_ONLY.fullmatch(text) or _PROJECT_ONLY_EN.fullmatch(text):
+        dropped = "project talk without a topic"
+    if dropped:
+        return LineJudgement(text, False, False, False, dropped)
+    mark = ends_with_question_mark(text)
+    verb = bool(_ASKING_ZH.match(text) or _ASKING_EN.match(text))
+    if not mark and _ADVICE.match(text):
+        return LineJudgement(text, False, False, False, "advice")
+    topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(text))
+    return LineJudgement(text, mark, verb, topic, None)
+
+
+def question_text(line: str) -> str | None:
+    """The question in an interview-section line (marker removed), or None if it asks nothing."""
+    judgement = judge_line(line)
+    return judgement.text if judgement.asks else None
+
+
+_SPLIT = re.compile(r"[；;]|(?<=[？?])\s{0,3}(?=\S)")
+
+
+def split_questions(line: str) -> list[str]:
+    """The questions of a line that asks several (``A？B？``, ``A；B``), or the line itself."""
+    if len(line) > MAX_QUESTION_CHARS * 2 or not any(c in line for c in "；;？?"):
+        return [line]
+    parts = [p.strip(" ，,、") for p in _SPLIT.split(strip_list_marker(line))]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or any(len(p) < _MIN_CHARS for p in parts):
+        return [line]
+    return parts

@@ -1,0 +1,234 @@
+"""Who is hiring, for what, where: company, title and location of a posting or interview report.
+
+Evidence, strongest first: labelled lines (``公司：``, ``Company:``, ``Job title:`` — the HTML
+reducer writes these from a page's JSON-LD ``JobPosting``), a saved page's ``Site:``/``Page
+title:`` lines, a report's title naming a company (``字节跳动 AI Infra 一面二面面经``), then the
+job-board header layout (company and title on the first lines, or ``Company · City`` under the
+title as LinkedIn shows it).
+
+Pure module: no Flask, no database. Every pattern is anchored and bounded.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_LABELS = {
+    "company": re.compile(
+        r"(?:公司名称|公司|企业名称|企业|招聘公司|雇主|所属公司|company(?:\s+name)?|employer|organi[sz]ation|"
+        r"hiring\s+organi[sz]ation)\s{0,3}[:：]\s{0,3}(?P<v>\S.{0,79})",
+        re.IGNORECASE,
+    ),
+    "title": re.compile(
+        r"(?:职位名称|职位|岗位名称|岗位|招聘职位|招聘岗位|面试岗位|应聘岗位|投递岗位|job\s+title|position|title|role)"
+        r"\s{0,3}[:：]\s{0,3}(?P<v>\S.{0,99})",
+        re.IGNORECASE,
+    ),
+    "location": re.compile(
+        r"(?:工作地点|工作城市|办公地点|工作地址|地点|城市|base地|location|work\s+location|office|based\s+in)"
+        r"\s{0,3}[:：]\s{0,3}(?P<v>\S.{0,79})",
+        re.IGNORECASE,
+    ),
+}
+_SITE = re.compile(r"Site:\s(?P<v>.{1,200})")
+_PAGE_TITLE = re.compile(r"Page title:\s(?P<v>.{1,300})")
+_ANY_LABEL = re.compile(r"[^:：]{1,20}[:：]")
+_SENTENCE_END = re.compile(r".{0,200}[。.!！?？;；]")
+_META = re.compile(
+    r".{0,60}?(?:发布于|更新于|posted|updated|reposted|小时前|分钟前|天前|周前|月前|\bago\b|\btoday\b|\byesterday\b|"
+    r"估算|薪资|月薪|年薪|\d+\s{0,2}[kK万千]\s{0,2}[-–~]|[¥$€£]\s{0,2}\d|applicants|申请人|浏览|阅读|"
+    r"full-?time|part-?time|实习/|全职|兼职|on-?site|hybrid|remote\b)",
+    re.IGNORECASE,
+)
+
+#: Employers candidates of these roles apply to (a report's title names one of them, a page's
+#: title ends with one). Matched as written or case-insensitively for Latin names.
+KNOWN_COMPANIES = tuple(
+    """字节跳动 字节 阿里巴巴 阿里云 阿里 蚂蚁集团 蚂蚁 腾讯 百度 华为 美团 京东 快手 拼多多 小红书 网易 商汤 英伟达 微软
+    谷歌 亚马逊 苹果 英特尔 高通 联想 中兴 小米 滴滴 携程 哔哩哔哩 B站 得物 虾皮 月之暗面 智谱 百川智能 百川 深度求索
+    阶跃星辰 壁仞 摩尔线程 寒武纪 燧原 海光 昆仑芯 零一万物 MiniMax DeepSeek 地平线 蔚来 理想 小鹏 大疆 OPPO vivo 荣耀
+    中科院 上海人工智能实验室 浪潮 曙光 NVIDIA Nvidia ByteDance TikTok Alibaba Tencent Baidu Huawei Meituan JD Kuaishou
+    Microsoft Google Meta Facebook Amazon AWS Apple AMD Intel Qualcomm Broadcom Cisco Oracle IBM OpenAI Anthropic xAI
+    Databricks Snowflake Uber Airbnb Netflix LinkedIn Stripe Cerebras Groq SambaNova Graphcore Tenstorrent Mellanox
+    Cohere Mistral CoreWeave Lambda Moonshot\u0020AI Zhipu Shopee Sea Grab Samsung SK\u0020hynix Arm""".split()
+)
+_KNOWN = {name.casefold(): name for name in KNOWN_COMPANIES}
+#: Sites that host postings and reports: a page's site name is not the employer.
+JOB_BOARDS = frozenset(
+    n.casefold()
+    for n in """LinkedIn Indeed Glassdoor Greenhouse Lever Workday BOSS直聘 Boss直聘 拉勾 拉勾网 猎聘 猎聘网 牛客 牛客网
+    nowcoder 智联招聘 前程无忧 实习僧 小红书 知乎 一亩三分地 1point3acres Reddit Blind TeamBlind LeetCode 力扣 V2EX
+    脉脉 JobBoard Wellfound AngelList Hacker\u0020News Medium CSDN 掘金 博客园 微信公众号""".split()
+)
+_TITLE_SPLIT = re.compile(r"\s{0,3}(?:[|｜·•—–]|\s-\s)\s{0,3}")
+_CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?|\s+jobs|\s+招聘|招聘官网|官网)?",
+                      re.IGNORECASE)
+_REPORT_COMPANY = re.compile(
+    r"[【\[（(]?(?P<n>[^\s【】\[\]（）()|｜:：,，]{2,20}?)[】\]）)]?\s{0,3}"
+    r"(?=.{0,40}?(?:面经|面试经验|面试记录|一面|二面|三面|终面|hr面|interview\s+experience|interview\s+report|onsite|"
+    r"phone\s+screen))",
+    re.IGNORECASE,
+)
+_CITIES_ZH = frozenset(
+    "北京 上海 深圳 广州 杭州 成都 南京 武汉 西安 苏州 合肥 天津 重庆 长沙 厦门 青岛 大连 济南 郑州 沈阳 珠海 东莞 "
+    "无锡 宁波 福州 昆明 佛山 常州 南昌 贵阳 哈尔滨 长春 石家庄 太原 南宁 海口 三亚 兰州 乌鲁木齐 呼和浩特 拉萨 "
+    "香港 澳门 台北 新竹 台中 高雄 新加坡 东京 首尔 硅谷 远程 雄安".split()
+)
+_CITIES_EN = frozenset(
+    c.casefold()
+    for c in (
+        "Beijing|Shanghai|Shenzhen|Guangzhou|Hangzhou|Chengdu|Nanjing|Wuhan|Xi'an|Xian|Suzhou|Hefei|Tianjin|"
+        "Chongqing|Hong Kong|Taipei|Hsinchu|Singapore|Tokyo|Seoul|Bangalore|Bengaluru|Pune|Hyderabad|"
+        "Santa Clara|San Jose|San Francisco|Mountain View|Sunnyvale|Palo Alto|Seattle|Redmond|Austin|Boston|"
+        "New York|London|Cambridge|Munich|Berlin|Paris|Zurich|Tel Aviv|Yokneam|Toronto|Remote|Menlo Park|"
+        "Cupertino|Los Angeles|Durham|Raleigh|Westford|Shanghai, China|Beijing, China|Dublin|Amsterdam|Warsaw"
+    ).split("|")
+)
+_CITY_SEGMENTS = re.compile(r"\s{0,3}[·•|｜]\s{0,3}")
+
+
+def known_company(text: str) -> str | None:
+    """The first known employer named in ``text`` (a title line), if any."""
+    folded = text[:200].casefold()
+    best: tuple[int, int, str] | None = None
+    for key, name in _KNOWN.items():
+        at = folded.find(key)
+        if at < 0:
+            continue
+        end = at + len(key)
+        if key.isascii() and ((at and folded[at - 1].isalnum() and folded[at - 1].isascii())
+                              or (end < len(folded) and folded[end].isalnum() and folded[end].isascii())):
+            continue
+        candidate = (at, -len(key), name)
+        if best is None or candidate < best:
+            best = candidate
+    return best[2] if best else None
+
+
+def city(line: str) -> str | None:
+    """The location a header line states (``北京市``, ``上海 · 后端开发``, ``Santa Clara, CA``)."""
+    if len(line) > 60:
+        return None
+    first = _CITY_SEGMENTS.split(line, maxsplit=1)[0].strip()
+    if not first:
+        return None
+    zh = first.removesuffix("市")
+    if zh in _CITIES_ZH or (len(first) <= 12 and any(first.startswith(c + "市") for c in _CITIES_ZH)):
+        return first
+    head = re.split(r"\s{0,3}[,，]\s{0,3}", first, maxsplit=1)[0]
+    if head.casefold() in _CITIES_EN and len(first) <= 40:
+        return first
+    return None
+
+
+def _is_name_line(line: str) -> bool:
+    """Whether a header line can be a company name or a job title."""
+    return (
+        len(line) <= 80
+        and not _SENTENCE_END.fullmatch(line)
+        and not _ANY_LABEL.match(line)
+        and not _META.match(line)
+        and city(line) is None
+    )
+
+
+def _from_page_title(page_title: str, site: str | None) -> tuple[str | None, str | None]:
+    """``(company, title)`` from "Title - Company | Board" or "Company Careers | Title"."""
+    parts = [p.strip() for p in _TITLE_SPLIT.split(page_title[:300]) if p.strip()]
+    parts = [p for p in parts if p.casefold() not in JOB_BOARDS]
+    company = None
+    for part in parts:
+        named = _CAREERS.fullmatch(part)
+        candidate = named["n"].strip() if named else part
+        if part is not candidate and candidate.casefold() != part.casefold() and len(candidate) <= 40:
+            company = candidate
+            break
+        if known_company(part) == part or part.casefold() in _KNOWN:
+            company = _KNOWN.get(part.casefold(), part)
+            break
+    if company is None and site and site.casefold() not in JOB_BOARDS:
+        named = _CAREERS.fullmatch(site.strip())
+        company = (named["n"] if named else site).strip()
+    rest = [p for p in parts if company is None or company.casefold() not in p.casefold()]
+    return company, (rest[0] if rest else None)
+
+
+def find_identity(
+    header: Sequence[str], kept: Sequence[str], location_lines: Sequence[str], is_report: bool
+) -> tuple[str | None, str | None, str | None]:
+    """``(company, title, location)`` of a document.
+
+    ``header`` is the lines before the first section heading, ``kept`` every non-noise line (for
+    labels), ``location_lines`` the lines of a location section.
+    """
+    found: dict[str, str] = {}
+    site = page_title = None
+    for line in kept[:400]:
+        if len(line) > 200:
+            continue
+        if line.startswith("Site: ") and site is None:
+            match = _SITE.fullmatch(line)
+            site = match["v"].strip() if match else None
+            continue
+        if line.startswith("Page title: ") and page_title is None:
+            match = _PAGE_TITLE.fullmatch(line)
+            page_title = match["v"].strip() if match else None
+            continue
+        for key, pattern in _LABELS.items():
+            if key not in found:
+                match = pattern.fullmatch(line)
+                if match:
+                    value = match["v"].strip()
+                    if key == "company" and value.casefold() in JOB_BOARDS:
+                        continue
+                    found[key] = value
+    company, title, location = found.get("company"), found.get("title"), found.get("location")
+    page_role = None
+    if page_title and (company is None or title is None):
+        page_company, page_role = _from_page_title(page_title, site)
+        company = company or page_company
+    content_header = [line for line in header if not line.startswith(("Site: ", "Page title: "))]
+    if is_report:
+        if company is None:
+            for line in content_header[:5]:
+                company = known_company(line)
+                if company is None:
+                    match = _REPORT_COMPANY.match(line[:120])
+                    if match and not match["n"].isdigit():
+                        company = match["n"]
+                if company:
+                    break
+        return company, title, location or _first_city(content_header)
+    names: list[str] = []
+    company_line = None
+    for index, line in enumerate(content_header[:4]):
+        segments = _CITY_SEGMENTS.split(line)
+        if company_line is None and len(segments) >= 2 and not city(segments[0]) and not _META.match(segments[0]) and (
+                city(segments[1]) or _META.match(" ".join(segments[1:])) or known_company(segments[0]) == segments[0]):
+            company_line = segments[0].strip()  # "NVIDIA · Santa Clara, CA (On-site)" under the title
+            location = location or city(segments[1])
+            continue
+        if not _is_name_line(line):
+            if index == 0:
+                break
+            continue
+        if not names or names[-1] != line:  # job boards repeat the title
+            names.append(line)
+    if company is None and company_line and company_line.casefold() not in JOB_BOARDS:
+        company = company_line
+    if company is None and len(names) >= 2:
+        first, second = names[0], names[1]
+        # A company name is short and often a known employer; a title names a role.
+        if known_company(second) == second and known_company(first) != first:
+            first, second = second, first
+        company, header_title = first, second
+    else:
+        header_title = next((n for n in names if n != company), None)
+    title = title or header_title or page_role
+    if location is None and location_lines:
+        location = location_lines[0] if len(location_lines[0]) <= 60 else None
+    return company, title, location or _first_city(content_header[:30])
+
+
+def _first_city(lines: Sequence[str]) -> str | None:
+    return next((c for c in map(city, lines[:30]) if c), None)
