@@ -159,8 +159,9 @@ def test_to_json_dict_has_exactly_the_cli_keys() -> None:
     data = result.to_json_dict()
     assert list(data) == ["company", "title", "location", "skills", "questions", "sections", "doc_kind", "rounds",
                           "skill_weights", "truncated"]
-    assert data["questions"] == [{"text": "Why NCCL?", "section": "Interview questions"}]
-    assert result.questions == [Question(text="Why NCCL?", section="Interview questions")]
+    assert data["questions"] == [{"text": "Why NCCL?", "section": "Interview questions", "kind": "concept",
+                                  "round": None, "confidence": 0.9}]
+    assert result.questions == [Question(text="Why NCCL?", section="Interview questions", confidence=0.9)]
 
 
 @pytest.mark.parametrize(
@@ -415,7 +416,7 @@ def test_cli_summary() -> None:
     assert result.exit_code == 0
     assert "NVIDIA — Senior GPU Communication Engineer (Santa Clara, CA)" in result.stdout
     assert "questions (5):" in result.stdout
-    assert "[Interview preparation] Explain how ring AllReduce works, step by step." in result.stdout
+    assert "[Interview preparation] (concept) Explain how ring AllReduce works, step by step." in result.stdout
     assert "no recognisable sections" in result.stdout
 
 

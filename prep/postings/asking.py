@@ -145,20 +145,20 @@ _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|
 # --- Kinds --------------------------------------------------------------------------------------
 
 _CODING = re.compile(
-    r".{0,200}?(?:手撕|手写|撕|写代码|代码|编程题|算法题|leetcode|lc\s?\d|力扣|hot\s?100|写一个|写个|实现一个|"
+    r"(?:手撕|手写|撕|写代码|代码|编程题|算法题|leetcode|lc\s?\d|力扣|hot\s?100|写一个|写个|实现一个|"
     r"实现一下|实现(?:一个)?(?:线程安全|无锁|lru|环形|单例|生产者|读写锁|memcpy|快排|堆)|"
     r"\bimplement\b|\bwrite\s+(?:a|an|the|some)?\s*(?:function|code|program|class|kernel|method)|\bcode\s+(?:a|an|up)\b|"
     r"\bcoding\b|\blive\s+cod|reverse\s+a\s+linked|linked\s+list|binary\s+tree|two\s+sum|\blru\b)",
     re.IGNORECASE,
 )
 _DESIGN = re.compile(
-    r".{0,200}?(?:设计一个|设计一套|系统设计|架构设计|如何设计|怎么设计|设计.{0,20}(?:系统|服务|平台|架构|集群|框架)|"
+    r"(?:设计一个|设计一套|系统设计|架构设计|如何设计|怎么设计|设计.{0,20}(?:系统|服务|平台|架构|集群|框架)|"
     r"\bsystem\s+design\b|\bdesign\s+(?:a|an|the)\b|\bhow\s+would\s+you\s+(?:design|architect|build|scale)|"
     r"\barchitect\s+(?:a|an)\b)",
     re.IGNORECASE,
 )
 _BEHAVIOURAL = re.compile(
-    r".{0,120}?(?:你(?:遇到过|做过|解决过|参与过|负责过|最有|最难|最大|的优点|的缺点|的优缺点|如何处理|怎么处理|"
+    r"(?:你(?:遇到过|做过|解决过|参与过|负责过|最有|最难|最大|的优点|的缺点|的优缺点|如何处理|怎么处理|"
     r"为什么想|为什么选择|为什么离开|的职业规划|未来.{0,4}规划)|讲一个你|说一个你|举一个你|介绍一个你|"
     r"最有挑战|最难的|最大的挑战|冲突|分歧|失败的经历|压力|团队合作|"
     r"tell\s+(?:me|us)\s+about\s+a\s+time|describe\s+a\s+(?:time|situation|project|conflict)|"
@@ -173,11 +173,11 @@ _BEHAVIOURAL = re.compile(
 def question_kind(text: str) -> str:
     """``coding``, ``design``, ``behavioural`` or ``concept`` (the default)."""
     head = text[:MAX_QUESTION_CHARS]
-    if _BEHAVIOURAL.match(head):
+    if _BEHAVIOURAL.search(head[:150]):
         return "behavioural"
-    if _CODING.match(head):
+    if _CODING.search(head):
         return "coding"
-    if _DESIGN.match(head):
+    if _DESIGN.search(head):
         return "design"
     return "concept"
 

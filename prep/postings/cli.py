@@ -21,8 +21,12 @@ EXIT_BAD_INPUT = 2
 
 
 @click.command("extract")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: an object for one file, an array for several.")
+@click.option("--eval", "eval_dir", type=click.Path(path_type=Path), metavar="DIR",
+              help="Score the engine on a labelled corpus (documents with golden .json files): "
+                   "precision, recall and F1 of questions, skill recall, company/title/kind.")
+@click.option("--verbose", "-v", is_flag=True, help="With --eval: list each document's misses.")
 @click.option(
     "--max-bytes",
     type=click.IntRange(min=1),
@@ -30,8 +34,17 @@ EXIT_BAD_INPUT = 2
     show_default=True,
     help="Refuse files larger than this.",
 )
-def extract_command(files: tuple[Path, ...], as_json: bool, max_bytes: int) -> None:
-    """Extract interview questions and skills from job posting files."""
+def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | None, verbose: bool,
+                    max_bytes: int) -> None:
+    """Extract interview questions and skills from job postings and interview reports.
+
+    FILES are text, Markdown or saved HTML pages, in any of UTF-8, UTF-16 or GB18030.
+    """
+    if eval_dir is not None:
+        _evaluate(eval_dir, as_json, verbose)
+        return
+    if not files:
+        raise click.UsageError("name one or more FILES, or --eval DIR")
     results: list[tuple[Path, ExtractionResult]] = []
     failures: list[str] = []
     for path in files:
@@ -55,6 +68,28 @@ def extract_command(files: tuple[Path, ...], as_json: bool, max_bytes: int) -> N
         click.echo(format_summary(click.format_filename(path), result))
 
 
+def _evaluate(folder: Path, as_json: bool, verbose: bool) -> None:
+    from .evaluate import evaluate, format_report, load_corpus
+
+    if not folder.is_dir():
+        click.echo(f"prep extract: {click.format_filename(folder)}: not a folder", err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    try:
+        documents = load_corpus(folder)
+    except (PostingInputError, ValueError, OSError) as exc:
+        click.echo(f"prep extract: {click.format_filename(folder)}: {exc}", err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
+    if not documents:
+        click.echo(f"prep extract: {click.format_filename(folder)}: no documents with a golden .json file",
+                   err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT)
+    score = evaluate(documents)
+    if as_json:
+        click.echo(json.dumps(score.summary(), ensure_ascii=False, indent=2))
+    else:
+        click.echo(format_report(score, verbose=verbose))
+
+
 def format_summary(name: str, result: ExtractionResult) -> str:
     """A short human-readable summary of one extraction."""
     who = " — ".join(part for part in (result.company, result.title) if part) or "(company and title unknown)"
@@ -66,8 +101,15 @@ def format_summary(name: str, result: ExtractionResult) -> str:
     else:
         lines.append("  no recognisable sections: no questions extracted")
     lines.append(f"  skills ({len(result.skills)}): {', '.join(result.skills) or '-'}")
+    kind = "interview report" if result.doc_kind == "report" else "posting"
+    if result.rounds:
+        kind += f", rounds: {', '.join(result.rounds)}"
+    lines.insert(1, f"  kind: {kind}")
     lines.append(f"  questions ({len(result.questions)}):")
-    lines.extend(f"    [{q.section}] {q.text}" for q in result.questions)
+    lines.extend(f"    [{q.section}] ({q.kind}{'' if q.confidence >= 0.6 else ', uncertain'}) {q.text}"
+                 for q in result.questions)
+    if result.truncated:
+        lines.append(f"  {result.truncated} more questions not taken (limit reached)")
     return "\n".join(lines)
 
 

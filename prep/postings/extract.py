@@ -195,8 +195,7 @@ _HEADING_DECOR = re.compile(
     r"(?:[一二三四五六七八九十]{1,3}\s{0,2}[、.．]|\d{1,2}\s{0,2}[、.．)）]|[（(]\s{0,2}[一二三四五六七八九十\d]{1,3}\s{0,2}[)）])?"
     r"\s{0,3}"
 )
-_HEADING_TAIL = re.compile(r"\s{0,3}[】\]」』]?\s{0,3}(?:\*\*|__)?\s{0,3}[:：]?\s{0,3}(?:\*\*|__)?\s{0,3}")
-_INLINE_HEADING = re.compile(r"(?P<head>[^:：]{1,30}?)\s{0,3}[:：]\s{0,3}(?P<rest>\S.{0,2000})")
+_HEADING_TRAILERS = " \t:：*_】]」』"
 _GENERIC_HEADING = re.compile(r"(?:#{1,6}\s{1,3}.{1,60}|(?:\*\*|__).{1,60}(?:\*\*|__)[:：]?|[【\[].{1,40}[】\]][:：]?|"
                               r"[^\s:：。.!！?？]{1,30}[:：])")
 _MAX_HEADING_CHARS = 40
@@ -243,16 +242,16 @@ def _classify_heading(name: str) -> str | None:
 
 
 def _undecorate(line: str) -> str:
+    """A heading line without its numbering, Markdown/bracket decoration and trailing colon."""
     name = line[_HEADING_DECOR.match(line).end():]
-    tail = _HEADING_TAIL.search(name, max(0, len(name) - 20))
-    while tail and tail.end() != len(name):  # the tail pattern must reach the end
-        tail = _HEADING_TAIL.search(name, tail.start() + 1)
-    return (name[: tail.start()] if tail else name).strip()
+    return name.rstrip(_HEADING_TRAILERS).strip()
 
 
 def _round(line: str) -> tuple[str, str] | None:
     """``(round label, rest of the line)`` if ``line`` opens an interview round."""
-    text = _undecorate(line[:240]) if len(line) <= 240 else line[:240]
+    if len(line) > 240:
+        return None
+    text = _undecorate(line) if len(line) <= 80 else line
     match = _ROUND.match(text)
     if not match:
         return None
@@ -271,18 +270,18 @@ def _round(line: str) -> tuple[str, str] | None:
 
 def _match_heading(line: str) -> tuple[str, str, str] | None:
     """``(section name, kind, rest of the line)`` if ``line`` is a section heading, else None."""
-    if len(line) > 200:
-        return None
-    name = _undecorate(line)
-    kind = _classify_heading(name)
-    if kind:
-        return name, kind, ""
-    inline = _INLINE_HEADING.fullmatch(line)
-    if inline:
-        name = _undecorate(inline["head"])
+    if len(line) <= 80:
+        name = _undecorate(line)
         kind = _classify_heading(name)
         if kind:
-            return name, kind, inline["rest"].strip()
+            return name, kind, ""
+    colon = min((i for i in (line.find(":", 0, 34), line.find("：", 0, 34)) if i > 0), default=-1)
+    if colon > 0:
+        name = _undecorate(line[:colon])
+        kind = _classify_heading(name)
+        rest = line[colon + 1:].strip()
+        if kind and rest:
+            return name, kind, rest
     return None
 
 
@@ -353,10 +352,7 @@ def _segment(lines: list[str]) -> tuple[list[_Block], bool]:
             if reverse and blocks[-1].kind in (_ROUND_KIND, _INTERVIEW, "header", _GENERIC):
                 blocks.append(_Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
                 continue
-            inline = _INLINE_HEADING.fullmatch(line)
-            if inline and inline["rest"]:
-                pass  # "Something: text" is a line, not a heading
-            else:
+            if not any(c in line.rstrip(_HEADING_TRAILERS) for c in ":："):  # "Label: text" is a line
                 # a sub-heading inside a round stays in that round ("算法题：", "## Coding")
                 parent = blocks[-1]
                 if parent.kind in (_ROUND_KIND, _INTERVIEW) and not parent.reverse:
@@ -399,21 +395,31 @@ def _rhetorical(index: int, lines: list[str]) -> bool:
     return bool(following) and all(not judge_line(n).asks and len(n) > 40 for n in following)
 
 
-def _questions(blocks: list[_Block], report: bool) -> list[Question]:
-    found: dict[str, Question] = {}
+def _questions(blocks: list[_Block], report: bool) -> tuple[list[Question], int]:
+    """The questions of the question-bearing blocks (at most :data:`MAX_QUESTIONS`), and how many
+    more candidate lines (ending in a question mark or listed) were left unexamined past the cap."""
+    found: dict[str, tuple[str, str, str | None, float]] = {}
+    truncated = 0
     for block in blocks:
         if block.reverse:
             continue
         kind = block.kind
-        if kind == _GENERIC and not report and not _score_generic(block):
+        if kind not in (_INTERVIEW, _ROUND_KIND, _GENERIC, "header"):
             continue
         if kind == "header" and not report:
             continue
-        if kind not in (_INTERVIEW, _ROUND_KIND, _GENERIC, "header"):
+        if len(found) >= MAX_QUESTIONS:
+            truncated += sum(1 for line in block.lines if line.endswith(("?", "？")) or line[:1] in "-•*0123456789")
+            continue
+        if kind == _GENERIC and not report and not _score_generic(block):
             continue
         in_round = kind == _ROUND_KIND or (report and kind in (_INTERVIEW, _GENERIC, "header"))
         section = block.name or (block.round or "")
         for index, line in enumerate(block.lines):
+            if len(found) >= MAX_QUESTIONS:
+                rest = block.lines[index:]
+                truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
+                break
             if len(line) > MAX_LINE_CHARS:
                 continue
             for part in split_questions(line):
@@ -436,11 +442,11 @@ def _questions(blocks: list[_Block], report: bool) -> list[Question]:
                     continue
                 if len(judgement.text) > 150:
                     confidence -= 0.2
-                key = judgement.text.casefold()
-                if key not in found:
-                    found[key] = Question(text=judgement.text, section=section, kind=question_kind(judgement.text),
-                                          round=block.round, confidence=round(max(0.05, confidence), 2))
-    return list(found.values())
+                found.setdefault(judgement.text.casefold(),
+                                 (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
+    questions = [Question(text=text, section=section, kind=question_kind(text), round=round_, confidence=conf)
+                 for text, section, round_, conf in list(found.values())[:MAX_QUESTIONS]]
+    return questions, truncated
 
 
 _TECHNICAL = re.compile(r".{0,60}?(?:[A-Za-z]{2,}|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信)")
@@ -470,9 +476,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
             tail.append(line)
     blocks, recognised = _segment(lines)
     report = _is_report(lines, blocks)
-    questions = _questions(blocks, report)
-    truncated = max(0, len(questions) - MAX_QUESTIONS)
-    questions = questions[:MAX_QUESTIONS]
+    questions, truncated = _questions(blocks, report)
 
     kept: list[str] = []
     weights: dict[str, float] = {}
@@ -488,10 +492,9 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         if block.lines:
             for skill_name in _mentions(taxonomy, "\n".join(block.lines)):
                 weights[skill_name] = weights.get(skill_name, 0.0) + weight
-    kept_text = "\n".join(kept + tail)
-    skills = taxonomy.find_skills(kept_text)
-    for skill_name in skills:
-        weights.setdefault(skill_name, 1.0)
+    for skill_name in _mentions(taxonomy, "\n".join(tail)):
+        weights[skill_name] = weights.get(skill_name, 0.0) + 1.0
+    skills = list(weights)  # first mention first: blocks are in document order
     header = blocks[0].lines
     company, title, location = find_identity(header, kept, location_lines, report)
     return ExtractionResult(
