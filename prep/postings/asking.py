@@ -160,11 +160,11 @@ _DESIGN = re.compile(
 _BEHAVIOURAL = re.compile(
     r"(?:你(?:遇到过|做过|解决过|参与过|负责过|最有|最难|最大|的优点|的缺点|的优缺点|如何处理|怎么处理|"
     r"为什么想|为什么选择|为什么离开|的职业规划|未来.{0,4}规划)|讲一个你|说一个你|举一个你|介绍一个你|"
-    r"最有挑战|最难的|最大的挑战|冲突|分歧|失败的经历|压力|团队合作|"
+    r"最有挑战|最难的|最大的挑战|(?:团队|同事|意见|人际)冲突|发生冲突|冲突时|分歧|失败的经历|压力|团队合作|"
     r"tell\s+(?:me|us)\s+about\s+a\s+time|describe\s+a\s+(?:time|situation|project|conflict)|"
     r"a\s+time\s+(?:when|you)|walk\s+(?:me|us)\s+through\s+(?:a|your|one)\s+(?:project|past)|"
     r"\byour\s+(?:experience|biggest|greatest|most|past|previous|favou?rite|strengths?|weakness)|"
-    r"\bconflict|\bdisagree|\bfailure\b|\bmistake\b|why\s+do\s+you\s+want|why\s+(?:this|our)\s+(?:role|team|company)|"
+    r"conflict\s+with|(?:team|interpersonal)\s+conflict|(?:resolve[ds]?|handled?)\s+(?:a\s+)?conflict|\bdisagree|\bfailure\b|\bmistake\b|why\s+do\s+you\s+want|why\s+(?:this|our)\s+(?:role|team|company)|"
     r"\bstar\s+method|\bleadership\b)",
     re.IGNORECASE,
 )
@@ -224,6 +224,12 @@ def judge_line(line: str) -> LineJudgement:
         return LineJudgement(text, False, False, False, dropped)
     mark = ends_with_question_mark(text)
     verb = bool(_ASKING_ZH.match(text) or _ASKING_EN.match(text))
+    if not verb and not mark:  # "System design: Design a …", "Follow-up: how would you …"
+        colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
+        if colon > 0:
+            after = judge_line(text[colon + 1:])
+            if after.asks:
+                return after
     if not mark and _ADVICE.match(text):
         return LineJudgement(text, False, False, False, "advice")
     topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(text))

@@ -127,6 +127,7 @@ _OTHER = """职位详情 职位介绍 岗位介绍 职位信息 岗位信息 关
 About us|About the team|About the company|Overview|Role overview|Position overview|Summary|Job summary
 Skills|Tech stack|Technical skills|Technologies|Our stack|Benefits|Perks|What we offer|Compensation|Salary
 Location|Work location|Application tips|How to apply|Equal opportunity|EEO statement|Why join us|Why us
+What's in it for you|What we offer you|Why work with us|Why you'll love working here|Life at the company
 Our team|The team|Who we are|Pay range|Base pay range|Additional information"""
 _LOCATION_SECTIONS = {"工作地点", "工作城市", "办公地点", "location", "worklocation"}
 _INTERVIEW_HEADINGS = re.compile(
@@ -170,11 +171,9 @@ _ROUND = re.compile(
     r"(?P<tail>.{0,200})",
     re.IGNORECASE,
 )
-_ROUND_TAIL_META = re.compile(
-    r"[\s\d:：,，、.()（）\[\]【】~\-–—/]*(?:(?:min|mins|minutes|分钟|小时|h|hours?|面试官|interviewer|"
-    r"zoom|teams|腾讯会议|飞书|牛客|视频|电话|video|online|线上|线下|现场|\d{1,2}[./月]\d{1,2}日?|约|大概|左右|"
-    r"coding|design|behaviou?ral|technical|system|hm|with|an?|the|engineer|engineers|senior|staff|manager|"
-    r"[一二三四五六七八九十]|,|和|与|\+|&)[\s\d:：,，、.()（）\[\]【】~\-–—/]*){0,12}",
+_ROUND_TAIL_META = re.compile(  # "（60min）", "- 45 分钟", "(video, 2 interviewers)", " 11.20"
+    r"(?:\s{0,3}(?:[(（\[【][^)）\]】]{0,40}[)）\]】]|\d{1,3}\s{0,2}(?:min|mins|minutes|分钟|小时|h|hours?)\b|"
+    r"\d{1,2}[./月]\d{1,2}日?|[~\-–—,，、/]))*",
     re.IGNORECASE,
 )
 _REVERSE = re.compile(r"(?:反问(?:环节)?|我的问题|questions?\s+i\s+asked|my\s+questions|reverse\s+q(?:&|and)?a)"
@@ -260,19 +259,22 @@ def _round(line: str) -> tuple[str, str] | None:
         return None  # "online assessments are …", "Roundtable"
     meta = _ROUND_TAIL_META.match(tail)
     rest = tail[meta.end():] if meta else tail
-    if not rest.strip(" ：:-—–"):
+    text_after = rest.lstrip(" :：-—–").strip()
+    if not text_after:
         return label, ""
-    if tail.lstrip()[:1] in (":", "：", "-", "—", "–") or tail[:1] in ("(", "（", "[", "【"):
-        inline = re.match(r"\s{0,3}[(（\[【].{0,60}?[)）\]】]\s{0,3}[:：\-—–]?\s{0,3}|\s{0,3}[:：\-—–]\s{0,3}", tail)
-        return label, tail[inline.end():].strip() if inline else rest.strip()
-    return None
+    separated = (tail.lstrip()[:1] in _ROUND_SEPARATORS or tail[:1] in "(（[【"
+                 or rest.lstrip()[:1] in _ROUND_SEPARATORS)
+    return (label, text_after) if separated else None
+
+
+_ROUND_SEPARATORS = (":", "：", "-", "—", "–")
 
 
 def _match_heading(line: str) -> tuple[str, str, str] | None:
     """``(section name, kind, rest of the line)`` if ``line`` is a section heading, else None."""
     if len(line) <= 80:
         name = _undecorate(line)
-        kind = _classify_heading(name)
+        kind = _classify_heading(name.rstrip("?？"))
         if kind:
             return name, kind, ""
     colon = min((i for i in (line.find(":", 0, 34), line.find("：", 0, 34)) if i > 0), default=-1)
@@ -495,7 +497,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     for skill_name in _mentions(taxonomy, "\n".join(tail)):
         weights[skill_name] = weights.get(skill_name, 0.0) + 1.0
     skills = list(weights)  # first mention first: blocks are in document order
-    header = blocks[0].lines
+    header = blocks[0].lines if not report else lines[:8]
     company, title, location = find_identity(header, kept, location_lines, report)
     return ExtractionResult(
         company=company,

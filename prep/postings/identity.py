@@ -189,16 +189,23 @@ def find_identity(
         company = company or page_company
     content_header = [line for line in header if not line.startswith(("Site: ", "Page title: "))]
     if is_report:
-        if company is None:
-            for line in content_header[:5]:
+        title_line = None
+        for line in content_header[:8]:
+            if len(line) <= 6 or not _REPORT_TITLE_LINE.match(line[:200]):
+                continue
+            title_line = line
+            if company is None:
                 company = known_company(line)
-                if company is None:
-                    match = _REPORT_COMPANY.match(line[:120])
-                    if match and not match["n"].isdigit():
-                        company = match["n"]
-                if company:
-                    break
-        return company, title, location or _first_city(content_header)
+            if company is None:
+                match = _REPORT_COMPANY.match(line[:120])
+                if match and not match["n"].isdigit():
+                    company = match["n"]
+            break
+        if company is None:
+            company = next((c for c in map(known_company, content_header[:5]) if c), None)
+        if title is None and title_line and company:
+            title = _report_role(title_line, company)
+        return company, title, location
     names: list[str] = []
     company_line = None
     for index, line in enumerate(content_header[:4]):
@@ -228,6 +235,28 @@ def find_identity(
     if location is None and location_lines:
         location = location_lines[0] if len(location_lines[0]) <= 60 else None
     return company, title, location or _first_city(content_header[:30])
+
+
+_REPORT_TITLE_LINE = re.compile(
+    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|一面|二面|三面|终面|hr面|interview|onsite|phone\s+screen)",
+    re.IGNORECASE,
+)
+_ROLE_CUT = re.compile(
+    r"(?:\d{2,4}\s{0,2}(?:届|年)|秋招|春招|暑期|日常|校招|社招|实习生?|intern(?:ship)?|new\s+grad|"
+    r"一面|二面|三面|四面|终面|hr面|面经|面试|interview|onsite|phone\s+screen|[（(【\[]|\s[-–—]\s|[|｜:：，])",
+    re.IGNORECASE,
+)
+
+
+def _report_role(line: str, company: str) -> str | None:
+    """The role a report's title names after the company ("字节跳动 AI Infra 实习 一面面经" → "AI Infra")."""
+    at = line.casefold().find(company.casefold())
+    if at < 0:
+        return None
+    rest = line[at + len(company): at + len(company) + 120].strip(" 【】[]()（）-–—|｜:：,，")
+    cut = _ROLE_CUT.search(rest)
+    role = (rest[: cut.start()] if cut else rest).strip(" -–—|｜:：,，")
+    return role if 2 <= len(role) <= 60 else None
 
 
 def _first_city(lines: Sequence[str]) -> str | None:
