@@ -36,7 +36,7 @@ _ANY_LABEL = re.compile(r"[^:：]{1,20}[:：]")
 _SENTENCE_END = re.compile(r".{0,200}[。.!！?？;；]")
 _META = re.compile(
     r".{0,60}?(?:发布于|更新于|posted|updated|reposted|小时前|分钟前|天前|周前|月前|\bago\b|\btoday\b|\byesterday\b|"
-    r"估算|薪资|月薪|年薪|\d+\s{0,2}[kK万千]\s{0,2}[-–~]|[¥$€£]\s{0,2}\d|applicants|申请人|浏览|阅读|"
+    r"估算|薪资|月薪|年薪|\d+\s{0,2}[kK万千]\s{0,2}[-–~]|\d{1,3}\s{0,2}[-–~]\s{0,2}\d{1,3}\s{0,2}[kK万千]|薪|[¥$€£]\s{0,2}\d|applicants|申请人|浏览|阅读|"
     r"full-?time|part-?time|实习/|全职|兼职|on-?site|hybrid|remote\b)",
     re.IGNORECASE,
 )
@@ -83,6 +83,11 @@ _CITIES_EN = frozenset(
         "New York|London|Cambridge|Munich|Berlin|Paris|Zurich|Tel Aviv|Yokneam|Toronto|Remote|Menlo Park|"
         "Cupertino|Los Angeles|Durham|Raleigh|Westford|Shanghai, China|Beijing, China|Dublin|Amsterdam|Warsaw"
     ).split("|")
+)
+_COMPANY_SUFFIX = re.compile(
+    r".{1,60}?(?:有限公司|有限责任公司|股份公司|公司|集团|科技|智能|研究院|实验室|\binc\.?|\bltd\.?|\bllc|\bcorp(?:oration)?\.?|"
+    r"\bgmbh|\btechnologies|\blabs?|\bco\.)",
+    re.IGNORECASE,
 )
 _CITY_SEGMENTS = re.compile(r"\s{0,3}[·•|｜]\s{0,3}")
 
@@ -225,9 +230,11 @@ def find_identity(
         company = company_line
     if company is None and len(names) >= 2:
         first, second = names[0], names[1]
-        # A company name is short and often a known employer; a title names a role.
-        if known_company(second) == second and known_company(first) != first:
+        # A company name is short, often a known employer or ends like one; a title names a role.
+        if _looks_like_company(second) and not _looks_like_company(first):
             first, second = second, first
+        elif len(names) >= 3 and _looks_like_company(names[2]) and not _looks_like_company(first):
+            first, second = names[2], names[0]
         company, header_title = first, second
     else:
         header_title = next((n for n in names if n != company), None)
@@ -257,6 +264,10 @@ def _report_role(line: str, company: str) -> str | None:
     cut = _ROLE_CUT.search(rest)
     role = (rest[: cut.start()] if cut else rest).strip(" -–—|｜:：,，")
     return role if 2 <= len(role) <= 60 else None
+
+
+def _looks_like_company(name: str) -> bool:
+    return known_company(name) == name or bool(_COMPANY_SUFFIX.fullmatch(name[:80]))
 
 
 def _first_city(lines: Sequence[str]) -> str | None:
