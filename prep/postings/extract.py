@@ -156,7 +156,8 @@ _NOISE_HEADINGS = re.compile(
     r"(?:jobs|positions|roles)\s+you\s+(?:may|might)\s+(?:also\s+)?like|people\s+also\s+(?:viewed|asked|read)|"
     r"you\s+may\s+also\s+like|recommended\s+for\s+you|more\s+jobs?\s+(?:at|from|like\s+this)\b.{0,40}|"
     r"(?:\d{1,6}\s+)?(?:comments?|replies)(?:\s*[(（]?\d{1,6}[)）]?)?|discussion|leave\s+a\s+(?:comment|reply)|"
-    r"add\s+a\s+comment|footer|site\s+map|sitemap|navigation|cookie\s+(?:settings|preferences|policy)",
+    r"add\s+a\s+comment|(?:other|more|related|similar)\s+interview\s+(?:reviews|questions|experiences)(?:\s+(?:for|at)\b.{0,40})?|"
+    r"footer|site\s+map|sitemap|navigation|cookie\s+(?:settings|preferences|policy)",
     re.IGNORECASE,
 )
 _ROUND = re.compile(
@@ -369,6 +370,10 @@ def _segment(lines: list[str]) -> tuple[list[_Block], bool]:
 
 
 def _is_report(lines: list[str], blocks: list[_Block]) -> bool:
+    kept = [line for block in blocks for line in block.lines][:400]
+    titles = sum(1 for line in kept if len(line) > 6 and _REPORT_TITLE.match(line[:200]))
+    if titles >= 4:  # a board's list of report titles, not a report
+        return False
     rounds = sum(1 for b in blocks if b.kind == _ROUND_KIND)
     if rounds >= 1 and any(_REPORT_TITLE.match(line[:200]) for line in lines[:6]):
         return True
@@ -498,6 +503,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         weights[skill_name] = weights.get(skill_name, 0.0) + 1.0
     skills = list(weights)  # first mention first: blocks are in document order
     header = blocks[0].lines if not report else lines[:8]
+    if not report and lines and lines[0].startswith("#") and not blocks[0].lines:
+        header = [lines[0].lstrip("# ")]  # a Markdown document's title heading
     company, title, location = find_identity(header, kept, location_lines, report)
     return ExtractionResult(
         company=company,

@@ -211,6 +211,16 @@ def find_identity(
         if title is None and title_line and company:
             title = _report_role(title_line, company)
         return company, title, location
+    if content_header and (company is None or title is None):
+        first = content_header[0].lstrip("# ").strip()
+        parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()]
+        if len(parts) == 2:
+            named = [p for p in parts if _looks_like_company(p)]
+            if len(named) == 1:
+                role = parts[1] if named[0] == parts[0] else parts[0]
+                role = re.sub(r"\s{0,2}[（(][^）)]{1,20}[）)]$", "", role).strip()
+                company = company or named[0]
+                title = title or role
     names: list[str] = []
     company_line = None
     for index, line in enumerate(content_header[:4]):
