@@ -3,8 +3,8 @@
 Each case used to take seconds to minutes (the question-mark regex backtracked quadratically on
 "为什么?" followed by a run of spaces; BeautifulSoup took ~27 s on 20,000 nested divs; a posting
 with 2,500 question lines was imported whole). The budgets are CPU seconds and generous (a busy
-CI machine), and each case is also checked for *linearity*: doubling the input must not
-quadruple the time.
+CI machine), and each case is also checked for *linearity*: four times the input must take well under
+sixteen times as long (a quadratic parser's ratio), the least of three runs each.
 """
 from __future__ import annotations
 
@@ -22,10 +22,14 @@ from prep.postings.htmltext import html_to_text
 BUDGET_S = 3.0  # per input of up to 1 MB; measured well under 1 s on an idle 2-core machine
 
 
-def _cpu(fn: Callable[[], object]) -> float:
-    start = time.process_time()
-    fn()
-    return time.process_time() - start
+def _cpu(fn: Callable[[], object], repeat: int = 1) -> float:
+    """The least CPU time of ``repeat`` runs (the least is the one a busy machine disturbed least)."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
 
 
 def _run(text: str) -> None:
@@ -48,12 +52,12 @@ CASES: dict[str, Callable[[int], str]] = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_adversarial_text_is_linear(name: str) -> None:
     make = CASES[name]
-    small, large = make(200_000), make(400_000)
+    small, large = make(100_000), make(400_000)
     _run(small)  # warm the compiled patterns and the taxonomy
-    t_small = _cpu(lambda: _run(small))
-    t_large = _cpu(lambda: _run(large))
+    t_small = _cpu(lambda: _run(small), repeat=3)
+    t_large = _cpu(lambda: _run(large), repeat=3)
     assert t_large <= BUDGET_S
-    assert t_large <= 3.5 * max(t_small, 0.02), (t_small, t_large)
+    assert t_large <= 8 * max(t_small, 0.02), (t_small, t_large)
 
 
 def test_a_megabyte_of_adversarial_text_fits_the_budget() -> None:
@@ -75,10 +79,10 @@ def test_deeply_nested_html_is_linear(depth: int) -> None:
         return "<html><body>" + "<div>" * n + "<p>讲一下NCCL？</p>" + "</div>" * n + "</body></html>"
 
     assert "讲一下NCCL？" in html_to_text(page(depth))
-    t_small = _cpu(lambda: html_to_text(page(depth // 2)))
-    t_large = _cpu(lambda: html_to_text(page(depth)))
+    t_small = _cpu(lambda: html_to_text(page(depth // 4)), repeat=3)
+    t_large = _cpu(lambda: html_to_text(page(depth)), repeat=3)
     assert t_large <= BUDGET_S
-    assert t_large <= 3.5 * max(t_small, 0.02), (t_small, t_large)
+    assert t_large <= 8 * max(t_small, 0.02), (t_small, t_large)
 
 
 def test_unbalanced_end_tags_are_linear() -> None:
