@@ -122,15 +122,19 @@ def postings_group() -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--user", "email", metavar="EMAIL",
               help="The candidate to store them for (default: the only account, when there is one).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was stored as JSON: kind, company, title, skills, questions and likely "
+                   "questions, each with its bank id and explanation.")
 @with_appcontext
-def import_command(files: tuple[Path, ...], email: str | None) -> None:
-    """Store job posting files for a candidate: extract, merge and link their questions."""
+def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) -> None:
+    """Store job posting or interview report files for a candidate: extract, merge and link their
+    questions."""
     from sqlalchemy import func, select
 
     from ..accounts.models import User
     from ..extensions import db
     from ..models_base import utcnow
-    from .service import PostingLimitError, import_posting
+    from .service import PostingLimitError, import_posting, likely_questions
 
     def fail(message: str) -> NoReturn:
         db.session.rollback()
@@ -160,12 +164,52 @@ def import_command(files: tuple[Path, ...], email: str | None) -> None:
         fail(failures[-1])
     now = utcnow()
     lines = []
+    outcomes = []
     for path, text in texts:
         try:
             outcome = import_posting(user, text, now)
         except (PostingInputError, PostingLimitError) as exc:
             fail(f"{click.format_filename(path)}: {exc}")
+        outcomes.append((path, outcome))
         lines.append(f"{click.format_filename(path)}: posting #{outcome.posting.id}: {outcome.summary()}")
     db.session.commit()
-    for line in lines:
-        click.echo(line)
+    if not as_json:
+        for line in lines:
+            click.echo(line)
+        return
+    payload = [_stored_json(path, outcome.posting, likely_questions(outcome.posting)) for path, outcome in outcomes]
+    click.echo(json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False, indent=2))
+
+
+def _stored_json(path: Path, posting, likely) -> dict[str, object]:
+    """What ``prep postings import --json`` prints for one stored posting."""
+    from .extract import extract_posting
+
+    result = extract_posting(posting.raw_text)
+    by_text = {q.text: q for q in result.questions}
+
+    def slug(question) -> str | None:
+        links = question.accepted_links
+        return links[0].slug if links else None
+
+    return {
+        "file": str(path),
+        "posting_id": posting.id,
+        "kind": result.doc_kind,
+        "company": posting.company,
+        "title": posting.title,
+        "rounds": list(result.rounds),
+        "skills": list(posting.skills),
+        "questions": [
+            {"text": pq.text, "question_id": pq.question_id,
+             "kind": by_text[pq.text].kind if pq.text in by_text else None,
+             "round": by_text[pq.text].round if pq.text in by_text else None,
+             "explanation": slug(pq.question)}
+            for pq in posting.questions
+        ],
+        "likely_questions": [
+            {"text": q.text, "question_id": q.id, "explanation": q.slug, "skills": list(q.skills),
+             "asked_in": q.asked, "score": q.score}
+            for q in likely
+        ],
+    }

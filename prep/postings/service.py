@@ -308,3 +308,36 @@ def load_sample_postings(directory: Path | str = SAMPLES_DIR, now: datetime | No
                 delete_posting(posting)
                 removed += 1
     return [*problems, f"sample postings: {added} added, {unchanged} unchanged, {removed} removed"]
+
+
+def likely_questions(posting: Posting, limit: int | None = None) -> list[Any]:
+    """The bank's questions this posting is likely to lead to (see :mod:`prep.postings.likely`),
+    excluding the ones it asks, each with its explanation's slug."""
+    from ..questions.models import QuestionExplanation
+    from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
+
+    weights = extract_posting(posting.raw_text).skill_weights or {s: 1.0 for s in posting.skills}
+    if not weights:
+        return []
+    from ..content.models import Explanation
+
+    skills_by_slug: dict[str, set[str]] = {}
+    for slug, skills in db.session.execute(select(Explanation.slug, Explanation.skills)):
+        skills_by_slug.setdefault(slug, set()).update(skills or [])
+    asked = dict(db.session.execute(select(PostingQuestion.question_id, func.count(PostingQuestion.id))
+                                    .group_by(PostingQuestion.question_id)).all())
+    rows = db.session.execute(
+        select(Question.id, Question.text, QuestionExplanation.slug)
+        .join(QuestionExplanation, QuestionExplanation.question_id == Question.id)
+        .where(Question.owner_id.is_(None), QuestionExplanation.rejected.is_(False))
+        .order_by(Question.id, QuestionExplanation.score.desc())).all()
+    taxonomy = load_taxonomy()
+    bank: dict[int, BankQuestion] = {}
+    for question_id, text, slug in rows:
+        if question_id in bank:
+            continue
+        skills = set(skills_by_slug.get(slug, ())) | set(taxonomy.find_skills(text))
+        bank[question_id] = BankQuestion(question_id, text, frozenset(skills), asked.get(question_id, 0), slug)
+    asked_here = {pq.question_id for pq in posting.questions}
+    return rank_likely(weights, bank.values(), exclude=asked_here,
+                       limit=DEFAULT_LIMIT if limit is None else limit)

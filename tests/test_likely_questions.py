@@ -1,0 +1,73 @@
+"""Likely questions for a posting that asks none (issue 15 item 3): the pure ranking and the CLI."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from prep.postings.likely import BankQuestion, rank_likely
+
+CONTENT = Path(__file__).resolve().parents[1] / "content"
+
+
+def _q(id_: int, skills: str, asked: int = 0, slug: str | None = "page") -> BankQuestion:
+    return BankQuestion(id_, f"question {id_}", frozenset(skills.split()), asked, slug)
+
+
+def test_required_skills_weigh_more_than_nice_to_have() -> None:
+    weights = {"NCCL": 2.0, "Kafka": 1.0}
+    ranked = rank_likely(weights, [_q(1, "Kafka"), _q(2, "NCCL")])
+    assert [q.id for q in ranked] == [2, 1]
+
+
+def test_more_often_asked_ranks_higher_and_sharing_more_skills_counts() -> None:
+    weights = {"NCCL": 1.0, "RDMA": 1.0}
+    ranked = rank_likely(weights, [_q(1, "NCCL"), _q(2, "NCCL", asked=5), _q(3, "NCCL RDMA")])
+    assert [q.id for q in ranked] == [2, 3, 1]
+    assert ranked[1].skills == ("NCCL", "RDMA")
+
+
+def test_without_explanation_excluded_and_asked_ones_excluded() -> None:
+    weights = {"CUDA": 1.0}
+    bank = [_q(1, "CUDA", slug=None), _q(2, "CUDA"), _q(3, "CUDA"), _q(4, "Go")]
+    assert [q.id for q in rank_likely(weights, bank, exclude=[3])] == [2]
+    assert rank_likely(weights, bank, limit=0) == []
+    assert rank_likely({}, bank) == []
+
+
+@pytest.fixture
+def content_app(app):
+    app.config["CONTENT_DIR"] = str(CONTENT)
+    return app
+
+
+def test_cli_import_json_lists_likely_questions_with_explanations(content_app, runner, make_user, tmp_path):
+    assert runner.invoke(args=["init"]).exit_code == 0
+    make_user("cand@example.com")
+    posting = tmp_path / "posting.txt"
+    posting.write_text(
+        "Orbital AI\nGPU Communication Engineer\nSeattle, WA\n"
+        "Responsibilities\n- Build the collective communication layer of our training stack on NCCL.\n"
+        "- Tune RDMA transport over RoCE and InfiniBand.\n"
+        "Requirements\n- Strong CUDA and C++.\n- Experience with NCCL, RDMA and CUDA streams.\n"
+        "Benefits\n- Equity and a great team.\n", encoding="utf-8")
+    result = runner.invoke(args=["postings", "import", str(posting), "--user", "cand@example.com", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["company"] == "Orbital AI" and data["kind"] == "posting"
+    assert data["questions"] == []
+    likely = data["likely_questions"]
+    assert len(likely) >= 8, likely
+    assert all(q["explanation"] for q in likely)
+    assert len({q["question_id"] for q in likely}) == len(likely)
+    assert {"NCCL", "RDMA", "CUDA"} <= {s for q in likely for s in q["skills"]}
+
+
+def test_cli_import_json_refuses_bad_input(content_app, runner, make_user, tmp_path):
+    make_user("cand@example.com")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    result = runner.invoke(args=["postings", "import", str(empty), "--json"])
+    assert result.exit_code == 2
+    assert "empty" in result.output
