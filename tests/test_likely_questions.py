@@ -71,3 +71,25 @@ def test_cli_import_json_refuses_bad_input(content_app, runner, make_user, tmp_p
     result = runner.invoke(args=["postings", "import", str(empty), "--json"])
     assert result.exit_code == 2
     assert "empty" in result.output
+
+
+def test_posting_page_shows_likely_questions_and_studies_them(content_app, runner, client, make_user, login):
+    from prep.drill.models import Card
+    from prep.extensions import db
+    from prep.postings.models import Posting
+
+    assert runner.invoke(args=["init"]).exit_code == 0
+    user = make_user("cand@example.com")
+    login(user)
+    text = "Orbital AI\nGPU Communication Engineer\nRequirements\n- NCCL, RDMA and CUDA in production.\n"
+    response = client.post("/postings/new", data={"text": text}, content_type="multipart/form-data",
+                           follow_redirects=True)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'id="likely"' in page and page.count('class="likely-question"') >= 8, page
+    posting_id = db.session.scalar(db.select(Posting.id).where(Posting.user_id == user.id))
+    studied = client.post(f"/postings/{posting_id}/study-likely", follow_redirects=True)
+    assert studied.status_code == 200
+    assert len(db.session.scalars(db.select(Card).where(Card.user_id == user.id)).all()) >= 8
+    other = login(make_user("other@example.com"), content_app.test_client())
+    assert other.post(f"/postings/{posting_id}/study-likely").status_code == 404

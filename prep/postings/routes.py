@@ -27,6 +27,7 @@ from .service import (
     postings_for,
     sample_postings,
     study_posting,
+    likely_questions,
 )
 
 bp = Blueprint("postings", __name__)
@@ -151,7 +152,12 @@ def show(posting_id: int):
         Card.user_id == user.id, Card.question_id.in_(question_ids)))) if question_ids else set()
     items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=str(get_locale())), "asked_in": asked_in[pq.question_id]}
              for pq in posting.questions]
+    likely = likely_questions(posting)
+    likely_ids = [q.id for q in likely]
+    likely_in_study = set(db.session.scalars(db.select(Card.question_id).where(
+        Card.user_id == user.id, Card.question_id.in_(likely_ids)))) if likely_ids else set()
     return render_template("postings/show.html", posting=posting, items=items, in_study=in_study,
+                           likely=likely, likely_in_study=likely_in_study,
                            all_in_study=set(question_ids) <= in_study, action_form=PostingActionForm(),
                            readiness=readiness_for(user, posting) if in_study else None,
                            date_form=InterviewDateForm(interview_date=posting.interview_date))
@@ -203,6 +209,25 @@ def interview_date(posting_id: int):
     db.session.commit()
     flash(_("Interview date saved.") if posting.interview_date else _("Interview date cleared."), "success")
     return redirect(url_for("postings.show", posting_id=posting.id) + "#readiness")
+
+
+@bp.route("/postings/<int:posting_id>/study-likely", methods=["POST"])
+@login_required
+def study_likely(posting_id: int):
+    if not PostingActionForm().validate():
+        abort(400)
+    posting = _posting_or_404(posting_id)
+    ids = [q.id for q in likely_questions(posting)]
+    if not ids:
+        flash(_("There are no likely questions for this posting yet."), "info")
+        return redirect(url_for("postings.show", posting_id=posting.id))
+    from ..drill import service as drill_service
+
+    added = drill_service.add_to_study(_user(), ids, utcnow())
+    db.session.commit()
+    flash(ngettext("Added %(num)s likely question to your study.",
+                   "Added %(num)s likely questions to your study.", added), "success" if added else "info")
+    return redirect(url_for("postings.show", posting_id=posting.id) + "#likely")
 
 
 @bp.route("/postings/<int:posting_id>/study", methods=["POST"])
