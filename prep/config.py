@@ -75,6 +75,8 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "SESSION_MAX_DAYS": 14,
         # A pasted posting may be up to 1 MB (Flask's default form-field limit is 500 KB).
         "MAX_FORM_MEMORY_SIZE": 1_100_000,
+        # The review checklist posts five fields per question, up to 200 questions.
+        "MAX_FORM_PARTS": 1500,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "REMEMBER_COOKIE_HTTPONLY": True,

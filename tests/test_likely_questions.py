@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from prep.postings.likely import BankQuestion, rank_likely
+from tests.htmlforms import review_and_save
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 
@@ -82,10 +83,11 @@ def test_posting_page_shows_likely_questions_and_studies_them(content_app, runne
     user = make_user("cand@example.com")
     login(user)
     text = "Orbital AI\nGPU Communication Engineer\nRequirements\n- NCCL, RDMA and CUDA in production.\n"
-    response = client.post("/postings/new", data={"text": text}, content_type="multipart/form-data",
-                           follow_redirects=True)
-    assert response.status_code == 200
-    page = response.get_data(as_text=True)
+    review = client.post("/postings/new", data={"text": text}, content_type="multipart/form-data")
+    assert review.status_code == 200 and 'id="review-empty"' in review.get_data(as_text=True)
+    saved = review_and_save(client, review)
+    assert saved.status_code == 302
+    page = client.get(saved.headers["Location"]).get_data(as_text=True)
     assert 'id="likely"' in page and page.count('class="likely-question"') >= 8, page
     posting_id = db.session.scalar(db.select(Posting.id).where(Posting.user_id == user.id))
     studied = client.post(f"/postings/{posting_id}/study-likely", follow_redirects=True)
@@ -93,3 +95,32 @@ def test_posting_page_shows_likely_questions_and_studies_them(content_app, runne
     assert len(db.session.scalars(db.select(Card).where(Card.user_id == user.id)).all()) >= 8
     other = login(make_user("other@example.com"), content_app.test_client())
     assert other.post(f"/postings/{posting_id}/study-likely").status_code == 404
+    assert other.post(f"/postings/{posting_id}/study").status_code == 404
+
+
+def test_study_this_posting_takes_both_and_readiness_counts_them(content_app, runner, client, make_user, login):
+    from prep.drill.models import Card
+    from prep.extensions import db
+    from prep.postings.models import Posting
+
+    assert runner.invoke(args=["init"]).exit_code == 0
+    user = make_user("both@example.com")
+    login(user)
+    text = ("Orbital AI\nGPU Communication Engineer\nRequirements\n- NCCL, RDMA and CUDA in production.\n"
+            "Interview questions\n1. How does a ring all-reduce split the buffer?\n")
+    saved = review_and_save(client, client.post("/postings/new", data={"text": text}, content_type="multipart/form-data"))
+    posting = db.session.scalar(db.select(Posting).where(Posting.user_id == user.id))
+    assert len(posting.questions) == 1
+    page = client.get(saved.headers["Location"]).get_data(as_text=True)
+    likely = page.count('class="likely-question"')
+    assert likely >= 8
+    # The study form, as the page shows it (likely questions ticked by default).
+    from tests.htmlforms import read_form
+    action, data = read_form(page, "study-posting")
+    assert data.get("with_likely") == "y"
+    client.post(action, data=data)
+    cards = db.session.scalars(db.select(Card).where(Card.user_id == user.id)).all()
+    assert len(cards) == 1 + likely
+    page = client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert f"of {1 + likely} questions" in page  # readiness counts what was chosen
+

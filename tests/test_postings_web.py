@@ -17,6 +17,7 @@ from prep.postings.decode import MAX_POSTING_BYTES
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import Question, Tag
 from tests.conftest import csrf_token_from
+from tests.htmlforms import review_and_save
 
 REPO = Path(__file__).resolve().parents[1]
 SEEDS = REPO.parent / "shared" / "seeds"
@@ -80,12 +81,15 @@ def _closed(response):
 
 
 def paste(client, text: str):
-    return _closed(client.post("/postings/new", data={"text": text}, content_type="multipart/form-data"))
+    """Paste a posting and save what the review checklist shows, unchanged."""
+    first = _closed(client.post("/postings/new", data={"text": text}, content_type="multipart/form-data"))
+    return _closed(review_and_save(client, first))
 
 
 def upload(client, data: bytes, name: str = "posting.txt"):
-    return _closed(client.post("/postings/new", data={"file": (io.BytesIO(data), name)},
-                               content_type="multipart/form-data"))
+    first = _closed(client.post("/postings/new", data={"file": (io.BytesIO(data), name)},
+                                content_type="multipart/form-data"))
+    return _closed(review_and_save(client, first))
 
 
 def posting_id(response) -> int:
@@ -148,8 +152,9 @@ def test_import_by_upload(client, candidate, content):
 
 
 def test_flash_says_what_the_import_did(client, candidate, content):
-    html = client.post("/postings/new", data={"text": POSTING}, content_type="multipart/form-data",
-                       follow_redirects=True).get_data(as_text=True)
+    first = client.post("/postings/new", data={"text": POSTING}, content_type="multipart/form-data")
+    saved = review_and_save(client, first)
+    html = client.get(saved.headers["Location"]).get_data(as_text=True)
     assert "Imported Acme GPU Labs — Collective Communication Engineer: 2 questions" in html
 
 
@@ -246,9 +251,14 @@ def test_without_csrf_token_nothing_is_stored(csrf_app, make_user, login):
     assert paste(client, POSTING).status_code == 400
     assert counts()[0] == 0
     token = csrf_token_from(client.get("/postings/new").get_data(as_text=True))
-    response = client.post("/postings/new", data={"text": POSTING, "csrf_token": token},
-                           content_type="multipart/form-data")
-    assert response.status_code == 302
+    review = client.post("/postings/new", data={"text": POSTING, "csrf_token": token},
+                         content_type="multipart/form-data")
+    assert review.status_code == 200 and counts()[0] == 0  # the checklist; nothing stored yet
+    # The review form without its token is refused too, and stores nothing.
+    assert review_and_save(client, review, drop=("csrf_token",)).status_code == 400
+    assert counts()[0] == 0
+    assert review_and_save(client, review).status_code == 302
+    assert counts()[0] == 1
 
 
 def test_no_recognised_sections_is_stored_and_said(client, candidate):
@@ -296,13 +306,13 @@ def test_per_user_cap(client, candidate, monkeypatch):
 def test_study_this_posting_adds_all_its_questions(client, candidate, content):
     pid = posting_id(paste(client, POSTING))
     question_ids = [pq.question_id for pq in db.session.get(Posting, pid).questions]
-    response = client.post(f"/postings/{pid}/study", follow_redirects=True)
+    # The likely questions unticked: only the posting's own questions.
+    response = client.post(f"/postings/{pid}/study", data={"submit": "1"}, follow_redirects=True)
     html = response.get_data(as_text=True)
     assert "Added 2 questions from this posting to your study." in html
     cards = db.session.scalars(select(Card).where(Card.user_id == candidate.id)).all()
     assert sorted(c.question_id for c in cards) == sorted(question_ids)
-    assert "✓ all in your study" in html
-    again = client.post(f"/postings/{pid}/study", follow_redirects=True).get_data(as_text=True)
+    again = client.post(f"/postings/{pid}/study", data={"submit": "1"}, follow_redirects=True).get_data(as_text=True)
     assert "All 2 questions of this posting are already in your study." in again
     dashboard = client.get("/dashboard").get_data(as_text=True)
     assert '<dd data-stat="new">2</dd>' in dashboard
@@ -312,7 +322,7 @@ def test_study_counts_only_new_cards(client, candidate, content):
     pid = posting_id(paste(client, POSTING))
     first = db.session.get(Posting, pid).questions[0].question_id
     client.post(f"/questions/{first}/study")
-    html = client.post(f"/postings/{pid}/study", follow_redirects=True).get_data(as_text=True)
+    html = client.post(f"/postings/{pid}/study", data={"submit": "1"}, follow_redirects=True).get_data(as_text=True)
     assert "Added 1 question from this posting to your study (1 already there)." in html
 
 
@@ -498,5 +508,5 @@ def test_seed_posting_imports_with_its_questions_linked(client, candidate, conte
     # Every seed question is answered by a shipped explanation.
     assert "No explanation yet." not in html
     assert html.count('href="/explanations/') >= len(questions)
-    client.post(f"/postings/{posting.id}/study")
+    client.post(f"/postings/{posting.id}/study", data={"submit": "1"})  # likely ones unticked
     assert db.session.scalar(select(func.count(Card.id))) == len(questions)

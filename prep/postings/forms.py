@@ -6,10 +6,18 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import DateField, SubmitField, TextAreaField
-from wtforms.validators import Optional
+from wtforms import (BooleanField, DateField, FieldList, Form, FormField, HiddenField, SelectField, StringField,
+                     SubmitField, TextAreaField)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Length, Optional
 
 from .decode import MAX_POSTING_BYTES
+from .extract import MAX_QUESTIONS
+
+#: The longest question wording the review checklist accepts.
+MAX_QUESTION_CHARS = 1000
+#: Empty rows the review page offers for questions the engine missed.
+BLANK_ROWS = 3
 
 
 class ImportPostingForm(FlaskForm):
@@ -44,8 +52,71 @@ class PostingActionForm(FlaskForm):
     submit = SubmitField()
 
 
+class StudyPostingForm(FlaskForm):
+    """"Study this posting": its questions, and the likely ones unless unticked."""
+
+    with_likely = BooleanField(_l("Also the likely questions"), default=True)
+    submit = SubmitField(_l("Study this posting"))
+
+
 class InterviewDateForm(FlaskForm):
     """The date of the interview for this posting (empty clears it)."""
 
     interview_date = DateField(_l("Interview date"), validators=[Optional()])
     submit = SubmitField(_l("Save date"))
+
+
+def kind_choices() -> list[SelectChoice]:
+    return [SelectChoice("concept", _l("Concept")), SelectChoice("coding", _l("Coding")),
+            SelectChoice("design", _l("System design")), SelectChoice("behavioural", _l("Behavioural / project"))]
+
+
+def doc_kind_choices() -> list[SelectChoice]:
+    return [SelectChoice("posting", _l("a job posting")), SelectChoice("report", _l("an interview report (面经)"))]
+
+
+class QuestionRowForm(Form):
+    """One row of the review checklist (no CSRF of its own: the outer form carries it)."""
+
+    keep = BooleanField(_l("Keep"))
+    text = TextAreaField(_l("Question"), validators=[Optional(), Length(max=MAX_QUESTION_CHARS)])
+    kind = SelectField(_l("Kind"), choices=kind_choices, default="concept")
+    round = HiddenField(validators=[Optional(), Length(max=60)])
+    section = HiddenField(validators=[Optional(), Length(max=120)])
+
+
+class ReviewPostingForm(FlaskForm):
+    """The review checklist: what was found, editable, and nothing stored until it is submitted.
+
+    ``source`` carries the decoded text back (the candidate's own input; it is decoded and
+    checked again on save, so editing it in the page gains nothing).
+    """
+
+    source = HiddenField(validators=[Optional()])
+    company = StringField(_l("Company"), validators=[Optional(), Length(max=200)])
+    title = StringField(_l("Title"), validators=[Optional(), Length(max=300)])
+    doc_kind = SelectField(_l("This is"), choices=doc_kind_choices, default="posting")
+    questions = FieldList(FormField(QuestionRowForm), max_entries=MAX_QUESTIONS + BLANK_ROWS + 20)
+    submit = SubmitField(_l("Save posting"))
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        ok = super().validate(extra_validators)
+        if not (self.source.data or "").strip():
+            self.source.errors = [*self.source.errors, _l("The posting's text is missing; import it again.")]
+            ok = False
+        kept = [row for row in self.questions if row.form.keep.data and (row.form.text.data or "").strip()]
+        if len(kept) > MAX_QUESTIONS:
+            self.questions.errors = [_l("Keep at most %(max)s questions.", max=MAX_QUESTIONS)]
+            ok = False
+        return ok
+
+    def kept_questions(self) -> list[dict[str, Any]]:
+        """The ticked rows with words in them, in order, as plain values."""
+        out = []
+        for row in self.questions:
+            f = row.form
+            text = " ".join((f.text.data or "").split())
+            if f.keep.data and text:
+                out.append({"text": text, "kind": f.kind.data or "concept", "round": (f.round.data or "").strip() or None,
+                            "section": (f.section.data or "").strip()})
+        return out

@@ -33,11 +33,21 @@ class Posting(db.Model):
     recognised_sections: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     interview_date: Mapped[date | None] = mapped_column(Date, default=None)
+    #: "posting" (a job posting) or "report" (an interview report, 面经).
+    kind: Mapped[str] = mapped_column(String(20), default="posting", server_default="posting")
+    #: The rounds an interview report names, in order (一面, Round 2, Onsite...).
+    rounds: Mapped[list[str] | None] = mapped_column(JSON, default=list)
+    #: Skill -> weight (required above nice-to-have, more mentions above fewer), for likely questions.
+    skill_weights: Mapped[dict[str, float] | None] = mapped_column(JSON, default=dict)
 
     questions: Mapped[list[PostingQuestion]] = relationship(
         back_populates="posting", cascade="all, delete-orphan", order_by="PostingQuestion.position",
         lazy="selectin",
     )
+
+    @property
+    def is_report(self) -> bool:
+        return self.kind == "report"
 
     @property
     def is_sample(self) -> bool:
@@ -61,6 +71,9 @@ class PostingQuestion(db.Model):
     section: Mapped[str] = mapped_column(String(120), default="")
     position: Mapped[int] = mapped_column(Integer, default=0)
     text: Mapped[str] = mapped_column(Text, default="")  # the wording in this posting
+    #: concept | coding | design | behavioural (see prep.postings.extract.KINDS)
+    kind: Mapped[str] = mapped_column(String(20), default="concept", server_default="concept")
+    round: Mapped[str | None] = mapped_column(String(60), default=None)  # the round it was asked in
 
     posting: Mapped[Posting] = relationship(back_populates="questions")
     question: Mapped[Question] = relationship(lazy="joined")

@@ -15,10 +15,15 @@ from ..extensions import db
 from ..models_base import utcnow
 from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError
-from .forms import ImportPostingForm, InterviewDateForm, PostingActionForm
+from .extract import KINDS, UNCERTAIN_BELOW
+from .forms import (BLANK_ROWS, ImportPostingForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
+                    StudyPostingForm)
 from .models import Posting
 from .service import (
     PostingLimitError,
+    Review,
+    ReviewedQuestion,
+    preview_posting,
     companies_of,
     delete_posting,
     import_posting,
@@ -26,7 +31,6 @@ from .service import (
     postings_asking,
     postings_for,
     sample_postings,
-    study_posting,
     likely_questions,
 )
 
@@ -77,6 +81,7 @@ def _render_new(form: ImportPostingForm, status: int = 200):
 @bp.route("/postings/new", methods=["GET", "POST"])
 @login_required
 def new():
+    """Step one: paste or upload; what was found is shown as a checklist, nothing is stored."""
     form = ImportPostingForm()
     if not form.validate_on_submit():
         return _render_new(form, 400 if form.is_submitted() else 200)
@@ -84,21 +89,71 @@ def new():
     field = form.file if upload is not None else form.text
     # The whole upload is at most MAX_CONTENT_LENGTH; the decoder enforces the posting limit.
     data: str | bytes = upload.read() if upload is not None else form.text.data
+    try:
+        preview = preview_posting(_user(), data)
+    except PostingLimitError as err:
+        field.errors.append(_("You have reached the limit of %(limit)s postings; delete one you no longer "
+                              "need to import another.", limit=err.limit))
+        return _render_new(form, 400)
+    except PostingInputError as err:
+        field.errors.append(_sentence(str(err)))
+        return _render_new(form, 400)
+    finally:
+        db.session.rollback()  # only reads happened; end the transaction before rendering
+    if preview.existing is not None:
+        flash(_("%(posting)s was already imported; nothing new was added.",
+                posting=preview.existing.display_name), "info")
+        return redirect(url_for("postings.show", posting_id=preview.existing.id))
+    result = preview.result
+    assert result is not None
+    rows = [{"keep": q.confidence >= UNCERTAIN_BELOW, "text": q.text, "kind": q.kind, "round": q.round or "",
+             "section": q.section or ""} for q in result.questions]
+    rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": ""}] * BLANK_ROWS
+    review = ReviewPostingForm(formdata=None, data={
+        "source": preview.text, "company": result.company or "", "title": result.title or "",
+        "doc_kind": result.doc_kind, "questions": rows})
+    return _render_review(review, result=result)
+
+
+def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
+    confidences = {q.text: q.confidence for q in result.questions} if result is not None else {}
+    return render_template("postings/review.html", form=form, result=result, confidences=confidences,
+                           uncertain_below=UNCERTAIN_BELOW, blank_rows=BLANK_ROWS), status
+
+
+@bp.route("/postings/save", methods=["POST"])
+@login_required
+def save():
+    """Step two: store what the candidate confirmed in the checklist (one transaction)."""
+    try:
+        form = ReviewPostingForm()
+        valid = form.validate()
+    except ValueError:  # e.g. a row index with thousands of digits
+        abort(400)
+    if not valid:
+        csrf = getattr(form, "csrf_token", None)
+        if csrf is not None and csrf.errors:
+            abort(400)
+        return _render_review(form, status=400)
+    review = Review(company=(form.company.data or "").strip() or None, title=(form.title.data or "").strip() or None,
+                    kind=form.doc_kind.data,
+                    questions=[ReviewedQuestion(q["text"], q["kind"] if q["kind"] in KINDS else "concept",
+                                                q["round"], q["section"]) for q in form.kept_questions()])
     for attempt in range(2):
         try:
-            outcome = import_posting(_user(), data, utcnow())
+            outcome = import_posting(_user(), form.source.data, utcnow(), review=review)
             db.session.commit()
             break
         except PostingLimitError as err:
             db.session.rollback()
-            field.errors.append(_("You have reached the limit of %(limit)s postings; delete one you no longer "
-                                  "need to import another.", limit=err.limit))
-            return _render_new(form, 400)
+            form.source.errors = [_("You have reached the limit of %(limit)s postings; delete one you no longer "
+                                    "need to import another.", limit=err.limit)]
+            return _render_review(form, status=400)
         except PostingInputError as err:
             db.session.rollback()
-            field.errors.append(_sentence(str(err)))
-            return _render_new(form, 400)
-        except IntegrityError:  # the same posting imported at the same moment in another tab
+            form.source.errors = [_sentence(str(err))]
+            return _render_review(form, status=400)
+        except IntegrityError:  # the same posting saved at the same moment in another tab
             db.session.rollback()
             if attempt:
                 raise
@@ -147,24 +202,28 @@ def show(posting_id: int):
     posting = _posting_or_404(posting_id)
     user = _user()
     question_ids = [pq.question_id for pq in posting.questions]
-    asked_in = postings_asking(question_ids, user)
-    in_study = set(db.session.scalars(db.select(Card.question_id).where(
-        Card.user_id == user.id, Card.question_id.in_(question_ids)))) if question_ids else set()
-    items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=str(get_locale())), "asked_in": asked_in[pq.question_id]}
-             for pq in posting.questions]
     likely = likely_questions(posting)
     likely_ids = [q.id for q in likely]
-    likely_in_study = set(db.session.scalars(db.select(Card.question_id).where(
-        Card.user_id == user.id, Card.question_id.in_(likely_ids)))) if likely_ids else set()
+    every = question_ids + likely_ids
+    studied = set(db.session.scalars(db.select(Card.question_id).where(
+        Card.user_id == user.id, Card.question_id.in_(every)))) if every else set()
+    in_study = studied & set(question_ids)
+    likely_in_study = studied & set(likely_ids)
+    asked_in = postings_asking(question_ids, user)
+    items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=str(get_locale())), "asked_in": asked_in[pq.question_id]}
+             for pq in posting.questions]
+    chosen = [q for q in likely if q.id in likely_in_study]
     return render_template("postings/show.html", posting=posting, items=items, in_study=in_study,
                            likely=likely, likely_in_study=likely_in_study,
-                           all_in_study=set(question_ids) <= in_study, action_form=PostingActionForm(),
-                           readiness=readiness_for(user, posting) if in_study else None,
+                           all_in_study=set(every) <= studied, action_form=PostingActionForm(),
+                           study_form=StudyPostingForm(with_likely=True),
+                           readiness=readiness_for(user, posting, chosen) if studied else None,
                            date_form=InterviewDateForm(interview_date=posting.interview_date))
 
 
-def readiness_for(user, posting: Posting):
-    """The candidate's readiness for this posting (retrievability now, pace over 14 days)."""
+def readiness_for(user, posting: Posting, chosen_likely=()):
+    """The candidate's readiness for this posting (retrievability now, pace over 14 days): its
+    questions, and the likely questions the candidate chose to study (``chosen_likely``)."""
     from datetime import timedelta
 
     from sqlalchemy import func, select
@@ -175,16 +234,19 @@ def readiness_for(user, posting: Posting):
     from .readiness import QuestionState, assess
 
     now = utcnow()
-    ids = [pq.question_id for pq in posting.questions]
+    asked = [(pq.question_id, pq.question.text) for pq in posting.questions]
+    asked_ids = {qid for qid, _text in asked}
+    wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
+    ids = [qid for qid, _text in wanted]
     cards = {c.question_id: c for c in db.session.scalars(
         select(Card).where(Card.user_id == user.id, Card.question_id.in_(ids)))}
     sched = scheduling.make_scheduler(drill.scheduler_settings(user))
     states = []
-    for pq in posting.questions:
-        card = cards.get(pq.question_id)
+    for question_id, text in wanted:
+        card = cards.get(question_id)
         reviewed = card is not None and card.state is not CardState.new
         states.append(QuestionState(
-            question_id=pq.question_id, text=pq.question.text, studied=card is not None, reviewed=reviewed,
+            question_id=question_id, text=text, studied=card is not None, reviewed=reviewed,
             retrievability=scheduling.retrievability(sched, card, now) if reviewed else 0.0,
             lapses=card.lapses if card else 0))
     since = now - timedelta(days=14)
@@ -233,14 +295,21 @@ def study_likely(posting_id: int):
 @bp.route("/postings/<int:posting_id>/study", methods=["POST"])
 @login_required
 def study(posting_id: int):
-    if not PostingActionForm().validate():
+    """Study this posting: its questions, and (ticked by default) its likely questions."""
+    form = StudyPostingForm()
+    if not form.validate():
         abort(400)
     posting = _posting_or_404(posting_id)
-    total = len(posting.questions)
+    ids = [pq.question_id for pq in posting.questions]
+    if form.with_likely.data:
+        ids += [q.id for q in likely_questions(posting) if q.id not in ids]
+    total = len(ids)
     if not total:
         flash(_("This posting has no questions to study."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-    added = study_posting(_user(), posting, utcnow())
+    from ..drill import service as drill_service
+
+    added = drill_service.add_to_study(_user(), ids, utcnow())
     db.session.commit()
     if added:
         if added < total:

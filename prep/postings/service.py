@@ -26,7 +26,7 @@ from ..models_base import utcnow
 from ..skills import load_taxonomy
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
-from .extract import extract_posting
+from .extract import KINDS, ExtractionResult, extract_posting
 from .merge import Candidate, find_duplicate
 from .models import Posting, PostingQuestion
 
@@ -68,6 +68,54 @@ class ImportResult:
         if not self.posting.recognised_sections:
             line += " No sections were recognised, so no questions were extracted."
         return line
+
+
+@dataclass(frozen=True)
+class ReviewedQuestion:
+    """A question as the candidate kept it in the review checklist (wording possibly edited)."""
+
+    text: str
+    kind: str = "concept"
+    round: str | None = None
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Review:
+    """What the candidate confirmed on the review page: these replace what the engine found."""
+
+    company: str | None
+    title: str | None
+    kind: str
+    questions: list[ReviewedQuestion]
+
+
+@dataclass
+class Preview:
+    """An import looked at before anything is stored: the decoded text, and either the posting
+    already stored with the same text or what extraction found."""
+
+    text: str
+    existing: Posting | None = None
+    result: ExtractionResult | None = None
+
+
+def preview_posting(user: Any, data: str | bytes, *, limit: int | None = None) -> Preview:
+    """Decode and extract a posting without writing anything (the review page's first step).
+
+    Raises :class:`PostingInputError` for input that cannot be a posting and
+    :class:`PostingLimitError` when the candidate has as many postings as allowed.
+    """
+    limit = MAX_POSTINGS_PER_USER if limit is None else limit
+    text = decode_posting_bytes(data) if isinstance(data, bytes) else decode_posting_text(data)
+    result = extract_posting(text)  # before any query: nothing slow inside a transaction
+    existing = find_posting_by_hash(user.id if user is not None else None, posting_hash(text))
+    if existing is not None:
+        return Preview(text, existing=existing)
+    if user is not None and count_postings(user) >= limit:
+        raise PostingLimitError(f"You have reached the limit of {limit} postings; "
+                                "delete one you no longer need to import another.", limit)
+    return Preview(text, result=result)
 
 
 def normalise_posting_text(text: str) -> str:
@@ -151,18 +199,19 @@ def _bank_candidates() -> list[Candidate]:
 
 
 def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any = None,
-                   limit: int | None = None) -> ImportResult:
+                   limit: int | None = None, review: Review | None = None) -> ImportResult:
     """Store a posting for ``user`` (``None``: a shared sample) from pasted text or file bytes.
 
     Decodes and checks the input (raising :class:`PostingInputError` before any write),
     returns the stored posting unchanged when the same text was imported before, else extracts
     it, merges each question into the bank (same normalised text or a near-duplicate), links
     the new ones to explanations, and tags them with the posting's skills (:func:`question_tags`).
-    ``limit`` defaults
-    to :data:`MAX_POSTINGS_PER_USER`.
+    ``review`` (from the review checklist) replaces the extracted questions, company, title and
+    kind. ``limit`` defaults to :data:`MAX_POSTINGS_PER_USER`.
     """
     limit = MAX_POSTINGS_PER_USER if limit is None else limit
     text = decode_posting_bytes(data) if isinstance(data, bytes) else decode_posting_text(data)
+    result = extract_posting(text)  # the slow part runs before the first query (and its lock)
     owner_id = user.id if user is not None else None
     content_hash = posting_hash(text)
     existing = find_posting_by_hash(owner_id, content_hash)
@@ -172,18 +221,35 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
         raise PostingLimitError(f"You have reached the limit of {limit} postings; "
                                 "delete one you no longer need to import another.", limit)
 
-    result = extract_posting(text)
-    posting = Posting(user_id=owner_id, company=_cut(result.company, 200), title=_cut(result.title, 300),
+    if review is None:
+        asked_list = [ReviewedQuestion(q.text, q.kind, q.round, q.section) for q in result.questions]
+        company, title, kind = result.company, result.title, result.doc_kind
+    else:
+        asked_list = list(review.questions)
+        company, title, kind = review.company, review.title, review.kind
+    skills = list(result.skills)
+    weights = dict(result.skill_weights)
+    if review is not None:  # a question the candidate added may name a skill the text did not
+        taxonomy = load_taxonomy()
+        for asked in asked_list:
+            for skill in taxonomy.find_skills(asked.text):
+                if skill not in weights:
+                    skills.append(skill)
+                    weights[skill] = 1.0
+    rounds = list(dict.fromkeys(q.round for q in asked_list if q.round)) or list(result.rounds)
+    posting = Posting(user_id=owner_id, company=_cut(company, 200), title=_cut(title, 300),
                       location=_cut(result.location, 200), raw_text=text, content_hash=content_hash,
-                      sections=dict(result.sections), skills=list(result.skills),
-                      recognised_sections=result.recognised_sections, created_at=now)
+                      sections=dict(result.sections), skills=skills,
+                      recognised_sections=result.recognised_sections or bool(asked_list), created_at=now,
+                      kind=kind if kind in ("posting", "report") else "posting",
+                      rounds=[_cut(r, 60) for r in rounds], skill_weights=weights)
     db.session.add(posting)
     db.session.flush()
 
     outcome = ImportResult(posting, created=True)
     candidates: list[Candidate] | None = None
     seen: set[int] = set()
-    for asked in result.questions:
+    for asked in asked_list:
         if not normalize_question(asked.text):
             continue
         question = find_public_question(asked.text)
@@ -210,8 +276,10 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
             continue  # two phrasings of one question in the same posting
         seen.add(question.id)
         (outcome.new_questions if created else outcome.merged_questions).append(question)
-        posting.questions.append(PostingQuestion(question_id=question.id, section=_cut(asked.section, 120) or "",
-                                                 position=len(posting.questions), text=asked.text))
+        posting.questions.append(PostingQuestion(
+            question_id=question.id, section=_cut(asked.section or asked.round or "", 120) or "",
+            position=len(posting.questions), text=asked.text,
+            kind=asked.kind if asked.kind in KINDS else "concept", round=_cut(asked.round, 60)))
     db.session.flush()
     return outcome
 
@@ -316,7 +384,7 @@ def likely_questions(posting: Posting, limit: int | None = None) -> list[Any]:
     from ..questions.models import QuestionExplanation
     from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
 
-    weights = extract_posting(posting.raw_text).skill_weights or {s: 1.0 for s in posting.skills}
+    weights = posting.skill_weights or {s: 1.0 for s in posting.skills}
     if not weights:
         return []
     from ..content.models import Explanation

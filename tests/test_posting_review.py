@@ -1,0 +1,162 @@
+"""Import review (issue 15 item 2): what was found is shown as an editable checklist and nothing
+is stored until the candidate saves it; interview reports are stored as such, with rounds and
+kinds, and question pages tell postings from interview reports."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from prep.extensions import db
+from prep.postings.models import Posting, PostingQuestion
+from prep.questions.models import Question
+from tests.htmlforms import read_form
+
+REPORT = """字节跳动 AI Infra 实习 一面二面面经
+发个面经攒人品
+一面（60min）
+1. 自我介绍
+2. 讲一下NCCL的ring allreduce是怎么切分数据的
+3. 说说RDMA的RC和UD有什么区别
+4. 手撕：实现一个线程安全的队列
+二面
+1. 聊项目，分布式训练里通信瓶颈怎么定位的
+2. 设计一个多机多卡的梯度同步方案
+3. 反问：组里主要做什么
+已oc，祝大家好运
+"""
+
+NO_QUESTIONS = """Orbital AI
+GPU Communication Engineer
+About the job
+We build the collective communication layer of our training stack.
+Requirements
+- NCCL, RDMA and CUDA in production.
+- Strong C++.
+"""
+
+
+@pytest.fixture
+def candidate(make_user, login):
+    user = make_user("review@example.com")
+    login(user)
+    return user
+
+
+def _counts() -> tuple[int, int, int]:
+    return tuple(db.session.scalar(select(func.count()).select_from(m)) or 0
+                 for m in (Posting, PostingQuestion, Question))  # type: ignore[return-value]
+
+
+def _review(client, text: str):
+    response = client.post("/postings/new", data={"text": text}, content_type="multipart/form-data")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'id="review-form"' in html
+    return html
+
+
+def _rows(data: dict) -> dict[int, dict[str, str]]:
+    rows: dict[int, dict[str, str]] = {}
+    for name, value in data.items():
+        if name.startswith("questions-"):
+            _prefix, index, field = name.split("-", 2)
+            rows.setdefault(int(index), {})[field] = value
+    return rows
+
+
+def test_review_shows_the_checklist_and_stores_nothing(client, candidate):
+    before = _counts()
+    html = _review(client, REPORT)
+    assert _counts() == before  # nothing stored before the save
+    _action, data = read_form(html, "review-form")
+    assert data["doc_kind"] == "report" and data["company"] == "字节跳动"
+    texts = [row["text"] for row in _rows(data).values() if row.get("text")]
+    assert any("ring allreduce" in t for t in texts) and any("线程安全的队列" in t for t in texts)
+    assert not any("自我介绍" in t or "反问" in t or "已oc" in t for t in texts)
+    kinds = {row["text"]: row["kind"] for row in _rows(data).values() if row.get("text")}
+    assert kinds[next(t for t in texts if "线程安全" in t)] == "coding"
+    assert kinds[next(t for t in texts if "梯度同步方案" in t)] == "design"
+    assert "一面" in html and "二面" in html  # rounds shown
+
+
+def test_candidate_edits_drops_and_adds_then_saves(client, candidate):
+    html = _review(client, REPORT)
+    action, data = read_form(html, "review-form")
+    rows = _rows(data)
+    by_text = {row["text"]: i for i, row in rows.items() if row.get("text")}
+    queue = by_text[next(t for t in by_text if "线程安全" in t)]
+    rdma = by_text[next(t for t in by_text if "RDMA" in t)]
+    data.pop(f"questions-{queue}-keep", None)                      # drop one
+    data[f"questions-{rdma}-text"] = "RDMA 的 RC、UC、UD 三种传输服务有什么区别？"  # fix the wording
+    blank = next(i for i, row in rows.items() if not row.get("text"))
+    data[f"questions-{blank}-text"] = "GPUDirect RDMA 是怎么绕过主机内存的？"  # add a missed one
+    data[f"questions-{blank}-kind"] = "concept"
+    response = client.post(action, data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    posting = db.session.scalar(select(Posting))
+    texts = [pq.text for pq in posting.questions]
+    assert "RDMA 的 RC、UC、UD 三种传输服务有什么区别？" in texts
+    assert "GPUDirect RDMA 是怎么绕过主机内存的？" in texts
+    assert not any("线程安全" in t for t in texts)
+    assert posting.kind == "report" and posting.rounds == ["一面", "二面"]
+    design = next(pq for pq in posting.questions if "梯度同步" in pq.text)
+    assert design.kind == "design" and design.round == "二面"
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'id="posting-kind"' in page and "Interview report" in page
+    question_page = client.get(f"/questions/{design.question_id}").get_data(as_text=True)
+    assert "Asked in 1 interview report" in question_page
+
+
+def test_posting_and_report_counted_apart_on_the_question_page(client, candidate):
+    _, data = read_form(_review(client, REPORT), "review-form")
+    client.post("/postings/save", data=data)
+    posting = ("Acme GPU Labs\nCommunication Engineer\nInterview questions\n"
+               "1. 说说RDMA的RC和UD有什么区别\n")
+    _, data = read_form(_review(client, posting), "review-form")
+    assert data["doc_kind"] == "posting"
+    client.post("/postings/save", data=data)
+    pq = db.session.scalar(select(PostingQuestion).join(Posting).where(Posting.kind == "posting"))
+    page = client.get(f"/questions/{pq.question_id}").get_data(as_text=True)
+    assert "Asked in 1 posting · 1 interview report" in page
+
+
+def test_no_questions_found_says_what_to_do_next(client, candidate):
+    html = _review(client, NO_QUESTIONS)
+    assert 'id="review-empty"' in html and "likely questions" in html
+
+
+def test_a_too_long_question_is_refused_next_to_it_and_nothing_is_stored(client, candidate):
+    before = _counts()
+    action, data = read_form(_review(client, REPORT), "review-form")
+    first = min(_rows(data))
+    data[f"questions-{first}-text"] = "为什么" * 400
+    response = client.post(action, data=data)
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert f'id="questions-{first}-text-error"' in html
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("name", ["questions-" + "9" * 5000 + "-text", "questions-x-text", "questions--1-text"])
+def test_hostile_row_names_do_not_500(client, candidate, name):
+    action, data = read_form(_review(client, REPORT), "review-form")
+    data[name] = "hello"
+    response = client.post(action, data=data)
+    assert response.status_code in (302, 400)
+
+
+def test_the_text_cannot_be_dropped(client, candidate):
+    before = _counts()
+    action, data = read_form(_review(client, REPORT), "review-form")
+    data["source"] = "   "
+    response = client.post(action, data=data)
+    assert response.status_code == 400 and 'id="source-error"' in response.get_data(as_text=True)
+    assert _counts() == before
+
+
+def test_already_imported_goes_to_the_posting(client, candidate):
+    action, data = read_form(_review(client, REPORT), "review-form")
+    first = client.post(action, data=data)
+    again = client.post("/postings/new", data={"text": REPORT}, content_type="multipart/form-data")
+    assert again.status_code == 302 and again.headers["Location"] == first.headers["Location"]
+    assert _counts()[0] == 1
