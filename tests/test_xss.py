@@ -22,6 +22,7 @@ from prep.extensions import db
 from prep.questions.models import Source
 from prep.questions.service import add_question
 from tests.conftest import FIXED_NOW, PASSWORD
+from tests.htmlforms import review_and_save
 from tests.xss_payloads import PAYLOADS
 
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "poster", "background", "cite",
@@ -140,19 +141,25 @@ def _tried(name: str, i: int) -> None:
     TRIED.add((name, i))
 
 
+def _import(client, data, label):
+    """Import through the review checklist: both the checklist and the saved posting's page are checked."""
+    review = client.post("/postings/new", data=data, content_type="multipart/form-data")
+    check(review, f"{label} (review)")
+    saved = review_and_save(client, review)
+    return client.get(saved.headers["Location"], follow_redirects=True) if saved.status_code == 302 else saved
+
+
 def test_posting_paste_and_upload(client, candidate):
     for i, payload in enumerate(PAYLOADS):
-        r = client.post("/postings/new", data={"text": posting_text(i, payload)}, follow_redirects=True)
+        r = _import(client, {"text": posting_text(i, payload)}, f"paste #{i}")
         check(r, f"paste #{i}")
         _tried("posting paste", i)
         page = "<!doctype html><html><head><title>" + payload + "</title></head><body><h1>Acme " + payload + \
                "</h1><pre>" + posting_text(i + 100, payload) + "</pre><script>alert('page')</script></body></html>"
-        r = client.post("/postings/new", data={"file": (io.BytesIO(page.encode()), f"posting{i}.html")},
-                        content_type="multipart/form-data", follow_redirects=True)
+        r = _import(client, {"file": (io.BytesIO(page.encode()), f"posting{i}.html")}, f"upload #{i}")
         check(r, f"upload #{i}")
-        r = client.post("/postings/new", data={"file": (io.BytesIO(posting_text(i + 200, payload).encode("utf-16")),
-                                                        f"posting{i}.txt")},
-                        content_type="multipart/form-data", follow_redirects=True)
+        r = _import(client, {"file": (io.BytesIO(posting_text(i + 200, payload).encode("utf-16")), f"posting{i}.txt")},
+                    f"upload txt #{i}")
         check(r, f"upload txt #{i}")
         _tried("posting upload", i)
     check(client.get("/postings"), "postings list")

@@ -227,8 +227,13 @@ def find_identity(
         segments = _CITY_SEGMENTS.split(line)
         if company_line is None and len(segments) >= 2 and not city(segments[0]) and not _META.match(segments[0]) and (
                 city(segments[1]) or _META.match(" ".join(segments[1:])) or known_company(segments[0]) == segments[0]):
-            company_line = segments[0].strip()  # "NVIDIA · Santa Clara, CA (On-site)" under the title
             location = location or city(segments[1])
+            if looks_like_role(segments[0]):  # "GPU Communication Engineer · Remote": the title
+                role_line = segments[0].strip()
+                if not names or names[-1] != role_line:
+                    names.append(role_line)
+                continue
+            company_line = segments[0].strip()  # "NVIDIA · Santa Clara, CA (On-site)" under the title
             continue
         if not _is_name_line(line):
             if index == 0:
@@ -245,6 +250,8 @@ def find_identity(
             first, second = second, first
         elif len(names) >= 3 and _looks_like_company(names[2]) and not _looks_like_company(first):
             first, second = names[2], names[0]
+        elif looks_like_role(first) and not looks_like_role(second):
+            first, second = second, first
         company, header_title = first, second
     else:
         header_title = next((n for n in names if n != company), None)
@@ -274,6 +281,19 @@ def _report_role(line: str, company: str) -> str | None:
     cut = _ROLE_CUT.search(rest)
     role = (rest[: cut.start()] if cut else rest).strip(" -–—|｜:：,，")
     return role if 2 <= len(role) <= 60 else None
+
+
+_ROLE_WORD = re.compile(
+    r"(?:engineer|developer|scientist|architect|manager|researcher|specialist|analyst|intern|programmer|"
+    r"designer|consultant|director|technician|administrator|\bsre\b|\blead\b|工程师|开发|研发|架构师|研究员|"
+    r"专家|实习生|经理|算法|负责人|程序员)",
+    re.IGNORECASE,
+)
+
+
+def looks_like_role(name: str) -> bool:
+    """Whether a short line names a job (an engineer, 工程师 ...) rather than an employer."""
+    return len(name) <= 120 and bool(_ROLE_WORD.search(name[:120])) and known_company(name) != name
 
 
 def _looks_like_company(name: str) -> bool:
