@@ -232,8 +232,38 @@ def _job_posting(blobs: list[str]) -> dict | None:
     return None
 
 
+def defuse_incomplete_markup(html: str) -> str:
+    """Escape each ``<`` that cannot start a complete construct, in one pass.
+
+    The standard library's parser rescans from an incomplete construct (a ``<!--`` with no
+    ``-->`` after it, a ``<tag`` with no ``>`` after it) to the end of the text, once per such
+    ``<``: "<!--" or "<a" repeated 60,000 times took minutes. A ``<`` with no ``>`` anywhere after
+    it, or a ``<!--`` with no ``-->`` after it, is text, as browsers show it.
+    """
+    last_gt = html.rfind(">")
+    last_comment_end = html.rfind("-->")
+    if html.find("<", max(last_gt, 0)) < 0 and (last_comment_end < 0 or html.find("<!--", last_comment_end) < 0):
+        return html  # nothing incomplete: the common case costs two scans
+    out: list[str] = []
+    start = 0
+    at = html.find("<")
+    while at >= 0:
+        if html.startswith("<!--", at):
+            complete = last_comment_end >= at + 4
+        else:
+            complete = last_gt > at
+        if not complete:
+            out.append(html[start:at])
+            out.append("&lt;")
+            start = at + 1
+        at = html.find("<", at + 1)
+    out.append(html[start:])
+    return "".join(out)
+
+
 def reduce_html(html: str) -> tuple[list[str], PageMeta]:
     """The page's content lines (main content when marked) and its metadata."""
+    html = defuse_incomplete_markup(html)
     parser = _Reducer()
     try:
         parser.feed(html)
