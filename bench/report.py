@@ -87,6 +87,16 @@ def render(report: dict[str, Any], notes: list[str]) -> str:
                 value = report[name].get(keys)
                 cells.append(_fmt(value) + (unit if value is not None else ""))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    parsers = report.get("parsers")
+    if parsers:
+        lines += ["", "## Parsers on the DoS corpus (tests/data/hostile)", "",
+                  f"{parsers['parser_cases']} hostile inputs, {parsers['parser_calls']} parser calls (CPU time). "
+                  f"Worst: **{parsers['parser_worst_s']} s** ({parsers['parser_worst_case']}), "
+                  f"{parsers['parser_worst_vs_floor']}× the extraction of a normal posting "
+                  f"({parsers['parser_floor_ms']} ms); median {parsers['parser_median_ms']} ms; "
+                  f"over the 1 s budget: {parsers['parser_over_budget']} — "
+                  f"{_met(parsers['parser_worst_s'], '<', 1.0)}. Crashes (an error that is not the "
+                  f"parser's own refusal): {', '.join(parsers.get('parser_errors') or []) or 'none'}."]
     if notes:
         lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
     return "\n".join(lines) + "\n"

@@ -202,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--explanations", type=int, default=1000)
     parser.add_argument("--postings", type=int, default=15)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--only", default="drill,sweep,content", help="comma-separated parts to run")
+    parser.add_argument("--only", default="drill,sweep,content,parsers", help="comma-separated parts to run")
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = 20.0 if args.scale >= 0.5 else 6.0
@@ -218,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     json_path = args.out / "report.json"
+    if "parsers" in parts:
+        from .parsers import measure_parsers
+
+        log("parsers on the DoS corpus")
+        results["parsers"] = measure_parsers()
+        log("parsers: " + ", ".join(f"{k}={v}" for k, v in results["parsers"].items()))
     with tempfile.TemporaryDirectory(prefix="prep-bench-") as tmp:
         work = Path(tmp)
         for kind in kinds:

@@ -11,84 +11,15 @@ from __future__ import annotations
 import io
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from prep.accounts.models import Role
-from prep.content.document import parse_document
-from prep.content.errors import ContentError
-from prep.content.render import render_markdown
-from prep.drill.scheduling import SchedulingError, parse_steps
-from prep.export.restore import ImportProblem
-from prep.export.restore import parse as parse_export
 from prep.extensions import db
-from prep.postings.decode import decode_posting_bytes, decode_posting_text
-from prep.postings.errors import PostingError
-from prep.postings.extract import extract_posting
-from prep.postings.htmltext import html_to_text
-from prep.search.matching import parse_terms, snippet
-from prep.skills import load_taxonomy
 from tests.conftest import PASSWORD, make_app
+from tests.hostile import BUDGET, CASES, parsers, timed
 from tests.htmlforms import read_form
-
-CASES_FILE = Path(__file__).parent / "data" / "hostile" / "cases.yaml"
-#: Seconds of CPU time one parser or one request may take on one input.
-BUDGET = 1.0
-#: Errors that are a parser's own, clear refusal of an input.
-REFUSALS = (PostingError, ImportProblem, SchedulingError, ContentError)
-
-
-def _load() -> list[dict[str, Any]]:
-    cases = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))["cases"]
-    for case in cases:
-        case["text"] = "".join(str(text) * int(times) for text, times in case["parts"])
-    return cases
-
-
-CASES = _load()
-
-
-def _timed(label: str, fn: Callable[[], Any], slow: list[str]) -> Any:
-    start = time.thread_time()
-    try:
-        result = fn()
-    except REFUSALS:
-        result = None
-    spent = time.thread_time() - start
-    if spent > BUDGET:
-        slow.append(f"{label}: {spent:.2f} s")
-    return result
-
-
-def _parsers(kind: str, text: str) -> dict[str, Callable[[], Any]]:
-    taxonomy = load_taxonomy()
-    text_parsers: dict[str, Callable[[], Any]] = {
-        "decode_posting_text": lambda: decode_posting_text(text),
-        "extract_posting": lambda: extract_posting(text),
-        "html_to_text": lambda: html_to_text(text),
-        "find_skills": lambda: taxonomy.find_skills(text),
-        "render_markdown": lambda: render_markdown(text),
-        "parse_document": lambda: parse_document(text, "drafts/hostile.md", lenient=True),
-        "search_snippet": lambda: snippet(text, parse_terms(text[:2000]) or ["a"]),
-    }
-    if kind == "text":
-        return text_parsers
-    if kind == "html":
-        return {**text_parsers, "decode_posting_bytes": lambda: decode_posting_bytes(text.encode("utf-8"))}
-    if kind == "markdown":
-        return {"parse_document": lambda: parse_document(text, "drafts/hostile.md"),
-                "render_markdown": lambda: render_markdown(text),
-                "extract_posting": lambda: extract_posting(text)}
-    if kind == "json":
-        return {"export_parse": lambda: parse_export(text.encode("utf-8"))}
-    if kind == "steps":
-        return {"parse_steps": lambda: parse_steps(text)}
-    if kind == "query":
-        return {"parse_terms": lambda: parse_terms(text), "snippet": lambda: snippet("a" * 10_000, parse_terms(text))}
-    return {}
 
 
 def test_the_corpus_is_big_and_varied() -> None:
@@ -101,8 +32,8 @@ def test_the_corpus_is_big_and_varied() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_every_parser_is_bounded(case: dict[str, Any]) -> None:
     slow: list[str] = []
-    for label, fn in _parsers(case["kind"], case["text"]).items():
-        _timed(label, fn, slow)
+    for label, fn in parsers(case["kind"], case["text"]).items():
+        timed(label, fn, slow)
     assert not slow, slow
 
 
