@@ -30,8 +30,9 @@ from typing import Any
 
 import yaml
 
+from ..questions.normalize import normalize_question
 from .errors import Problem
-from .render import SLUG_RE
+from .render import MAX_RENDER_CHARS, SLUG_RE
 
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
@@ -39,6 +40,35 @@ LIST_FIELDS = ("tags", "skills", "questions", "related")
 KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related")
 _FENCE = "---"
 _CLOSERS = ("---", "...")
+
+# Limits, the same as the database columns and the renderer: a file that passes the check is
+# stored and rendered whole (``prep content check`` and a save run this same parse).
+MAX_FRONT_MATTER_CHARS = 20_000
+MAX_BODY_CHARS = MAX_RENDER_CHARS
+MAX_TITLE_CHARS = 300
+MAX_SLUG_CHARS = 120
+MAX_ITEMS = 100
+MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SLUG_CHARS}
+MAX_YAML_DEPTH = 20
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML without anchors and aliases ("billion laughs": a few lines expanding to millions of
+    items) and without deep nesting; composing is then linear in the text."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (&name, *name) are not allowed in front matter", event.start_mark)
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"values nest more than {MAX_YAML_DEPTH} levels deep", event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 @dataclass
@@ -126,8 +156,11 @@ def _load_front_matter(
     fm_text: str, first_line: int, path: str, problems: list[Problem]
 ) -> _FrontMatter | None:
     """Compose the YAML (keeping marks) and construct each value; None if it is not a mapping."""
+    if len(fm_text) > MAX_FRONT_MATTER_CHARS:
+        problems.append(Problem(path, first_line, f"front matter is over {MAX_FRONT_MATTER_CHARS:,} characters"))
+        return None
     try:
-        loader = yaml.SafeLoader(fm_text)
+        loader = _StrictLoader(fm_text)
     except yaml.reader.ReaderError as exc:
         line = first_line + fm_text[: exc.position].count("\n")
         problems.append(Problem(
@@ -199,6 +232,10 @@ def _check_list(
         return []
     lines = fm.item_lines.get(name, [])
     items: list[str] = []
+    if len(value) > MAX_ITEMS:
+        problems.append(Problem(path, line, f"{name} has {len(value)} items; at most {MAX_ITEMS}"))
+        return []
+    longest = MAX_ITEM_CHARS[name]
     for i, item in enumerate(value):
         item_line = lines[i] if i < len(lines) else line
         if not isinstance(item, str):
@@ -208,6 +245,12 @@ def _check_list(
             continue
         if not item.strip():
             problems.append(Problem(path, item_line, f"{name} item must not be empty"))
+            continue
+        if len(item.strip()) > longest:
+            problems.append(Problem(path, item_line, f"{name} item is over {longest} characters"))
+            continue
+        if name == "questions" and not normalize_question(item):
+            problems.append(Problem(path, item_line, f"questions item {item.strip()!r} has no words in it"))
             continue
         if name == "related" and not SLUG_RE.fullmatch(item.strip()):
             problems.append(Problem(path, item_line, f"related item '{item.strip()}' is not a valid slug"))
@@ -261,6 +304,9 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         if checked is not None:
             if not checked:
                 problems.append(Problem(path, fm.key_lines["title"], "title must not be empty"))
+            elif len(checked) > MAX_TITLE_CHARS:
+                problems.append(Problem(path, fm.key_lines["title"], f"title is over {MAX_TITLE_CHARS} characters"))
+                checked = checked[:MAX_TITLE_CHARS]
             title = checked
 
     default_slug, name_lang = slug_and_lang_from_path(path)
@@ -269,11 +315,13 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         checked = _check_string("slug", values["slug"], fm.key_lines["slug"], path, problems)
         if checked is not None:
             slug = checked
-            if not SLUG_RE.fullmatch(slug):
+            if len(slug) > MAX_SLUG_CHARS:
+                problems.append(Problem(path, fm.key_lines["slug"], f"slug is over {MAX_SLUG_CHARS} characters"))
+            elif not SLUG_RE.fullmatch(slug):
                 problems.append(Problem(
                     path, fm.key_lines["slug"],
                     f"slug '{slug}' is invalid: use lower-case letters, digits and hyphens"))
-    elif not SLUG_RE.fullmatch(slug):
+    elif len(slug) > MAX_SLUG_CHARS or not SLUG_RE.fullmatch(slug):
         problems.append(Problem(
             path, 1, f"file name '{default_slug}' is not a valid slug: rename the file "
                      "(lower-case letters, digits, hyphens) or set 'slug'"))
@@ -312,6 +360,9 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
     body_start_line = close + 2
     if not body.strip():
         problems.append(Problem(path, close + 1, "the explanation body is empty"))
+    elif len(body) > MAX_BODY_CHARS:
+        problems.append(Problem(path, body_start_line, f"the explanation body is over {MAX_BODY_CHARS:,} characters; "
+                                                       "split it into several explanations"))
 
     doc = ExplanationDoc(
         slug=slug,

@@ -31,7 +31,6 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.admon import admon_plugin
-from mdit_py_plugins.anchors import anchors_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from pygments import highlight
@@ -52,6 +51,14 @@ ADMONITION_KINDS = ("note", "tip", "warning", "danger", "info")
 
 #: Heading levels that go into the table of contents.
 TOC_LEVELS = (2, 3)
+#: The longest text rendered as Markdown (the largest shipped explanation is under 8,000
+#: characters); a longer one is shown as escaped text, so one request's rendering stays well
+#: under a second of CPU whatever the input.
+MAX_RENDER_CHARS = 50_000
+#: How deep Markdown constructs may nest before the rest is plain text.
+MAX_NESTING = 8
+#: Headings beyond this many get no anchor id and stay out of the table of contents.
+MAX_ANCHORED_HEADINGS = 500
 
 _CROSS_LINK_RE = re.compile(r"\[\[([^\[\]\|\n]{1,200})(?:\|([^\[\]\n]{0,500}))?\]\]")
 _SCHEME_RE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.\-]*):")
@@ -261,15 +268,48 @@ def _url_prevalidate(url: str) -> bool:
     return is_safe_url(url, image=True)
 
 
+def _anchor_rule(state: StateCore) -> None:
+    """An ``id`` for every heading (:func:`heading_slug`, made unique with ``-1``, ``-2``...).
+
+    Linear in the number of headings (mdit-py-plugins' anchors plugin probes ``slug-1``,
+    ``slug-2``... from 1 for every repeat: 10,000 equal headings took seconds); at most
+    :data:`MAX_ANCHORED_HEADINGS` headings are anchored."""
+    taken: set[str] = set()
+    next_suffix: dict[str, int] = {}
+    anchored = 0
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or index + 1 >= len(tokens):
+            continue
+        anchored += 1
+        if anchored > MAX_ANCHORED_HEADINGS:
+            break
+        inline = tokens[index + 1]
+        title = "".join(child.content for child in inline.children or [] if child.type in ("text", "code_inline"))
+        base = heading_slug(title[:200])
+        slug = base
+        if slug in taken:
+            n = next_suffix.get(base, 1)
+            while f"{base}-{n}" in taken:
+                n += 1
+            slug = f"{base}-{n}"
+            next_suffix[base] = n + 1
+        taken.add(slug)
+        token.attrSet("id", slug)
+
+
 def build_markdown() -> MarkdownIt:
     """The configured markdown-it parser (raw HTML off, plugins on, Pygments fences)."""
-    md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False})
+    # maxNesting bounds how deep links, emphasis, lists and quotes nest (markdown-it's default is
+    # 100): every "[" may be re-parsed that many levels deep, so it sets the cost per character.
+    md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False,
+                                   "maxNesting": MAX_NESTING})
     md.enable(["table", "strikethrough"])
     md.validateLink = _url_prevalidate  # type: ignore[method-assign]
     md.use(dollarmath_plugin, allow_digits=False, double_inline=True)
     md.use(footnote_plugin)
     md.use(admon_plugin)
-    md.use(anchors_plugin, min_level=1, max_level=6, slug_func=heading_slug)
+    md.core.ruler.push("prep_anchors", _anchor_rule)
     md.inline.ruler.before("link", "cross_link", _cross_link_rule)
     md.core.ruler.push("prep_sanitize", _sanitize_rule)
     md.add_render_rule("cross_link", _render_cross_link)
@@ -281,8 +321,16 @@ def build_markdown() -> MarkdownIt:
     return md
 
 
-_MD = build_markdown()
-_MD_LOCK = threading.Lock()
+_LOCAL = threading.local()
+
+
+def _parser() -> MarkdownIt:
+    """This thread's parser: markdown-it's rule chains keep state while parsing, so threads do
+    not share one (and no lock makes one user's rendering wait for another's)."""
+    md = getattr(_LOCAL, "md", None)
+    if md is None:
+        md = _LOCAL.md = build_markdown()
+    return md
 
 
 def _heading_text(inline: Token) -> str:
@@ -322,13 +370,14 @@ def render_markdown(
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
+    if len(text) > MAX_RENDER_CHARS:
+        return Rendered(html=f'<p class="render-error">This text is over {MAX_RENDER_CHARS:,} characters, '
+                             f'so it is shown as it is.</p>\n<pre class="render-error">{html.escape(text)}</pre>\n')
     env: dict[str, Any] = {"slug_exists": slug_exists, "slug_url": slug_url}
     try:
-        # markdown-it's rule chains are shared state; a lock keeps threads from racing
-        # on plugin-internal caches.
-        with _MD_LOCK:
-            tokens = _MD.parse(text, env)
-            body = _MD.renderer.render(tokens, _MD.options, env)
+        md = _parser()
+        tokens = md.parse(text, env)
+        body = md.renderer.render(tokens, md.options, env)
         return Rendered(
             html=body,
             toc=_toc(tokens),

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import delete, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from ..questions.normalize import normalize_question
-from ..questions.service import add_question
+from ..questions.service import QuestionError, add_question
 from ..skills import load_taxonomy
 from .check import check_tree
 from .document import ExplanationDoc, content_hash
@@ -90,24 +91,19 @@ def sync_tree(root: Path | str, *, relink: bool = True) -> SyncReport:
         if row is not None and row.content_hash == doc.content_hash:
             report.unchanged += 1
             continue
-        if row is None:
-            row = Explanation(path=path, slug=doc.slug, lang=doc.lang, title=doc.title)
-            db.session.add(row)
-            report.added.append(path)
-            old_questions: list[str] = []
-        else:
-            report.updated.append(path)
-            old_questions = list(row.questions or [])
-        rendered = render_markdown(doc.body, slug_exists=all_slugs.__contains__)
-        report.rendered += 1
-        row.slug, row.lang, row.title, row.area = doc.slug, doc.lang, doc.title, doc.area
-        row.tags, row.skills, row.related = list(doc.tags), list(doc.skills), list(doc.related)
-        row.difficulty, row.body_md, row.content_hash = doc.difficulty, doc.body, doc.content_hash
-        row.questions = list(doc.questions)
-        row.html = rendered.html
-        row.toc = [{"level": t.level, "anchor": t.anchor, "text": t.text} for t in rendered.toc]
-        db.session.flush()
-        _sync_questions(doc, old_questions)
+        # One savepoint per file: a file the database refuses is reported and skipped (its old
+        # version stays), and every other file is still synced.
+        savepoint = db.session.begin_nested()
+        try:
+            _store(doc, path, row, all_slugs, report)
+            savepoint.commit()
+        except (SQLAlchemyError, QuestionError) as err:
+            savepoint.rollback()
+            log.error("content sync: %s could not be stored: %s", path, err)
+            for done in (report.added, report.updated):
+                if path in done:
+                    done.remove(path)
+            report.problems.append(f"{path}:1: could not be stored ({type(err).__name__}); the old version is kept")
 
     # Files gone from the tree: remove them. Files present but broken keep their old version.
     for path, row in stored.items():
@@ -124,6 +120,27 @@ def sync_tree(root: Path | str, *, relink: bool = True) -> SyncReport:
     if relink and report.changed:
         report.links = relink_questions()
     return report
+
+
+def _store(doc: ExplanationDoc, path: str, row: Explanation | None, all_slugs: set[str], report: SyncReport) -> None:
+    if row is None:
+        row = Explanation(path=path, slug=doc.slug, lang=doc.lang, title=doc.title)
+        db.session.add(row)
+        report.added.append(path)
+        old_questions: list[str] = []
+    else:
+        report.updated.append(path)
+        old_questions = list(row.questions or [])
+    rendered = render_markdown(doc.body, slug_exists=all_slugs.__contains__)
+    report.rendered += 1
+    row.slug, row.lang, row.title, row.area = doc.slug, doc.lang, doc.title, doc.area
+    row.tags, row.skills, row.related = list(doc.tags), list(doc.skills), list(doc.related)
+    row.difficulty, row.body_md, row.content_hash = doc.difficulty, doc.body, doc.content_hash
+    row.questions = list(doc.questions)
+    row.html = rendered.html
+    row.toc = [{"level": t.level, "anchor": t.anchor, "text": t.text} for t in rendered.toc]
+    db.session.flush()
+    _sync_questions(doc, old_questions)
 
 
 def _sync_questions(doc: ExplanationDoc, old: list[str]) -> None:

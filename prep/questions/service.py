@@ -17,11 +17,13 @@ class QuestionError(ValueError):
 
 
 def get_or_create_tags(names: Iterable[str]) -> list[Tag]:
-    wanted = []
+    wanted: list[str] = []
+    seen: set[str] = set()
     for name in names:
-        name = name.strip()
-        if name and name.casefold() not in {w.casefold() for w in wanted}:
-            wanted.append(name[:80])
+        name = name.strip()[:80].strip()  # cut first: two long names may share their first 80 characters
+        if name and name.casefold() not in seen:
+            seen.add(name.casefold())
+            wanted.append(name)
     if not wanted:
         return []
     existing = {t.name: t for t in db.session.scalars(select(Tag).where(Tag.name.in_(wanted)))}
