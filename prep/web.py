@@ -74,12 +74,10 @@ _DATETIME_PATTERN = {"en": "MMM d, y, h:mm a", "zh": "y年M月d日 HH:mm"}
 
 
 def _user_zone() -> str:
-    if getattr(current_user, "is_authenticated", False):
-        try:
-            ZoneInfo(current_user.timezone)
-            return current_user.timezone
-        except (ValueError, KeyError):
-            pass
+    from .zones import is_user_zone
+
+    if getattr(current_user, "is_authenticated", False) and is_user_zone(current_user.timezone):
+        return current_user.timezone
     return "UTC"
 
 

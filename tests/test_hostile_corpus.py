@@ -87,7 +87,7 @@ def _requests(app, case: dict[str, Any]) -> Iterator[tuple[str, Callable[[Any], 
         yield "editor-preview", lambda c: c.post("/explanations/preview", data={"text": text, "area": "drafts"}), instructor
         yield "editor-new", lambda c: c.post("/explanations/new", data={"text": text, "area": "drafts", "preview": "1"}), instructor
     elif kind == "json":
-        yield "import", lambda c: c.post("/import", data={"file": (io.BytesIO(text.encode()), "export.json")},
+        yield "import", lambda c: c.post("/export/import", data={"file": (io.BytesIO(text.encode()), "export.json")},
                                          content_type="multipart/form-data"), candidate
     elif kind in ("steps", "timezone"):
         def settings(c, field="learning_steps" if kind == "steps" else "timezone"):

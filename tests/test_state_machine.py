@@ -175,7 +175,7 @@ class PrepMachine(RuleBasedStateMachine):
             card[field] = value
         raw = json.dumps(data, allow_nan=False) if not isinstance(value, float) else json.dumps(data)
         import io
-        _check(account.client.post("/import", data={"file": (io.BytesIO(raw.encode()), "export.json")},
+        _check(account.client.post("/export/import", data={"file": (io.BytesIO(raw.encode()), "export.json")},
                                    content_type="multipart/form-data"), f"import {field}={value!r}")
         account.acknowledged = max(account.acknowledged, 0)
 

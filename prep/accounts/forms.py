@@ -5,7 +5,6 @@ rendered, in the language of that request.
 """
 from __future__ import annotations
 
-from zoneinfo import available_timezones
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -13,12 +12,14 @@ from flask_wtf import FlaskForm
 from wtforms import (BooleanField, DecimalField, EmailField, HiddenField, IntegerField, PasswordField,
                      SelectField, StringField, SubmitField)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Email, EqualTo, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (DataRequired, Email, EqualTo, Length, NumberRange, Optional, StopValidation,
+                                ValidationError)
 
-from ..drill.scheduling import SchedulingError, parse_steps
+from ..drill.scheduling import MAX_STEPS, SchedulingError, parse_steps
+from ..zones import user_zones
 from .passwords import MAX_LENGTH, MIN_LENGTH, password_problem
 
-_ZONES = sorted(available_timezones() - {"localtime", "Factory"})
+_ZONES = sorted(user_zones())
 
 
 def timezone_choices() -> list[SelectChoice]:
@@ -81,10 +82,14 @@ class PasswordChangeForm(FlaskForm):
 def _check_steps(form: FlaskForm, field: StringField) -> None:
     try:
         steps = parse_steps(field.data or "")
-    except SchedulingError:
+    except SchedulingError as err:
+        if "longer than a year" in str(err):
+            raise ValidationError(_("A learning step may be at most a year (365d).")) from None
+        if "too many steps" in str(err):
+            raise ValidationError(_("At most %(num)s steps.", num=MAX_STEPS)) from None
         bad = next((part for part in (field.data or "").split() if not _is_step(part)), field.data or "")
         raise ValidationError(_("bad step %(step)s: use a number and a unit, like 1m, 10m, 1h or 1d",
-                                step=repr(bad))) from None
+                                step=repr(bad[:20]))) from None
     if field.name == "learning_steps" and not steps:
         raise ValidationError(_("Give at least one learning step, e.g. 1m 10m."))
 
@@ -95,6 +100,12 @@ def _is_step(part: str) -> bool:
         return True
     except SchedulingError:
         return False
+
+
+def _finite(form: FlaskForm, field: DecimalField) -> None:
+    """NaN, sNaN and infinities are not numbers a setting can take (and sNaN cannot be compared)."""
+    if field.data is not None and not field.data.is_finite():
+        raise StopValidation(_("Enter a number."))
 
 
 class SettingsForm(FlaskForm):
@@ -108,7 +119,7 @@ class SettingsForm(FlaskForm):
     new_per_day = IntegerField(_l("New cards per day"), validators=[NumberRange(0, 9999)])
     reviews_per_day = IntegerField(_l("Maximum reviews per day"), validators=[NumberRange(0, 99999)])
     desired_retention = DecimalField(_l("Desired retention (0.70–0.99)"), places=2,
-                                     validators=[NumberRange(0.70, 0.99)])
+                                     validators=[_finite, NumberRange(0.70, 0.99)])
     learning_steps = StringField(_l("Learning steps"), validators=[Length(max=120), _check_steps],
                                  description=_l("Space-separated, e.g. 1m 10m"))
     relearning_steps = StringField(_l("Relearning steps"), validators=[Length(max=120), _check_steps],

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
@@ -12,6 +11,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from ..extensions import db, limiter, login_manager
 from ..i18n import LANGUAGES
 from ..web import safe_local_target
+from ..zones import is_user_zone
 from .forms import (ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm, ResetPasswordForm, SettingsForm,
                     password_message)
 from .models import User
@@ -52,11 +52,7 @@ def load_user(user_key: str) -> User | None:
 
 
 def _valid_zone(name: str | None) -> str:
-    try:
-        ZoneInfo(name or "UTC")
-        return name or "UTC"
-    except (ZoneInfoNotFoundError, ValueError):
-        return "UTC"
+    return name if is_user_zone(name) else "UTC"
 
 
 @bp.route("/")

@@ -9,6 +9,8 @@ from datetime import date, datetime, time, timedelta, timezone
 from enum import Enum
 from zoneinfo import ZoneInfo
 
+from ..zones import user_zone
+
 LEARN_AHEAD = timedelta(minutes=20)  # as Anki: learning cards due this soon count as due
 
 
@@ -28,7 +30,7 @@ def study_day(now: datetime, tz_name: str, day_start_hour: int = 4) -> StudyDay:
     """
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
-    tz = ZoneInfo(tz_name)
+    tz = user_zone(tz_name)
     local = now.astimezone(tz)
     day = local.date() if local.hour >= day_start_hour else local.date() - timedelta(days=1)
     return day_bounds(day, tz, day_start_hour)

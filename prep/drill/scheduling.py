@@ -32,7 +32,10 @@ _FSRS_TO_STATE = {
 RATINGS = {1: fsrs.Rating.Again, 2: fsrs.Rating.Hard, 3: fsrs.Rating.Good, 4: fsrs.Rating.Easy}
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
-_STEP = re.compile(r"^(\d+)([smhd])$")
+_STEP = re.compile(r"(\d{1,9})([smhd])")
+#: The longest learning step (a step is minutes or hours; more than a year is a typo) and the most steps.
+MAX_STEP = timedelta(days=365)
+MAX_STEPS = 20
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
@@ -62,11 +65,17 @@ class SchedulerSettings:
 def parse_steps(text: str) -> tuple[timedelta, ...]:
     """Parse learning steps such as ``"1m 10m 1h"`` (units s, m, h, d)."""
     steps = []
-    for part in text.split():
-        match = _STEP.match(part.strip().lower())
+    parts = text.split()
+    if len(parts) > MAX_STEPS:
+        raise SchedulingError(f"too many steps ({len(parts)}); at most {MAX_STEPS}")
+    for part in parts:
+        match = _STEP.fullmatch(part.strip().lower()[:20])
         if not match or int(match.group(1)) == 0:
-            raise SchedulingError(f"bad step {part!r}: use a number and a unit, like 1m, 10m, 1h or 1d")
-        steps.append(timedelta(seconds=int(match.group(1)) * _UNIT[match.group(2)]))
+            raise SchedulingError(f"bad step {part[:20]!r}: use a number and a unit, like 1m, 10m, 1h or 1d")
+        step = timedelta(seconds=int(match.group(1)) * _UNIT[match.group(2)])
+        if step > MAX_STEP:
+            raise SchedulingError(f"step {part[:20]!r} is longer than a year")
+        steps.append(step)
     return tuple(steps)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
+import math
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import select
@@ -22,9 +23,28 @@ from ..extensions import db
 from ..questions.models import Question, Source
 from ..questions.normalize import guess_lang, normalize_question
 from ..questions.service import get_or_create_tags
+from ..zones import is_user_zone
 from .dump import FORMAT, SETTINGS, VERSION
 
 MAX_PROBLEMS = 20
+# The limits the forms and the scheduler keep, applied to imported rows as well.
+MAX_CARDS = 20_000
+MAX_REVIEWS_PER_CARD = 20_000
+MAX_QUESTION_CHARS = 1000
+MAX_NOTE_CHARS = 20_000
+MAX_TAGS = 20
+MAX_TAG_CHARS = 80
+EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+#: How far past "now" a review or an added time may be (clocks differ a little).
+CLOCK_SKEW = timedelta(days=1)
+#: How far ahead a due date may be (the longest interval the settings allow, and a margin).
+LONGEST_AHEAD = timedelta(days=36500 + 366)
+INT_RANGES = {"reps": (0, 1_000_000), "lapses": (0, 1_000_000), "version": (0, 10_000_000), "step": (0, 100),
+              "card_version": (0, 10_000_000), "duration_ms": (0, 86_400_000),
+              "day_start_hour": (0, 23), "new_per_day": (0, 9999), "reviews_per_day": (0, 99999),
+              "maximum_interval": (1, 36500)}
+#: FSRS-6 keeps stability within [0.001, 36500] days and difficulty within [1, 10].
+FLOAT_RANGES = {"stability": (0.001, 36500.0), "difficulty": (1.0, 10.0)}
 STATES = {s.value for s in CardState}
 KINDS = {"review", "cram"}
 
@@ -47,45 +67,72 @@ class ImportReport:
 
 
 class _Checker:
-    def __init__(self) -> None:
+    def __init__(self, now: datetime | None = None) -> None:
         self.problems: list[str] = []
+        self.now = now or datetime.now(timezone.utc)
 
     def fail(self, where: str, message: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
             self.problems.append(f"{where}: {message}")
 
-    def time(self, where: str, value: Any, optional: bool = False) -> None:
+    def time(self, where: str, value: Any, optional: bool = False, *, ahead: timedelta = CLOCK_SKEW) -> None:
         if value is None and optional:
             return
         try:
-            parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+            parsed = datetime.fromisoformat(value) if isinstance(value, str) and len(value) <= 40 else None
         except ValueError:
             parsed = None
         if parsed is None or parsed.tzinfo is None:
             self.fail(where, "must be an ISO 8601 time with a UTC offset")
+            return
+        try:
+            latest = self.now + ahead
+            if not EARLIEST <= parsed <= latest:
+                self.fail(where, f"{value} is outside {EARLIEST:%Y-%m-%d} to {latest:%Y-%m-%d}")
+        except OverflowError:  # an offset pushing 9999-12-31 past the last representable day
+            self.fail(where, f"{value} is out of range")
 
     def int_(self, where: str, value: Any, lo: int | None = 0, optional: bool = False) -> None:
         if value is None and optional:
             return
         if not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo):
             self.fail(where, f"must be a whole number{'' if lo is None else f' ≥ {lo}'}")
+            return
+        bounds = INT_RANGES.get(where.rsplit(".", 1)[-1])
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            self.fail(where, f"must be from {bounds[0]:,} to {bounds[1]:,}")
 
     def number(self, where: str, value: Any, optional: bool = True) -> None:
         if value is None and optional:
             return
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
             self.fail(where, "must be a number")
+            return
+        bounds = FLOAT_RANGES.get(where.rsplit(".", 1)[-1])
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            self.fail(where, f"must be from {bounds[0]:g} to {bounds[1]:g}")
+
+    def text(self, where: str, value: Any, longest: int) -> None:
+        if isinstance(value, str) and len(value) > longest:
+            self.fail(where, f"is over {longest:,} characters")
 
 
-def parse(raw: bytes) -> dict[str, Any]:
-    """Decode and validate an export file; raises :class:`ImportProblem` listing every problem."""
+def parse(raw: bytes, now: datetime | None = None) -> dict[str, Any]:
+    """Decode and validate an export file; raises :class:`ImportProblem` listing every problem.
+
+    ``now`` bounds the times a file may hold (reviews not after now, due dates not past the
+    longest interval); values are range-checked as the forms check them."""
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise ImportProblem(["The file is not UTF-8 text."]) from None
     except json.JSONDecodeError as err:
         raise ImportProblem([f"The file is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."]) from None
-    check = _Checker()
+    except RecursionError:
+        raise ImportProblem(["The file nests too deeply to be a prep export."]) from None
+    except ValueError:  # an integer with thousands of digits
+        raise ImportProblem(["The file holds a number too long to be a prep export's."]) from None
+    check = _Checker(now)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportProblem([f"This is not a prep export (expected \"format\": \"{FORMAT}\")."])
     if data.get("version") != VERSION:
@@ -97,6 +144,8 @@ def parse(raw: bytes) -> dict[str, Any]:
     if not isinstance(cards, list):
         check.fail("cards", "must be a list")
         cards = []
+    if len(cards) > MAX_CARDS:
+        raise ImportProblem([f"cards: {len(cards):,} cards; an import may hold at most {MAX_CARDS:,}."])
     for i, card in enumerate(cards):
         _check_card(check, f"cards[{i}]", card)
     if check.problems:
@@ -116,13 +165,8 @@ def _check_settings(check: _Checker, s: Any) -> None:
     if "desired_retention" in s and not (isinstance(s["desired_retention"], (int, float))
                                          and 0.7 <= s["desired_retention"] <= 0.99):
         check.fail("user.settings.desired_retention", "must be between 0.7 and 0.99")
-    if "timezone" in s:
-        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-        try:
-            ZoneInfo(str(s["timezone"]))
-        except (ZoneInfoNotFoundError, ValueError):
-            check.fail("user.settings.timezone", f"unknown time zone {s['timezone']!r}")
+    if "timezone" in s and not is_user_zone(s["timezone"]):
+        check.fail("user.settings.timezone", f"unknown time zone {str(s['timezone'])[:64]!r}")
     for key in ("learning_steps", "relearning_steps"):
         if key in s:
             try:
@@ -148,24 +192,33 @@ def _check_card(check: _Checker, where: str, c: Any) -> None:
         check.fail(f"{where}.question.text", "must be the question's text")
     elif not isinstance(q.get("tags", []), list) or not all(isinstance(t, str) for t in q.get("tags", [])):
         check.fail(f"{where}.question.tags", "must be a list of strings")
+    else:
+        check.text(f"{where}.question.text", q["text"], MAX_QUESTION_CHARS)
+        if len(q.get("tags", [])) > MAX_TAGS or any(len(t) > MAX_TAG_CHARS for t in q.get("tags", [])):
+            check.fail(f"{where}.question.tags", f"at most {MAX_TAGS} tags of at most {MAX_TAG_CHARS} characters")
     if c.get("state") not in STATES:
         check.fail(f"{where}.state", f"must be one of {', '.join(sorted(STATES))}")
     check.int_(f"{where}.step", c.get("step"), optional=True)
     check.number(f"{where}.stability", c.get("stability"))
     check.number(f"{where}.difficulty", c.get("difficulty"))
-    check.time(f"{where}.due", c.get("due"))
+    check.time(f"{where}.due", c.get("due"), ahead=LONGEST_AHEAD)
     check.time(f"{where}.added_at", c.get("added_at"))
     check.time(f"{where}.last_review", c.get("last_review"), optional=True)
-    check.time(f"{where}.buried_until", c.get("buried_until"), optional=True)
+    check.time(f"{where}.buried_until", c.get("buried_until"), optional=True, ahead=LONGEST_AHEAD)
     for key in ("reps", "lapses", "version"):
         check.int_(f"{where}.{key}", c.get(key))
     if not isinstance(c.get("suspended"), bool):
         check.fail(f"{where}.suspended", "must be true or false")
     if not isinstance(c.get("note", ""), str):
         check.fail(f"{where}.note", "must be text")
+    else:
+        check.text(f"{where}.note", c.get("note", ""), MAX_NOTE_CHARS)
     reviews = c.get("reviews", [])
     if not isinstance(reviews, list):
         check.fail(f"{where}.reviews", "must be a list")
+        return
+    if len(reviews) > MAX_REVIEWS_PER_CARD:
+        check.fail(f"{where}.reviews", f"{len(reviews):,} reviews; at most {MAX_REVIEWS_PER_CARD:,} per card")
         return
     versions: set[int] = set()
     for j, r in enumerate(reviews):

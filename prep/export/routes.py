@@ -59,7 +59,7 @@ def import_upload():
     if not form.validate():
         return render_template("export/index.html", form=form), 400
     try:
-        data = restore.parse(form.file.data.read(ImportForm.MAX_BYTES + 1))
+        data = restore.parse(form.file.data.read(ImportForm.MAX_BYTES + 1), utcnow())
         report = restore.import_export(_user(), data, restore_settings=form.restore_settings.data)
     except restore.ImportProblem as err:
         db.session.rollback()

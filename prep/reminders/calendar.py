@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
+from ..zones import user_zone
 
 EVENT_LENGTH = timedelta(minutes=15)
 FEED_DAYS = 7
@@ -24,7 +24,7 @@ class FeedDay:
 def build_feed(*, user_id: int, tz_name: str, remind_minute: int, days: Sequence[FeedDay], now: datetime,
                drill_url: str, domain: str) -> bytes:
     """The calendar as bytes: an event on each day with something to review."""
-    tz = ZoneInfo(tz_name)
+    tz = user_zone(tz_name)
     cal = Calendar()
     cal.add("prodid", "-//prep//daily review reminders//EN")
     cal.add("version", "2.0")

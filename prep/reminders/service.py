@@ -11,7 +11,6 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
 
 from flask import current_app, render_template
 from flask_babel import force_locale, ngettext
@@ -23,6 +22,7 @@ from ..drill import queue
 from ..drill import service as drill_service
 from ..drill.models import Card, CardState
 from ..extensions import db
+from ..zones import user_zone
 from . import calendar, timing, tokens
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
                      ReminderLog, ReminderSettings)
@@ -194,7 +194,7 @@ def feed_days(user: User, now: datetime, days: int = calendar.FEED_DAYS) -> list
     daily limit) plus new cards while the pool lasts."""
     counts = drill_service.counts(user, now)
     today = drill_service.study_day(user, now)
-    tz = ZoneInfo(user.timezone)
+    tz = user_zone(user.timezone)
     bounds = [queue.day_bounds(today.day + timedelta(days=k), tz, user.day_start_hour) for k in range(days)]
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= bounds[-1].end))
     dues = db.session.scalars(select(Card.due).where(

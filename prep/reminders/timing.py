@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
-from zoneinfo import ZoneInfo
+from ..zones import user_zone
 
 MINUTES_PER_DAY = 24 * 60
 BACKOFF_BASE = timedelta(minutes=5)
@@ -34,7 +34,7 @@ class ZoneClock:
 def zone_clock(now: datetime, tz_name: str) -> ZoneClock:
     """The local date and time of day in ``tz_name`` at ``now``."""
     _require_aware(now)
-    tz = ZoneInfo(tz_name)
+    tz = user_zone(tz_name)
     local = now.astimezone(tz)
     next_midnight = datetime.combine(local.date() + timedelta(days=1), time(0), tzinfo=tz)
     return ZoneClock(zone=tz_name, local_date=local.date(), minute_of_day=local.hour * 60 + local.minute,
@@ -57,7 +57,7 @@ def reminder_instant(day: date, remind_minute: int, tz_name: str) -> datetime:
     An ambiguous time (fall back) gives its first occurrence; a time skipped by a spring-forward
     change gives the instant of the jump, when the clock passes it.
     """
-    tz = ZoneInfo(tz_name)
+    tz = user_zone(tz_name)
     wall = datetime.combine(day, time(remind_minute // 60, remind_minute % 60))
     first = wall.replace(tzinfo=tz, fold=0).astimezone(timezone.utc)
     if first.astimezone(tz).replace(tzinfo=None) == wall:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
+from ..zones import user_zone
+
 LEECH_LAPSES = 8          # as Anki: this many lapses flags a card as a leech
 MATURE_DAYS = 21          # as Anki: a review card with an interval of 21 days or more is mature
 HEATMAP_DAYS = 90
@@ -47,7 +49,7 @@ def offset_segments(tz_name: str, day_start_hour: int, start: datetime, end: dat
 
     Returns ``[(None, shift0), (t1, shift1), ...]``: shift1 applies from t1 on (a DST change).
     """
-    tz = ZoneInfo(tz_name)
+    tz = user_zone(tz_name)
     segments: list[tuple[datetime | None, int]] = [(None, _shift(start, tz, day_start_hour))]
     t = start
     while t < end:
@@ -68,7 +70,7 @@ def offset_segments(tz_name: str, day_start_hour: int, start: datetime, end: dat
 
 def day_of(moment: datetime, tz_name: str, day_start_hour: int) -> int:
     """Python's version of the database expression (for tests and small lists)."""
-    shift = _shift(moment, ZoneInfo(tz_name), day_start_hour)
+    shift = _shift(moment, user_zone(tz_name), day_start_hour)
     return (int(moment.astimezone(timezone.utc).timestamp()) + shift) // 86400
 
 

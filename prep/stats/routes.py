@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, render_template, request
 from flask_babel import format_date
@@ -11,6 +10,7 @@ from flask_login import current_user, login_required
 
 from ..drill import queue, service
 from ..web import instructor_required
+from ..zones import user_zone
 from . import compute, queries
 
 bp = Blueprint("stats", __name__, url_prefix="/stats")
@@ -34,7 +34,7 @@ def index():
     user = current_user._get_current_object()
     now = service.utcnow()
     today = service.study_day(user, now)
-    tz = ZoneInfo(user.timezone)
+    tz = user_zone(user.timezone)
     first = queue.day_bounds(today.day - timedelta(days=compute.HEATMAP_DAYS - 1), tz, user.day_start_hour)
     activity = queries.daily_activity(user, first, today)
     heat = compute.heatmap({d: a.reviews for d, a in activity.items()}, today.day, month_label=_month_label)

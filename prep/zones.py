@@ -1,0 +1,28 @@
+"""The time zones a user may choose: IANA names from the system's database, without the
+aliases that are not places (``localtime``, ``Factory``, ``posixrules``, the ``posix/`` and
+``right/`` trees). Every zone stored on an account passes :func:`is_user_zone`; code that reads a
+stored zone goes through :func:`user_zone`, which falls back to UTC for anything else.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from zoneinfo import ZoneInfo, available_timezones
+
+_NOT_PLACES = {"localtime", "Factory", "posixrules", "posix", "right"}
+
+
+@lru_cache(maxsize=1)
+def user_zones() -> frozenset[str]:
+    return frozenset(z for z in available_timezones()
+                     if z not in _NOT_PLACES and not z.startswith(("posix/", "right/")))
+
+
+def is_user_zone(name: object) -> bool:
+    return isinstance(name, str) and len(name) <= 64 and name in user_zones()
+
+
+def user_zone(name: object) -> ZoneInfo:
+    """The zone of a stored name, or UTC when the name is not one a user may choose."""
+    return ZoneInfo(name) if is_user_zone(name) else ZoneInfo("UTC")
