@@ -10,11 +10,22 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 
 from . import config as config_module
 from .config import REPO_ROOT
 
 log = logging.getLogger(__name__)
+
+
+class IdConverter(IntegerConverter):
+    """``<int:...>`` in every route: 0 to 2**31 - 1 (an ``Integer`` column), at most 10 digits."""
+
+    regex = r"\d{1,10}"
+
+    def __init__(self, url_map: Any, fixed_digits: int = 0, min: int | None = 0,  # noqa: A002
+                 max: int | None = 2**31 - 1, signed: bool = False) -> None:  # noqa: A002
+        super().__init__(url_map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -26,6 +37,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(REPO_ROOT / "templates"),
         static_folder=str(REPO_ROOT / "static"),
     )
+    # Ids in URLs are database integers: one past the column's range is a 404, not a 500
+    # (PostgreSQL refuses to compare an integer column with 99999999999999999999).
+    app.url_map.converters["int"] = IdConverter
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(config_module.defaults(Path(app.instance_path)))
     app.config.update(config_module.from_environ())

@@ -83,3 +83,26 @@ def _user_zone() -> str:
 
 def register_template_helpers(app: Flask) -> None:
     app.jinja_env.filters["local_time"] = local_time
+
+
+#: The largest id a URL or form may name (an ``Integer`` column).
+MAX_ID = 2**31 - 1
+#: The last page number a list accepts (beyond it, the last page's emptiness is shown).
+MAX_PAGE = 100_000
+
+
+def int_arg(name: str, default: int | None = None, *, lo: int = 0, hi: int = MAX_ID) -> int | None:
+    """A whole-number query argument within [lo, hi]; ``default`` when absent, malformed or out
+    of range (so ``?page=99999999999999999999`` cannot reach the database)."""
+    from flask import request
+
+    raw = request.args.get(name, "")
+    if not raw or len(raw) > 12 or not raw.lstrip("-").isdigit():
+        return default
+    value = int(raw)
+    return value if lo <= value <= hi else default
+
+
+def page_arg() -> int:
+    """The ``page`` query argument: 1 to :data:`MAX_PAGE`."""
+    return int_arg("page", 1, lo=1, hi=MAX_PAGE) or 1

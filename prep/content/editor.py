@@ -14,7 +14,7 @@ from .check import check_docs, check_tree
 from .document import ExplanationDoc, parse_document
 from .errors import Problem
 
-AREA_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
+AREA_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")  # always used with fullmatch
 
 NEW_TEMPLATE = """---
 title: {title}
@@ -68,7 +68,7 @@ def check_draft(text: str, content_dir: Path, *, area: str, existing_path: str |
                 existing_slug: str | None = None, taxonomy=None) -> DraftCheck:
     """Every problem of ``text`` as the file it would become, checked against the rest of the tree."""
     problems: list[Problem] = []
-    if not AREA_RE.match(area or ""):
+    if not AREA_RE.fullmatch(area or ""):
         problems.append(Problem("area", 1, "the area must be lower-case letters, digits and hyphens"))
     provisional = existing_path or f"{area or 'draft'}/draft.md"
     parsed = parse_document(text, provisional, lenient=True)
@@ -114,6 +114,29 @@ def _rel(display: str, root: Path) -> str:
         return Path(display).relative_to(root).as_posix()
     except ValueError:
         return Path(display).as_posix()
+
+
+class UnsafePathError(OSError):
+    """A write would leave the content folder or go through a symbolic link."""
+
+
+def safe_target(root: Path, rel_path: str) -> Path:
+    """``root / rel_path``, refusing ``..``, absolute paths and any symbolic link on the way (the
+    folder, the area, the file): a write never lands outside the content folder."""
+    rel = Path(rel_path)
+    if rel.is_absolute() or not rel.parts or any(part in ("", ".", "..") for part in rel.parts):
+        raise UnsafePathError(f"{rel_path}: not a path inside the content folder")
+    if root.is_symlink():
+        raise UnsafePathError(f"{root}: the content folder is a symbolic link")
+    real_root = root.resolve()
+    current = root
+    for part in rel.parts:
+        current = current / part
+        if current.is_symlink():
+            raise UnsafePathError(f"{rel_path}: {current.relative_to(root).as_posix()} is a symbolic link")
+    if not current.resolve().is_relative_to(real_root):
+        raise UnsafePathError(f"{rel_path}: outside the content folder")
+    return current
 
 
 def write_atomically(path: Path, text: str) -> None:

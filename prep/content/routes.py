@@ -12,7 +12,7 @@ from sqlalchemy import func, or_, select
 from ..drill.forms import ActionForm
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
-from ..web import instructor_required, like_pattern
+from ..web import instructor_required, int_arg, like_pattern, page_arg
 from . import editor
 from .forms import EditorForm, LinkForm
 from .models import Explanation
@@ -44,7 +44,7 @@ def index():
         like = like_pattern(q)
         stmt = stmt.where(or_(Explanation.title.ilike(like, escape="\\"),
                               Explanation.body_md.ilike(like, escape="\\")))
-    page = max(1, request.args.get("page", 1, type=int))
+    page = page_arg()
     total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
     pages = max(1, -(-total // INDEX_PAGE_SIZE))
     page = min(page, pages)
@@ -89,7 +89,13 @@ def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
         rendered = render_markdown(_body_of(form.text.data), slug_exists=_slugs().__contains__)
         return _render_editor(form, mode=mode, explanation=explanation, preview=rendered.html,
                               problems=check.problems, status=400)
-    path = _content_dir() / check.rel_path
+    try:
+        path = editor.safe_target(_content_dir(), check.rel_path)
+    except editor.UnsafePathError as err:
+        current_app.logger.error("refused to write: %s", err)
+        form.text.errors.append(_("The file cannot be written there (a symbolic link or a path outside the "
+                                  "content folder). Nothing was changed."))
+        return _render_editor(form, mode=mode, explanation=explanation, status=400)
     try:
         editor.write_atomically(path, form.text.data.replace("\r\n", "\n"))
     except OSError as err:
@@ -119,7 +125,7 @@ def new():
     form = EditorForm()
     if request.method == "GET":
         question = None
-        qid = request.args.get("question", type=int)
+        qid = int_arg("question")
         if qid:
             question = db.session.scalar(select(Question).where(Question.id == qid, Question.owner_id.is_(None)))
             if question is None:
@@ -179,7 +185,7 @@ def unanswered():
     """Bank questions with no accepted explanation, most-asked (by postings) first."""
     from ..postings.models import PostingQuestion
 
-    page = max(1, request.args.get("page", 1, type=int))
+    page = page_arg()
     linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
     asked = (select(PostingQuestion.question_id, func.count(func.distinct(PostingQuestion.posting_id)).label("n"))
              .group_by(PostingQuestion.question_id).subquery())

@@ -8,10 +8,10 @@ from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Numbe
 
 
 class RateForm(FlaskForm):
-    card_id = IntegerField(validators=[InputRequired()])
-    version = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    card_id = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=2**31 - 1)])
+    version = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=2**31 - 1)])
     rating = IntegerField(validators=[InputRequired(), AnyOf([1, 2, 3, 4], message=_l("Rating must be 1–4."))])
-    duration_ms = IntegerField(validators=[Optional(), NumberRange(min=0)])
+    duration_ms = IntegerField(validators=[Optional(), NumberRange(min=0)])  # clamped by the route
     shown_at = HiddenField()
 
 

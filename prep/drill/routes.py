@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from ..content.lookup import explanations_for
 from ..extensions import db
 from ..stats.compute import is_leech
-from ..web import safe_local_target
+from ..web import int_arg, page_arg, safe_local_target
 from . import scheduling, service
 from .forms import ActionForm, NoteForm, RateForm
 from .models import Card, ReviewLog
@@ -72,7 +72,7 @@ def upcoming_interviews(user, today, limit: int = 3):
 @login_required
 def drill():
     user, now = _user(), _now()
-    shown = request.args.get("card", type=int)
+    shown = int_arg("card")
     revealed = request.args.get("show") == "1"
     done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
@@ -115,9 +115,10 @@ def _duration(form: RateForm, now: datetime) -> int | None:
             shown_at = datetime.fromisoformat(form.shown_at.data)
             if shown_at.tzinfo is not None:
                 duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
-        except ValueError:
+        except (ValueError, OverflowError):  # a malformed or out-of-range time
             duration = None
-    return duration
+    # A card left open overnight is still a rating; the time on it is capped at a day.
+    return None if duration is None else max(0, min(duration, 86_400_000))
 
 
 def _posting_or_404(posting_id: int):
@@ -137,7 +138,7 @@ def cram(posting_id: int):
     user, now = _user(), _now()
     posting = _posting_or_404(posting_id)
     question_ids = [pq.question_id for pq in posting.questions]
-    shown = request.args.get("card", type=int)
+    shown = int_arg("card")
     card = _card_or_404(shown) if shown else service.next_cram_card(user, question_ids, now)
     cram_counts = service.cram_counts(user, question_ids, now)
     if card is None:
@@ -184,7 +185,7 @@ def undo():
 @login_required
 def cards():
     user = _user()
-    page = max(1, request.args.get("page", 1, type=int))
+    page = page_arg()
     total = db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) or 0
     rows = db.session.scalars(
         select(Card).where(Card.user_id == user.id).order_by(Card.added_at.desc(), Card.id.desc())

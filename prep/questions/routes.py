@@ -12,7 +12,7 @@ from ..drill import service as drill_service
 from ..drill.forms import ActionForm
 from ..drill.models import Card
 from ..extensions import db
-from ..web import like_pattern, safe_local_target
+from ..web import like_pattern, page_arg, safe_local_target
 from .forms import QuestionForm, StudyTagForm
 from .models import Question, Source, Tag, question_tags
 from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
@@ -40,7 +40,7 @@ def _render_index(form: QuestionForm, status: int = 200):
     user = current_user._get_current_object()
     q = (request.args.get("q") or "").strip()[:200]
     tag = (request.args.get("tag") or "").strip()[:80]
-    page = max(1, request.args.get("page", 1, type=int))
+    page = page_arg()
     stmt = select(Question).where(_visible())
     if q:
         stmt = stmt.where(Question.text.ilike(like_pattern(q), escape="\\"))

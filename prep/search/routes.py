@@ -6,6 +6,7 @@ from flask_babel import get_locale
 from flask_login import current_user, login_required
 
 from ..drill.forms import ActionForm
+from ..web import page_arg
 from . import matching, service
 
 bp = Blueprint("search", __name__)
@@ -15,7 +16,7 @@ bp = Blueprint("search", __name__)
 @login_required
 def index():
     query = (request.args.get("q") or "").strip()[:matching.MAX_QUERY]
-    page = request.args.get("page", 1, type=int) or 1
+    page = page_arg()
     language = str(get_locale() or "en")
     results = service.search(current_user.id, query, language=language, page=page)
     return render_template("search/index.html", q=query, results=results, segments=matching.segments,

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..drill import queue, service
-from ..web import instructor_required
+from ..web import instructor_required, page_arg
 from ..zones import user_zone
 from . import compute, queries
 
@@ -57,7 +57,7 @@ def index():
 @bp.route("/questions")
 @instructor_required
 def questions():
-    page = max(1, request.args.get("page", 1, type=int))
+    page = page_arg()
     per_page = 25
     rows, total = queries.question_difficulty(service.utcnow(), page, per_page)
     pages = max(1, -(-total // per_page))
