@@ -73,10 +73,12 @@ def test_remember_cookie_replayed_after_logout_or_password_change_is_refused(app
     user = make_user()
     client.post("/login", data={"email": user.email, "password": PASSWORD, "remember": "y"})
     remember = _cookie(client, "remember_token")
-    assert remember
-    # The remember cookie alone (no session) logs in, for a session bounded like any other.
+    since = _cookie(client, "remember_since")
+    assert remember and since
+    # The remember cookies (no session) log in, for a session bounded like any other.
     fresh = app.test_client()
     fresh.set_cookie("remember_token", remember)
+    fresh.set_cookie("remember_since", since)
     assert fresh.get("/dashboard").status_code == 200
     with fresh.session_transaction() as s:
         assert s["remember"] is True and s["login_at"] <= time.time()
@@ -87,6 +89,7 @@ def test_remember_cookie_replayed_after_logout_or_password_change_is_refused(app
         assert r.status_code == 302
     replay = app.test_client()
     replay.set_cookie("remember_token", remember)
+    replay.set_cookie("remember_since", since)
     assert replay.get("/dashboard").status_code == 302
 
 
@@ -151,4 +154,7 @@ def test_session_restored_from_remember_cookie_keeps_the_login_time(app, client,
     forged = app.test_client()
     forged.set_cookie("remember_token", remember)
     forged.set_cookie("remember_since", "forged")
-    assert forged.get("/dashboard").status_code == 200  # a bad since-cookie cannot extend: login time = now
+    assert forged.get("/dashboard").status_code == 302  # a bad since-cookie restores nothing
+    alone = app.test_client()
+    alone.set_cookie("remember_token", remember)
+    assert alone.get("/dashboard").status_code == 302  # nor does the remember cookie without its issue time

@@ -55,3 +55,14 @@ class User(UserMixin, db.Model):
     @property
     def is_admin(self) -> bool:
         return self.role is Role.admin
+
+
+class AttemptCounter(db.Model):
+    """Attempts at a limited action (log in, register) per key in a fixed window, shared by
+    every worker and host through the database; see :mod:`prep.accounts.attempts`."""
+
+    __tablename__ = "attempt_counters"
+
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    window_start: Mapped[datetime] = mapped_column(UTCDateTime())
+    count: Mapped[int] = mapped_column(Integer, default=0)

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 
 from ..extensions import db, limiter, login_manager
+from ..models_base import utcnow
 from ..i18n import LANGUAGES
 from ..web import safe_local_target
 from ..zones import is_user_zone
@@ -68,6 +69,11 @@ def register():
         return redirect(url_for("drill.dashboard"))
     form = RegisterForm()
     if form.validate_on_submit():
+        from .attempts import account_key
+
+        if not _take("register-address", _client_address(), "REGISTER_LIMIT_IP", "10 per hour") or \
+                not _take("register-account", account_key(form.email.data), "REGISTER_LIMIT_ACCOUNT", "3 per hour"):
+            abort(429)
         try:
             user = create_user(form.email.data, form.password.data, display_name=form.display_name.data or "",
                                timezone=_valid_zone(form.timezone.data))
@@ -87,29 +93,40 @@ def register():
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
 
 
-def _failed(response) -> bool:
-    """Only failed attempts count towards the login limits (a success redirects)."""
-    return response.status_code != 302
+def _client_address() -> str:
+    from flask_limiter.util import get_remote_address
+
+    return get_remote_address() or "unknown"
 
 
-def _account_key() -> str:
-    return "login-account:" + (request.form.get("email") or "").strip().lower()[:254]
+def _take(kind: str, key: str, setting: str, default: str) -> bool:
+    from .attempts import parse_limit, take
+
+    if not current_app.config.get("RATELIMIT_ENABLED", True):
+        return True
+    limit, seconds = parse_limit(current_app.config.get(setting, default))
+    return take(kind, key, limit=limit, seconds=seconds, now=utcnow())
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config.get("LOGIN_LIMIT_IP", "20 per 15 minutes"), methods=["POST"],
-               deduct_when=_failed)
-@limiter.limit(lambda: current_app.config.get("LOGIN_LIMIT_ACCOUNT", "5 per 15 minutes"), methods=["POST"],
-               key_func=_account_key, deduct_when=_failed)
 def login():
     if current_user.is_authenticated:
         return redirect(url_for("drill.dashboard"))
     form = LoginForm()
     if form.validate_on_submit():
+        from .attempts import account_key, forget, give_back
+
+        account, address = account_key(form.email.data), _client_address()
+        # Counted before the password is checked, atomically: concurrent tries cannot slip past.
+        if not _take("login-address", address, "LOGIN_LIMIT_IP", "20 per 15 minutes") or \
+                not _take("login-account", account, "LOGIN_LIMIT_ACCOUNT", "5 per 15 minutes"):
+            abort(429)
         user = authenticate(form.email.data, form.password.data)
         if user is None:
             form.password.errors.append(_("Wrong email or password."))
         else:
+            forget("login-account", account)
+            give_back("login-address", address)  # a success does not count against a shared address
             db.session.commit()
             next_url = safe_local_target(request.args.get("next"), url_for("drill.dashboard"))
             _clear_session()  # a fresh session at login

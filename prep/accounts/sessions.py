@@ -47,13 +47,21 @@ def _expired(now: int) -> bool:
 def init_sessions(app: Flask) -> None:
     @user_loaded_from_cookie.connect_via(app)
     def _restored(sender, user) -> None:  # noqa: ARG001
-        start_session(remember=True)
+        """A session restored from the remember cookie keeps the time of the login it remembers;
+        without that signed time (a cookie from elsewhere, or older than the absolute timeout)
+        nothing is restored, so no cookie outlives SESSION_MAX_DAYS."""
+        absolute = int(current_app.config["SESSION_MAX_DAYS"]) * 86400
         try:
-            since = _since_signer().loads(request.cookies.get(SINCE_COOKIE, ""))
-        except BadSignature:
+            since = _since_signer().loads(request.cookies.get(SINCE_COOKIE, ""), max_age=absolute)
+        except BadSignature:  # includes SignatureExpired
             since = None
-        if isinstance(since, int):
-            session["login_at"] = min(since, session["login_at"])
+        now = int(time.time())
+        if not isinstance(since, int) or isinstance(since, bool) or not now - absolute <= since <= now + 60:
+            logout_user()
+            session.pop("remember", None)
+            return
+        start_session(remember=True)
+        session["login_at"] = min(since, session["login_at"])
 
     @app.after_request
     def _remember_since(response: Response) -> Response:
