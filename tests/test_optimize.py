@@ -242,3 +242,48 @@ def test_recompute_is_a_no_op_without_reviews(make_user, app):
     with count_statements() as counter:
         assert optimize_service.recompute_memory_states(user) == 0
     assert counter["n"] <= 2  # the user's row (expired by the commit) and the log query
+
+
+def test_a_long_history_is_capped_and_linear():
+    """12,000 reviews of one card took 26 s and 1.8 GB (every item held the whole history);
+    only the most recent MAX_HISTORY_PER_CARD reviews of a card are used now."""
+    import time as _time
+
+    from prep.optimize.fit import MAX_HISTORY_PER_CARD, Review, build_items
+
+    def reviews(n: int) -> list[Review]:
+        start = datetime(2020, 1, 1, tzinfo=timezone.utc)
+        return [Review(card_id=1, reviewed_at=start + timedelta(days=i), rating=3) for i in range(n)]
+
+    def cost(n: int) -> float:
+        history = reviews(n)
+        best = float("inf")
+        for _ in range(3):
+            began = _time.process_time()
+            items = build_items(history)
+            best = min(best, _time.process_time() - began)
+        assert len(items) <= MAX_HISTORY_PER_CARD
+        assert all(len(i.steps) <= MAX_HISTORY_PER_CARD for i in items)
+        return best
+
+    small, large = cost(3_000), cost(12_000)
+    assert large < 3.0
+    assert large <= 8 * max(small, 0.002)  # linear in the reviews read, not quadratic
+
+
+def test_the_fit_runs_outside_the_transaction(simulated, login, client, clock, monkeypatch):  # noqa: F811
+    from prep.extensions import db
+    from prep.optimize import fit as fit_module
+
+    user, _sim = simulated(n_cards=30, days=60)
+    login(user)
+    seen = {}
+    real = fit_module.fit
+
+    def watching(*args, **kwargs):
+        seen["in_transaction"] = db.session().in_transaction()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fit_module, "fit", watching)
+    client.post("/stats/optimize")
+    assert seen == {"in_transaction": False}

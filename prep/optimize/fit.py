@@ -18,6 +18,10 @@ import fsrs
 import fsrs_rs_python as fsrs_rs
 from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
+from ..zones import user_zone
+
+#: The most recent reviews per card the fit uses (see :func:`build_items`).
+MAX_HISTORY_PER_CARD = 200
 MIN_REVIEWS = 400
 TRAIN_SHARE = 0.75
 DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.Scheduler().parameters)
@@ -76,16 +80,22 @@ def study_date(moment: datetime, tz: ZoneInfo, day_start_hour: int) -> date:
     return (moment.astimezone(tz) - timedelta(hours=day_start_hour)).date()
 
 
-def build_items(reviews: Iterable[Review], tz_name: str = "UTC", day_start_hour: int = 4) -> list[TrainingItem]:
+def build_items(reviews: Iterable[Review], tz_name: str = "UTC", day_start_hour: int = 4,
+                max_history: int = MAX_HISTORY_PER_CARD) -> list[TrainingItem]:
     """One training item per review made on a later day than the card's previous one, holding
-    the card's whole history up to and including it; sorted by the time of that review."""
-    tz = ZoneInfo(tz_name)
+    the card's history up to and including it; sorted by the time of that review.
+
+    Each item holds the whole history before it, so a card's items cost the square of its
+    length: only the card's most recent ``max_history`` reviews are used (12,000 reviews of one
+    card took 26 s and 1.8 GB; now at most ``max_history`` items of at most that many steps)."""
+    tz = user_zone(tz_name)
     by_card: dict[int, list[Review]] = defaultdict(list)
     for r in reviews:
         by_card[r.card_id].append(r)
     items: list[_Item] = []
     for history in by_card.values():
         history.sort(key=lambda r: r.reviewed_at)
+        del history[:-max_history]
         steps: list[tuple[int, int]] = []
         last = study_date(history[0].reviewed_at, tz, day_start_hour)
         for r in history:

@@ -41,9 +41,15 @@ def current_parameters(user: User) -> tuple[float, ...]:
 
 def optimise(user: User, now: datetime) -> OptimizationRun:
     """Fit parameters to the user's history; apply them only when they predict the held-back
-    later reviews better (lower log loss). Raises :class:`fit.OptimizeError` when it cannot fit."""
+    later reviews better (lower log loss). Raises :class:`fit.OptimizeError` when it cannot fit.
+
+    The history is read, then the transaction is ended before the fit (seconds of CPU) so no
+    lock is held meanwhile (on SQLite a write transaction would stop every other user's
+    rating); the result is written in a new transaction, which the caller commits."""
     reviews = reviews_for(user)
-    result = fit.fit(reviews, current_parameters(user), tz_name=user.timezone, day_start_hour=user.day_start_hour)
+    current, zone, day_start = current_parameters(user), user.timezone, user.day_start_hour
+    db.session.commit()  # nothing written yet: ends the read before the slow part
+    result = fit.fit(reviews, current, tz_name=zone, day_start_hour=day_start)
     run = OptimizationRun(
         user_id=user.id, created_at=now, review_count=len(reviews), train_items=result.train_items,
         test_items=result.test_items, split_at=result.split_at, log_loss_before=result.before.log_loss,
