@@ -33,7 +33,10 @@ def select_locale() -> str:
 
 
 def select_timezone() -> str:
-    return getattr(current_user, "timezone", None) or "UTC"
+    from .zones import is_user_zone
+
+    zone = getattr(current_user, "timezone", None)
+    return zone if is_user_zone(zone) else "UTC"
 
 
 def compile_catalogs(root: Path = TRANSLATIONS) -> list[Path]:

@@ -61,12 +61,15 @@ def local_time(value: datetime | None, fmt: str | None = None) -> str:
     """
     if value is None:
         return ""
-    if fmt is not None:
-        return value.astimezone(ZoneInfo(_user_zone())).strftime(fmt)
-    from flask_babel import format_datetime, get_locale
+    try:
+        if fmt is not None:
+            return value.astimezone(ZoneInfo(_user_zone())).strftime(fmt)
+        from flask_babel import format_datetime, get_locale
 
-    # Flask-Babel converts to the user's zone (prep.i18n.select_timezone) and uses the UI locale.
-    return format_datetime(value, _DATETIME_PATTERN.get(str(get_locale() or "en"), "medium"))
+        # Flask-Babel converts to the user's zone (prep.i18n.select_timezone) and uses the UI locale.
+        return format_datetime(value, _DATETIME_PATTERN.get(str(get_locale() or "en"), "medium"))
+    except (OverflowError, ValueError):  # a stored time at the edge of the calendar (9999-12-31)
+        return value.strftime(fmt or "%Y-%m-%d %H:%M UTC")
 
 
 # CLDR's "medium" pattern without the seconds.

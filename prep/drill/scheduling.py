@@ -5,6 +5,7 @@ Pure module: no Flask. Times are UTC-aware datetimes; fsrs insists on ``timezone
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from collections.abc import Sequence
@@ -114,16 +115,47 @@ def _utc(value: datetime | None) -> datetime | None:
     return value.astimezone(timezone.utc)
 
 
+#: What a stored memory state is read as when it is missing or out of FSRS's range (a row an
+#: old version or a bad restore left): a fresh card's, so the next rating rebuilds it.
+_FALLBACK_STABILITY = 1.0
+_FALLBACK_DIFFICULTY = 5.0
+
+
+def _in_range(value: float | None, lo: float, hi: float) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) and lo <= value <= hi else None
+
+
 def to_fsrs(row: CardRow) -> fsrs.Card:
-    """The fsrs Card for one of our rows."""
+    """The fsrs Card for one of our rows, read defensively: a stability or difficulty that is
+    missing or out of range where the state needs one is replaced by a fresh card's, a step by
+    0, and a last review after ``due`` or before 1970 is dropped (never an assertion or an
+    overflow in fsrs, whatever the row holds)."""
+    state = row.state if row.state in _STATE_TO_FSRS else CardState.new
+    stability = _in_range(row.stability, 0.001, 36500.0)
+    difficulty = _in_range(row.difficulty, 1.0, 10.0)
+    if state is not CardState.new or row.last_review is not None:
+        stability = stability if stability is not None else _FALLBACK_STABILITY
+        difficulty = difficulty if difficulty is not None else _FALLBACK_DIFFICULTY
+    step = row.step if state in (CardState.new, CardState.learning, CardState.relearning) else None
+    if step is not None and not 0 <= step <= 100:
+        step = 0
+    last_review = _utc(row.last_review)
+    if last_review is not None and last_review.year < 1970:
+        last_review = None
     return fsrs.Card(
         card_id=1,
-        state=_STATE_TO_FSRS[row.state],
-        step=row.step if row.state in (CardState.new, CardState.learning, CardState.relearning) else None,
-        stability=row.stability,
-        difficulty=row.difficulty,
+        state=_STATE_TO_FSRS[state],
+        step=step,
+        stability=stability,
+        difficulty=difficulty,
         due=_utc(row.due),
-        last_review=_utc(row.last_review),
+        last_review=last_review,
     )
 
 

@@ -104,6 +104,9 @@ class SweepReport:
     in_app_only: list[DueUser] = field(default_factory=list)
     retrying: list[tuple[DueUser, str]] = field(default_factory=list)
     failed: list[tuple[DueUser, str]] = field(default_factory=list)
+    #: Users skipped because their own data could not be turned into a reminder (logged; the
+    #: rest of the sweep goes on). ``SKIPPED_USERS`` counts them for the process.
+    skipped: list[tuple[DueUser, str]] = field(default_factory=list)
     expired: int = 0
 
     def lines(self) -> list[str]:
@@ -120,6 +123,8 @@ class SweepReport:
             out.append(f"send to {u.email} failed, will retry: {error}")
         for u, error in self.failed:
             out.append(f"send to {u.email} failed for good: {error}")
+        for u, error in self.skipped:
+            out.append(f"skipped {u.email}: their data could not be used ({error}); see the log")
         if self.expired:
             out.append(f"{self.expired} unsent reminder(s) from an ended day marked failed")
         if self.dry_run:
@@ -492,6 +497,10 @@ def _describe(err: BaseException) -> str:
 
 Composer = Callable[[ReminderEmail], EmailMessage]
 
+#: Users skipped by sweeps in this process because of their own bad data (a metric: the CLI
+#: prints it; tests read it).
+SKIPPED_USERS = 0
+
 # Sent emails are recorded (and committed) in groups: at most this many, or this many seconds
 # apart. A process that dies between an accepted message and its record leaves the claim
 # 'sending': it is retried after the lease with the same Message-ID (see the module docstring).
@@ -536,13 +545,52 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
     return report
 
 
+def _page_extras(senders: list[DueUser], now: datetime) -> tuple[dict, dict, dict[DueUser, str]]:
+    """Top questions and streaks for a page, in two queries; when a row breaks them, the same
+    per user, so only the users whose rows are bad are left out."""
+    try:
+        return top_questions([u.user_id for u in senders], now), streaks(senders, now), {}
+    except Exception:  # noqa: BLE001 - narrowed below to the users it comes from
+        db.session.rollback()
+        log.warning("reminder sweep: a page's extras failed; retrying user by user", exc_info=True)
+    questions: dict = {}
+    streak_of: dict = {}
+    broken: dict[DueUser, str] = {}
+    for user in senders:
+        try:
+            questions.update(top_questions([user.user_id], now))
+            streak_of.update(streaks([user], now))
+        except Exception as err:  # noqa: BLE001
+            db.session.rollback()
+            broken[user] = _describe(err)
+    return questions, streak_of, broken
+
+
+def _skip(user: DueUser, now: datetime, finished: Callable[[], datetime], error: str, report: SweepReport) -> None:
+    """Leave one user out of this sweep: logged, counted, their claim marked failed."""
+    global SKIPPED_USERS
+    SKIPPED_USERS += 1
+    log.error("reminder sweep: skipped user %s: %s", user.user_id, error)
+    report.skipped.append((user, error))
+    try:
+        db.session.execute(update(ReminderLog).where(ReminderLog.id == user.log_id).values(
+            status=ReminderStatus.failed.value, next_attempt_at=None, lease_until=None,
+            last_error=f"skipped: {error}"[:1000]).execution_options(synchronize_session=False))
+        db.session.commit()
+    except Exception:  # noqa: BLE001 - the claim's lease expires and it is looked at again
+        db.session.rollback()
+        log.warning("could not mark user %s's reminder failed", user.user_id, exc_info=True)
+
+
 def _send(now: datetime, senders: list[DueUser], transport: Transport, compose: Composer, domain: str,
           finished: Callable[[], datetime], report: SweepReport) -> None:
     """Send one page's emails; record the sent ones in groups, each failure at once."""
     if not senders:
         return
-    questions = top_questions([u.user_id for u in senders], now)
-    streak_of = streaks(senders, now)
+    questions, streak_of, broken = _page_extras(senders, now)
+    for user, error in broken.items():
+        _skip(user, now, finished, error, report)
+    senders = [u for u in senders if u not in broken]
     db.session.commit()
     pending: list[DueUser] = []
     last_record = time.monotonic()
@@ -561,7 +609,13 @@ def _send(now: datetime, senders: list[DueUser], transport: Transport, compose: 
             mail = ReminderEmail(user=user, top_questions=tuple(questions.get(user.user_id, ())),
                                  streak=streak_of.get(user.user_id, 0), message_id=message_id(user, domain))
             try:
-                transport.send(compose(mail))
+                message = compose(mail)
+            except Exception as err:  # this user's data: skip them, remind the others
+                record()
+                _skip(user, now, finished, _describe(err), report)
+                continue
+            try:
+                transport.send(message)
             except SEND_ERRORS as err:
                 error = _describe(err)
                 log.warning("reminder to user %s (attempt %s) failed: %s", user.user_id, user.attempts, error)
