@@ -33,11 +33,11 @@ def test_posting_page_in_chinese(client, make_user, login):
     posting, flashed = _studied_posting(client, user)
     assert "已将这个职位的 2 道题目添加到你的学习。" in flashed
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
-    for text in ("面试题", "全部已在你的学习中", "导入于", "准备程度", "1 道尚未复习。", "面试日期", "保存日期",
+    for text in ("这个职位列出的题目", "全部已在你的学习中", "导入于", "准备程度", "1 道尚未复习。", "面试日期", "保存日期",
                  "导入时的职位原文", "删除职位", "1 个职位问过（Acme GPU）"):
         assert text in page, text
     assert "<strong>50%</strong> 已就绪" in page
-    assert "Interview questions" not in page and "Readiness" not in page
+    assert "Asked in this posting" not in page and "Readiness" not in page
     r = client.post(f"/postings/{posting.id}/interview", data={"interview_date": "not a date"}, follow_redirects=True)
     assert "请按 YYYY-MM-DD 格式输入日期。" in r.get_data(as_text=True)
 
@@ -48,7 +48,7 @@ def test_posting_page_stays_english_for_english_users(client, make_user, login):
     posting, flashed = _studied_posting(client, user)
     assert "Added 2 questions from this posting to your study." in flashed
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
-    assert "Interview questions" in page and "1 of 2" in page and "面试题" not in page
+    assert "Asked in this posting" in page and "1 of 2" in page and "这个职位列出的题目" not in page
 
 
 def test_stats_and_optimise_pages_in_chinese(client, make_user, login):
