@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 class IdConverter(IntegerConverter):
     """``<int:...>`` in every route: 0 to 2**31 - 1 (an ``Integer`` column), at most 10 digits."""
 
-    regex = r"\d{1,10}"
+    regex = r"[0-9]{1,10}"  # ASCII digits (\d would take other scripts' digits too)
 
     def __init__(self, url_map: Any, fixed_digits: int = 0, min: int | None = 0,  # noqa: A002
                  max: int | None = 2**31 - 1, signed: bool = False) -> None:  # noqa: A002
@@ -57,7 +57,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_i18n(app)
     _register_blueprints(app)
     from .errors import register_error_handlers
-    from .web import register_template_helpers
+    from .web import register_input_guard, register_template_helpers
 
     from . import reminders
     from .cli import register_cli
@@ -67,6 +67,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_cli(app)
     register_error_handlers(app)
     register_template_helpers(app)
+    register_input_guard(app)
     return app
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
+import re
 from urllib.parse import urlsplit
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
@@ -94,13 +95,17 @@ MAX_ID = 2**31 - 1
 MAX_PAGE = 100_000
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")
+
+
 def int_arg(name: str, default: int | None = None, *, lo: int = 0, hi: int = MAX_ID) -> int | None:
     """A whole-number query argument within [lo, hi]; ``default`` when absent, malformed or out
     of range (so ``?page=99999999999999999999`` cannot reach the database)."""
     from flask import request
 
     raw = request.args.get(name, "")
-    if not raw or len(raw) > 12 or not raw.lstrip("-").isdigit():
+    # ASCII digits only: str.isdigit() also takes '²', which int() refuses.
+    if not _WHOLE_NUMBER.fullmatch(raw):
         return default
     value = int(raw)
     return value if lo <= value <= hi else default
@@ -109,3 +114,28 @@ def int_arg(name: str, default: int | None = None, *, lo: int = 0, hi: int = MAX
 def page_arg() -> int:
     """The ``page`` query argument: 1 to :data:`MAX_PAGE`."""
     return int_arg("page", 1, lo=1, hi=MAX_PAGE) or 1
+
+
+def register_input_guard(app: Flask) -> None:
+    """No request value may hold a NUL character: PostgreSQL refuses one in any text (a 500 from
+    every search box and form), and no field of the app means one. A NUL in the path is a 404;
+    in a query argument or a form field it is a 400 naming the field, before any view runs."""
+    from flask import request
+
+    @app.before_request
+    def refuse_nul():
+        if "\x00" in request.path:
+            abort(404)
+        for source in (request.args, request.form if request.method in ("POST", "PUT", "PATCH") else None):
+            if not source:
+                continue
+            for key, values in source.lists():
+                if "\x00" in key or any("\x00" in v for v in values):
+                    from flask_babel import gettext as _
+
+                    from .errors import _render
+
+                    return _render(400, _("The field “%(field)s” holds a NUL character (\\0), which no field "
+                                          "accepts. Remove it and send again; nothing was changed.",
+                                          field=key.replace("\x00", "")[:40]), _("Bad input"))
+        return None

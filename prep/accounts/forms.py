@@ -5,6 +5,7 @@ rendered, in the language of that request.
 """
 from __future__ import annotations
 
+from decimal import Decimal
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -104,7 +105,8 @@ def _is_step(part: str) -> bool:
 
 def _finite(form: FlaskForm, field: DecimalField) -> None:
     """NaN, sNaN and infinities are not numbers a setting can take (and sNaN cannot be compared)."""
-    if field.data is not None and not field.data.is_finite():
+    # The data is a Decimal when the form sent the field, the stored float when it did not.
+    if field.data is not None and not Decimal(str(field.data)).is_finite():
         raise StopValidation(_("Enter a number."))
 
 

@@ -8,8 +8,9 @@ from wtforms.validators import DataRequired, Length, Regexp
 
 
 class EditorForm(FlaskForm):
+    # Regexp matches at the start only; \Z (not $) also refuses a trailing newline.
     area = StringField(_l("Area (folder)"), validators=[
-        DataRequired(), Regexp(r"^[a-z0-9][a-z0-9-]{0,59}$", message=_l("Lower-case letters, digits and hyphens."))],
+        DataRequired(), Regexp(r"[a-z0-9][a-z0-9-]{0,59}\Z", message=_l("Lower-case letters, digits and hyphens."))],
         description=_l("The folder under content/, e.g. collectives, networking, gpu."))
     text = TextAreaField(_l("Markdown file (front matter, then the explanation)"),
                          validators=[DataRequired(message=_l("The file is empty.")), Length(max=200_000)])

@@ -33,7 +33,7 @@ _FSRS_TO_STATE = {
 RATINGS = {1: fsrs.Rating.Again, 2: fsrs.Rating.Hard, 3: fsrs.Rating.Good, 4: fsrs.Rating.Easy}
 RATING_NAMES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
-_STEP = re.compile(r"(\d{1,9})([smhd])")
+_STEP = re.compile(r"([0-9]{1,9})([smhd])")  # ASCII digits; used with fullmatch
 #: The longest learning step (a step is minutes or hours; more than a year is a typo) and the most steps.
 MAX_STEP = timedelta(days=365)
 MAX_STEPS = 20

@@ -8,7 +8,6 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from zoneinfo import ZoneInfo
 
 from sqlalchemy import Select, and_, case, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -16,6 +15,7 @@ from sqlalchemy.orm import lazyload
 
 from ..accounts.models import User
 from ..extensions import db
+from ..zones import user_zone
 from ..questions.models import Question, QuestionExplanation
 from . import queue, scheduling
 from .models import Card, CardState, ReviewLog
@@ -138,7 +138,7 @@ def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
     """Consecutive study days with reviews. Reads a short window first and widens it only when
     the streak reaches the window's edge, so long histories cost little."""
     day = study_day(user, now)
-    tz = ZoneInfo(user.timezone)
+    tz = user_zone(user.timezone)  # a stored name that is not a place reads as UTC
     shift = timedelta(hours=user.day_start_hour)
     window = 64
     while True:

@@ -123,7 +123,8 @@ def parse(raw: bytes, now: datetime | None = None) -> dict[str, Any]:
     ``now`` bounds the times a file may hold (reviews not after now, due dates not past the
     longest interval); values are range-checked as the forms check them."""
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        data = json.loads(text)
     except UnicodeDecodeError:
         raise ImportProblem(["The file is not UTF-8 text."]) from None
     except json.JSONDecodeError as err:
@@ -132,6 +133,11 @@ def parse(raw: bytes, now: datetime | None = None) -> dict[str, Any]:
         raise ImportProblem(["The file nests too deeply to be a prep export."]) from None
     except ValueError:  # an integer with thousands of digits
         raise ImportProblem(["The file holds a number too long to be a prep export's."]) from None
+    if "\\u0000" in text.lower():  # PostgreSQL stores no NUL in a text
+        nul_paths = _nul_paths(data)
+        if nul_paths:
+            raise ImportProblem([f"{where}: holds a NUL character (\\u0000), which no field accepts"
+                                 for where in nul_paths])
     check = _Checker(now)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportProblem([f"This is not a prep export (expected \"format\": \"{FORMAT}\")."])
@@ -151,6 +157,27 @@ def parse(raw: bytes, now: datetime | None = None) -> dict[str, Any]:
     if check.problems:
         raise ImportProblem(check.problems)
     return data
+
+
+def _nul_paths(data: Any) -> list[str]:
+    """Where strings holding a NUL character sit, as ``cards[3].question.text`` (at most
+    :data:`MAX_PROBLEMS`); iterative, so any depth json.loads accepted is walked."""
+    found: list[str] = []
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack and len(found) < MAX_PROBLEMS:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                found.append(where or "(the file)")
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                name = str(key).replace("\x00", "\\u0000")
+                stack.append((f"{where}.{name}" if where else name, item))
+                if "\x00" in str(key):
+                    found.append(f"{where}.{name}" if where else name)
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in reversed(list(enumerate(value))))
+    return found[:MAX_PROBLEMS]
 
 
 def _check_settings(check: _Checker, s: Any) -> None:
