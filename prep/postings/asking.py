@@ -91,6 +91,16 @@ _CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce �
     re.IGNORECASE,
 )
 
+_ZH_QUESTION_WORD = re.compile(
+    r"怎么|如何|为什么|为何|什么|哪些|哪个|哪几|哪种|多少|几[种次个倍层步轮路条类级]|多(?:大|久|长|快|高|远)|是否|有何|"
+    r"有什么|能否|吗$|呢$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LABEL_DASH = re.compile(r"\s[-–—]\s")
+_NARRATIVE_PREFIX = re.compile(
+    r"(?:然后|接着|最后|之后|又|还|再)?(?:让我|叫我|要求我?|让)(?:写|做|手写|手撕|撕)(?:了)?(?:个|一个|一道|道|两道)?"
+    r"(?:题|算法题|代码题|代码|编程题)?[，,：:\s]{1,3}")
+
+
 # --- What a question is not ---------------------------------------------------------------------
 
 _ADVICE = re.compile(
@@ -109,7 +119,7 @@ _DROP_ZH = re.compile(
     r"凉了|凉凉|挂了|被挂|已挂|攒人品|攒rp|许愿|祝好运|好运|求offer|求过|求捞|蹲|等通知|感谢|谢谢|祝大家|"
     r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
     r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经|凉经|面试经验|值得|卷吗|大家|"
-    r"有没有人|有人知道|求问|难不难|多不多)",
+    r"有没有人|有人知道|求问|难不难|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说))",
     re.IGNORECASE,
 )
 _DROP_EN = re.compile(
@@ -120,7 +130,8 @@ _DROP_EN = re.compile(
     r"good\s+luck|wish\s+me|fingers\s+crossed|update:|edit:|thanks|thank\s+you|upvote|"
     r"appl(?:y|ied|ying)\s+(?:for|to|online|through|via|again)|application\s+(?:process|status|form|portal)|"
     r"recruiter|hiring\s+process|interview\s+process|hear\s+back|heard\s+back|resume\b|cv\b|referral|"
-    r"contact\s+us|email\s+us|reach\s+out|why\s+join|why\s+us\b|why\s+work|what'?s\s+in\s+it|what\s+we\s+offer|"
+    r"contact\s+(?:us|support|recruit\w*|hr|our)|email\s+us|reach\s+out|^(?:any\s+)?(?:other\s+)?questions\s*\?|"
+    r"still\s+stuck|need\s+help|why\s+join|why\s+us\b|why\s+work|what'?s\s+in\s+it|what\s+we\s+offer|"
     r"what\s+you'?ll\s+(?:do|get|bring)|who\s+we\s+are|who\s+you\s+are|benefits\s+package|perks|"
     r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b)",
     re.IGNORECASE,
@@ -201,6 +212,9 @@ class LineJudgement:
 def clean_question(line: str) -> str:
     """The question of a line: list markers, a trailing answer note and colons removed."""
     text = strip_list_marker(line)
+    narrative = _NARRATIVE_PREFIX.match(text)
+    if narrative and len(text) - narrative.end() >= 4:  # "然后让我写个题，实现一个…" → "实现一个…"
+        text = text[narrative.end():]
     cut = _ANSWER_CUT.search(text, 4) if len(text) > 4 else None
     if cut:
         text = text[: cut.start()].rstrip(" ，,;；:：")
@@ -224,17 +238,27 @@ def judge_line(line: str) -> LineJudgement:
     if dropped:
         return LineJudgement(text, False, False, False, dropped)
     mark = ends_with_question_mark(text)
-    verb = bool(_ASKING_ZH.match(text) or _ASKING_EN.match(text))
-    if not verb and not mark:  # "System design: Design a …", "Follow-up: how would you …"
+    verb = bool(_ASKING_ZH.match(text) or _ASKING_EN.match(text)) or (not mark and _asks_without_mark_zh(text))
+    if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
-        if colon > 0:
-            after = judge_line(text[colon + 1:])
+        dash = _LABEL_DASH.search(text, 0, 28)
+        cut = colon + 1 if colon > 0 else (dash.end() if dash else -1)
+        if cut > 0:
+            after = judge_line(text[cut:])
             if after.asks:
                 return after
     if not mark and _ADVICE.match(text):
         return LineJudgement(text, False, False, False, "advice")
     topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(text))
     return LineJudgement(text, mark, verb, topic, None)
+
+
+def _asks_without_mark_zh(text: str) -> bool:
+    """A Chinese line that asks with a question word and no "？" ("通信量怎么估算"); not a
+    statement that ends with "。"."""
+    head = text[:150]
+    return (len(text) <= 120 and not text.endswith(("。", ".", "！", "!")) and bool(_CJK.search(head))
+            and bool(_ZH_QUESTION_WORD.search(head)))
 
 
 def question_text(line: str) -> str | None:
@@ -244,13 +268,28 @@ def question_text(line: str) -> str | None:
 
 
 _SPLIT = re.compile(r"[；;]|(?<=[？?])\s{0,3}(?=\S)")
+_SEMICOLON = re.compile(r"[；;]")
+_INLINE_ENUM = re.compile(r"(?:(?<=[\s：:，,。；;])|^)(?:\d{1,2}\s?[)）、]|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s{0,2}")
 
 
 def split_questions(line: str) -> list[str]:
-    """The questions of a line that asks several (``A？B？``, ``A；B``), or the line itself."""
-    if len(line) > MAX_QUESTION_CHARS * 2 or not any(c in line for c in "；;？?"):
+    """The questions of a line that asks several: ``问了：1）A 2）B``, ``A？B？`` and ``A；B`` on
+    an unnumbered line; a numbered or bulleted item is one question, however many "？" it has
+    ("KV Cache 是什么？为什么…" asks one thing and its follow-up)."""
+    if len(line) > MAX_QUESTION_CHARS * 2:
         return [line]
-    parts = [p.strip(" ，,、") for p in _SPLIT.split(strip_list_marker(line))]
+    body = strip_list_marker(line)
+    marks = list(_INLINE_ENUM.finditer(body))
+    if len(marks) >= 2:
+        parts = [body[m.end(): marks[i + 1].start() if i + 1 < len(marks) else len(body)].strip(" ，,、；;")
+                 for i, m in enumerate(marks)]
+        parts = [p for p in parts if len(p) >= _MIN_CHARS]
+        if len(parts) >= 2:
+            return parts
+    if not any(c in line for c in "；;？?"):
+        return [line]
+    listed = body != line.strip()  # a listed item splits on "；" only, not on "？"
+    parts = [p.strip(" ，,、") for p in (_SEMICOLON if listed else _SPLIT).split(body)]
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(len(p) < _MIN_CHARS for p in parts):
         return [line]

@@ -133,7 +133,7 @@ _LOCATION_SECTIONS = {"工作地点", "工作城市", "办公地点", "location"
 _INTERVIEW_HEADINGS = re.compile(
     r"(?:常见|高频|典型|可能的?|模拟|参考|经典|推荐|热门|技术|历年)?面试(?:指南|指导|题|题目|问题|准备|真题|题库|"
     r"参考|攻略|考点|技巧|经验|提示|建议|环节|流程|参考题|可能会?问到?的?(?:问题)?|会问|常问|重点|内容|范围|要点)?|"
-    r"面经|可能被问到的问题|高频考点|考点|考察(?:点|内容|重点|方向)?|我们会考察|技术面重点|技术面|面试会聊什么|"
+    r"面经|可能被问到的问题|高频考点|考点|笔试(?:题|题目|真题|题型|内容|范围)?|机试(?:题|题目)?|考察(?:点|内容|重点|方向)?|我们会考察|技术面重点|技术面|面试会聊什么|"
     r"(?:面试|技术面|笔试)?(?:会|可能)?(?:聊|问|考)(?:什么|些什么|哪些)|常见问题|问题清单|题目|真题|八股|"
     r"(?:(?:sample|common|typical|likely|possible|practice|example|expected|potential|technical|"
     r"frequently asked|top|behavioral|behavioural|coding|system design)\s+)?interview(?:\s+(?:questions?|preparation|"
@@ -149,7 +149,8 @@ _NOISE_HEADINGS = re.compile(
     r".{0,30}?的?(?:其他|其它)(?:在招)?(?:职位|岗位)(?:推荐)?|"
     r"(?:相似|相关|类似|推荐|热门|更多|附近|最新|精选)(?:的)?(?:职位|岗位|面经|帖子|文章|讨论|推荐|阅读|内容|话题)?"
     r"(?:推荐|列表)?|(?:职位|岗位)推荐|猜你喜欢|看过(?:该|此|这个)?(?:职位|岗位|帖子)的人还看了|大家都在看|"
-    r"(?:全部)?评论(?:区)?(?:\s*[(（]?\d{1,6}[)）]?)?|\d{1,6}\s*条(?:评论|回复)|回复|热门(?:评论|回答)|"
+    r"(?:全部)?评论(?:区)?(?:\s*[(（]?(?:共\s{0,2})?\d{1,6}\s{0,2}条?[)）]?)?|\d{1,6}\s*条(?:评论|回复)|回复|热门(?:评论|回答)|"
+    r"相关|相关阅读|延伸阅读|推荐阅读|related|see\s+also|also\s+read|read\s+next|"
     r"(?:similar|related|recommended|other|more|popular|trending|latest|top)\s+(?:jobs|positions|roles|openings|"
     r"opportunities|posts|discussions|articles|threads|questions|interviews|reading)"
     r"(?:\s+(?:at|from|for|like\s+this|on)\b.{0,40})?|"
@@ -157,7 +158,9 @@ _NOISE_HEADINGS = re.compile(
     r"you\s+may\s+also\s+like|recommended\s+for\s+you|more\s+jobs?\s+(?:at|from|like\s+this)\b.{0,40}|"
     r"(?:\d{1,6}\s+)?(?:comments?|replies)(?:\s*[(（]?\d{1,6}[)）]?)?|discussion|leave\s+a\s+(?:comment|reply)|"
     r"add\s+a\s+comment|(?:other|more|related|similar)\s+interview\s+(?:reviews|questions|experiences)(?:\s+(?:for|at)\b.{0,40})?|"
-    r"footer|site\s+map|sitemap|navigation|cookie\s+(?:settings|preferences|policy)",
+    r"footer|site\s+map|sitemap|navigation|cookie\s+(?:settings|preferences|policy)|"
+    r"faqs?|frequently\s+asked\s+questions|help(?:\s+cent(?:er|re))?|support|帮助中心|常见问题解答|投递问题|"
+    r"(?:校园)?招聘常见问题|application\s+faqs?",
     re.IGNORECASE,
 )
 _ROUND = re.compile(
@@ -238,7 +241,13 @@ def _classify_heading(name: str) -> str | None:
         return _INTERVIEW
     if _NOISE_HEADINGS.fullmatch(spaced):
         return _NOISE
+    bare = _TRAILING_NOTE.sub("", name)  # "技术面重点（HR 整理，供参考）"
+    if bare and bare != name:
+        return _classify_heading(bare)
     return None
+
+
+_TRAILING_NOTE = re.compile(r"\s{0,2}[（(][^（()）]{1,30}[)）]\s{0,2}$")
 
 
 def _undecorate(line: str) -> str:
@@ -323,7 +332,7 @@ def _segment(lines: list[str]) -> tuple[list[_Block], bool]:
     recognised = False
     noise = False
     current_round: str | None = None
-    for line in lines:
+    for index, line in enumerate(lines):
         heading = _match_heading(line)
         if heading:
             name, kind, rest = heading
@@ -344,12 +353,18 @@ def _segment(lines: list[str]) -> tuple[list[_Block], bool]:
             recognised = True
             current_round, rest = round_
             blocks.append(_Block(current_round, _ROUND_KIND, current_round))
-            if rest:
+            # "Round 1 - Hiring manager (45 min)": a description of the round, not a question
+            if rest and (len(rest) > 40 or judge_line(rest).asks):
                 blocks[-1].lines.append(rest)
             continue
         if noise:
             continue
         generic = _generic_heading(line)
+        if generic and len(blocks) == 1 and not blocks[0].lines:
+            blocks[0].lines.append(generic)  # "【Job title】" or "## Title" opening the page: the header
+            continue
+        if not generic and (len(blocks) > 1 or len(blocks[0].lines) >= 2):
+            generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "")
         if generic:
             reverse = bool(_REVERSE.fullmatch(generic) or _REVERSE.fullmatch(line))
             if reverse and blocks[-1].kind in (_ROUND_KIND, _INTERVIEW, "header", _GENERIC):
@@ -369,6 +384,21 @@ def _segment(lines: list[str]) -> tuple[list[_Block], bool]:
     return blocks, recognised
 
 
+def _plain_heading(line: str, following: str) -> str | None:
+    """A short plain line that introduces a list ("Be ready to discuss", "Things we ask about"):
+    no list marker, no sentence or question punctuation, and a list item on the next line."""
+    if not following or len(line) > 60 or len(line) < 2:
+        return None
+    if line[-1:] in "。.!！?？;；,，" or strip_list_marker(line) != line:
+        return None
+    if strip_list_marker(following) == following.strip():
+        return None
+    judged = judge_line(line)
+    if judged.asks or _round(line):
+        return None
+    return line.rstrip(_HEADING_TRAILERS).strip() or None
+
+
 def _is_report(lines: list[str], blocks: list[_Block]) -> bool:
     kept = [line for block in blocks for line in block.lines][:400]
     titles = sum(1 for line in kept if len(line) > 6 and _REPORT_TITLE.match(line[:200]))
@@ -386,13 +416,17 @@ def _is_report(lines: list[str], blocks: list[_Block]) -> bool:
     return posting_sections == 0 and markers >= 3
 
 
+_INTERVIEW_HINT = re.compile(r"面试|考察|考点|问|题|interview|ask|question|discuss|topic|quiz|chat\s+about",
+                             re.IGNORECASE)
+
+
 def _score_generic(block: _Block) -> bool:
     """Whether an unknown heading's lines are a list of questions (judged by what they look like)."""
     judged = [judge_line(line) for line in block.lines[:200]]
     asking = sum(1 for j in judged if j.asks)
     if asking < 2:
         return False
-    hint = re.search(r"面试|考察|考点|问|题|interview|ask|question|discuss|topic|quiz", block.name, re.IGNORECASE)
+    hint = _INTERVIEW_HINT.search(block.name)
     return asking >= 0.6 * len(judged) or (hint is not None and asking >= 0.3 * len(judged))
 
 
@@ -421,6 +455,7 @@ def _questions(blocks: list[_Block], report: bool) -> tuple[list[Question], int]
         if kind == _GENERIC and not report and not _score_generic(block):
             continue
         in_round = kind == _ROUND_KIND or (report and kind in (_INTERVIEW, _GENERIC, "header"))
+        hinted = kind == _GENERIC and _INTERVIEW_HINT.search(block.name) is not None
         section = block.name or (block.round or "")
         for index, line in enumerate(block.lines):
             if len(found) >= MAX_QUESTIONS:
@@ -441,8 +476,11 @@ def _questions(blocks: list[_Block], report: bool) -> tuple[list[Question], int]
                         confidence -= 0.15
                     if not in_round and kind not in (_INTERVIEW,) and judgement.mark and _rhetorical(index, block.lines):
                         continue
-                elif judgement.topic and in_round:
-                    confidence = 0.65
+                elif judgement.topic and (in_round or kind == _INTERVIEW or hinted):
+                    confidence = 0.65 if in_round else 0.6
+                elif kind == _INTERVIEW and len(judgement.text) <= 150 and strip_list_marker(part) != part.strip() \
+                        and _looks_technical(judgement.text) and not _ADVISING.search(judgement.text[:150]):
+                    confidence = 0.6  # an item under a known interview heading ("编程题：给定…，求…")
                 elif in_round and kind == _ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text):
                     confidence = 0.5
                 else:
@@ -456,7 +494,12 @@ def _questions(blocks: list[_Block], report: bool) -> tuple[list[Question], int]
     return questions, truncated
 
 
-_TECHNICAL = re.compile(r".{0,60}?(?:[A-Za-z]{2,}|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信)")
+_TECHNICAL = re.compile(r".{0,60}?(?:[A-Za-z]{2,}|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
+                        r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构)")
+
+
+_ADVISING = re.compile(r"建议|推荐|阅读|关注|复习|准备|了解一下|注意|熟悉|掌握|recommend|suggest|read|review|prepare|"
+                       r"familiar|brush\s+up|focus", re.IGNORECASE)
 
 
 def _looks_technical(text: str) -> bool:

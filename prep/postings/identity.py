@@ -20,7 +20,8 @@ _LABELS = {
         re.IGNORECASE,
     ),
     "title": re.compile(
-        r"(?:职位名称|职位|岗位名称|岗位|招聘职位|招聘岗位|面试岗位|应聘岗位|投递岗位|job\s+title|position|title|role)"
+        r"(?:职位名称|职位|岗位名称|岗位|招聘职位|招聘岗位|面试岗位|应聘岗位|投递岗位|job\s+title|position|title|role|job|"
+        r"opening|vacancy)"
         r"\s{0,3}[:：]\s{0,3}(?P<v>\S.{0,99})",
         re.IGNORECASE,
     ),
@@ -89,7 +90,17 @@ _COMPANY_SUFFIX = re.compile(
     r"\bgmbh|\btechnologies|\blabs?|\bco\.)",
     re.IGNORECASE,
 )
-_CITY_SEGMENTS = re.compile(r"\s{0,3}[·•|｜]\s{0,3}")
+_CITY_SEGMENTS = re.compile(r"\s{0,3}[·•|｜]\s{0,3}|\s[-–—]\s")
+_BOARD_SUFFIX = re.compile(r"(?:招聘网|招聘|直聘|网|\.com|\.cn)$", re.IGNORECASE)
+
+
+def is_board_line(line: str) -> bool:
+    """Whether a header line is the job board's own ("猎聘 | 职位详情", "拉勾招聘", "LinkedIn")."""
+    for part in _TITLE_SPLIT.split(line[:120]):
+        name = part.strip().casefold()
+        if name in JOB_BOARDS or _BOARD_SUFFIX.sub("", name) in JOB_BOARDS:
+            return True
+    return False
 
 
 def known_company(text: str) -> str | None:
@@ -126,11 +137,18 @@ def city(line: str) -> str | None:
     return None
 
 
+_JOB_META = re.compile(  # "上海 3-5年 本科", "30-60K·14薪", "经验不限 | 硕士"
+    r".{0,30}?(?:\d{1,2}\s{0,2}[-~至]\s{0,2}\d{1,2}\s{0,2}年|\d{1,2}\s{0,2}年以上|经验不限|本科|硕士|博士|大专|"
+    r"学历不限|应届|\d{1,3}\s{0,2}[kK]\s{0,2}[-~]\s{0,2}\d{1,3}\s{0,2}[kK]|\d{1,2}\s{0,2}薪)"
+)
+
+
 def _is_name_line(line: str) -> bool:
     """Whether a header line can be a company name or a job title."""
     return (
         len(line) <= 80
         and not _SENTENCE_END.fullmatch(line)
+        and not _JOB_META.match(line)
         and not _ANY_LABEL.match(line)
         and not _META.match(line)
         and city(line) is None
@@ -196,18 +214,18 @@ def find_identity(
     if is_report:
         title_line = None
         for line in content_header[:8]:
-            if len(line) <= 6 or not _REPORT_TITLE_LINE.match(line[:200]):
+            if len(line) <= 6 or not _REPORT_TITLE_LINE.match(line[:200]) or _ROUND_LINE.match(line[:80]):
                 continue
             title_line = line
-            if company is None:
-                company = known_company(line)
-            if company is None:
-                match = _REPORT_COMPANY.match(line[:120])
-                if match and not match["n"].isdigit():
-                    company = match["n"]
             break
+        if company is None and title_line:
+            company = known_company(title_line)
         if company is None:
             company = next((c for c in map(known_company, content_header[:5]) if c), None)
+        if company is None and title_line:
+            match = _REPORT_COMPANY.match(title_line[:120])
+            if match and not match["n"].isdigit():
+                company = match["n"]
         if title is None and title_line and company:
             title = _report_role(title_line, company)
         return company, title, location
@@ -216,6 +234,10 @@ def find_identity(
         parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()]
         if len(parts) == 2:
             named = [p for p in parts if _looks_like_company(p)]
+            if not named:  # "Senior CUDA Kernel Engineer — Helix AI": the part that is not a job
+                roles = [p for p in parts if looks_like_role(p)]
+                if len(roles) == 1:
+                    named = [p for p in parts if p != roles[0]]
             if len(named) == 1:
                 role = parts[1] if named[0] == parts[0] else parts[0]
                 role = re.sub(r"\s{0,2}[（(][^）)]{1,20}[）)]$", "", role).strip()
@@ -234,6 +256,8 @@ def find_identity(
                     names.append(role_line)
                 continue
             company_line = segments[0].strip()  # "NVIDIA · Santa Clara, CA (On-site)" under the title
+            continue
+        if is_board_line(line):
             continue
         if not _is_name_line(line):
             if index == 0:
@@ -256,11 +280,24 @@ def find_identity(
     else:
         header_title = next((n for n in names if n != company), None)
     title = title or header_title or page_role
+    if company is not None and is_board_line(company):
+        company = None
+    if company is None:  # BOSS直聘 and 拉勾 put the employer under the description
+        company = next((line for line in [*kept[-40:], *kept[:40]]
+                        if 2 <= len(line) <= 30 and not is_board_line(line) and line != title
+                        and _COMPANY_SUFFIX.fullmatch(line) and not _SENTENCE_END.fullmatch(line)
+                        and not any(c in line for c in "，,。:：、")), None)
     if location is None and location_lines:
         location = location_lines[0] if len(location_lines[0]) <= 60 else None
     return company, title, location or _first_city(content_header[:30])
 
 
+_ROUND_LINE = re.compile(  # a round's heading ("Technical phone screen:", "一面（60min）") is not a report title
+    r"(?:technical\s+|recruiter\s+)?phone\s+screen(?:ing)?\s{0,2}[:：]?\s{0,2}$|"
+    r"(?:一|二|三|四|终|hr|技术|主管)\s{0,2}面\s{0,2}(?:[(（][^)）]{0,20}[)）])?\s{0,2}[:：]?\s{0,2}$|"
+    r"on-?site\s{0,2}[:：]?\s{0,2}$|round\s{0,2}\d{1,2}\b",
+    re.IGNORECASE,
+)
 _REPORT_TITLE_LINE = re.compile(
     r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|一面|二面|三面|终面|hr面|interview|onsite|phone\s+screen)",
     re.IGNORECASE,
