@@ -339,3 +339,60 @@ def test_the_area_field_matches_whole(app, area, ok):
         form = EditorForm()
         form.validate()
         assert ("area" not in form.errors) is ok, form.errors
+
+
+# --- content writes: no symbolic links, nothing outside (issue 16 item 10) -------------------------
+
+def _tree(tmp_path):
+    root, outside = tmp_path / "content", tmp_path / "outside"
+    (root / "gpu").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "victim.md").write_text("precious\n", encoding="utf-8")
+    return root, outside
+
+
+@pytest.mark.parametrize("make_link, rel", [
+    (lambda root, out: (root / "linked").symlink_to(out, target_is_directory=True), "linked/x.md"),
+    (lambda root, out: (root / "gpu" / "file.md").symlink_to(out / "victim.md"), "gpu/file.md"),
+    (lambda root, out: (root / "dangling").symlink_to(out / "new-dir"), "dangling/x.md"),
+    (lambda root, out: (root / "gpu" / "new.md").symlink_to(out / "created.md"), "gpu/new.md"),
+    (lambda root, out: None, "../outside/x.md"),
+    (lambda root, out: None, "gpu/../../outside/x.md"),
+    (lambda root, out: None, "/tmp/x.md"),
+])
+def test_write_inside_refuses_links_and_outside_paths(tmp_path, make_link, rel):
+    root, outside = _tree(tmp_path)
+    make_link(root, outside)
+    with pytest.raises(editor.UnsafePathError):
+        editor.write_inside(root, rel, "---\ntitle: X\n---\n")
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.md"]
+    assert (outside / "victim.md").read_text(encoding="utf-8") == "precious\n"
+    assert not [p for p in root.rglob(".*.tmp")]  # no temporary file left
+
+
+def test_write_inside_writes_a_plain_file(tmp_path):
+    root, _outside = _tree(tmp_path)
+    path = editor.write_inside(root, "networking/rdma.md", "body")
+    assert path == root / "networking" / "rdma.md" and path.read_text(encoding="utf-8") == "body\n"
+    assert path.stat().st_mode & 0o044  # readable by the group and others, as a file in a checkout
+
+
+def test_a_link_put_in_after_the_check_is_still_refused(app, client, make_user, login, monkeypatch):
+    """No check-then-write race: the write itself opens each folder without following links."""
+    login(make_user("teach3@example.com", role=Role.instructor))
+    root = Path(app.config["CONTENT_DIR"])
+    outside = root.parent / "elsewhere2"
+    outside.mkdir()
+    root.mkdir(parents=True, exist_ok=True)
+    real_check = editor.safe_target
+
+    def check_then_swap(folder, rel_path):
+        target = real_check(folder, rel_path)
+        (folder / "gpu").symlink_to(outside, target_is_directory=True)  # the attacker's move
+        return target
+
+    monkeypatch.setattr(editor, "safe_target", check_then_swap)
+    text = "---\ntitle: Raced\nquestions: ['What is NCCL?']\n---\nbody\n"
+    response = client.post("/explanations/new", data={"area": "gpu", "text": text, "save": "1"})
+    assert response.status_code == 400 and "symbolic link" in response.get_data(as_text=True)
+    assert list(outside.iterdir()) == []

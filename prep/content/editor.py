@@ -4,9 +4,11 @@ No Flask here; the routes call these and then sync the tree into the database.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
-import tempfile
+import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -120,17 +122,23 @@ class UnsafePathError(OSError):
     """A write would leave the content folder or go through a symbolic link."""
 
 
-def safe_target(root: Path, rel_path: str) -> Path:
-    """``root / rel_path``, refusing ``..``, absolute paths and any symbolic link on the way (the
-    folder, the area, the file): a write never lands outside the content folder."""
+def _relative_parts(rel_path: str) -> tuple[str, ...]:
     rel = Path(rel_path)
-    if rel.is_absolute() or not rel.parts or any(part in ("", ".", "..") for part in rel.parts):
+    if rel.is_absolute() or not rel.parts or any(part in ("", ".", "..") for part in rel.parts) \
+            or "\x00" in rel_path or "\\" in rel_path:
         raise UnsafePathError(f"{rel_path}: not a path inside the content folder")
-    if root.is_symlink():
-        raise UnsafePathError(f"{root}: the content folder is a symbolic link")
+    return rel.parts
+
+
+def safe_target(root: Path, rel_path: str) -> Path:
+    """``root / rel_path``, refusing ``..``, absolute paths and any symbolic link under the
+    folder (an area, the file): a write never lands outside the content folder. The folder
+    itself is the one configured and may be a link. A check for a clear message only: the
+    write (:func:`write_inside`) refuses links again as it opens each folder."""
+    parts = _relative_parts(rel_path)
     real_root = root.resolve()
     current = root
-    for part in rel.parts:
+    for part in parts:
         current = current / part
         if current.is_symlink():
             raise UnsafePathError(f"{rel_path}: {current.relative_to(root).as_posix()} is a symbolic link")
@@ -139,20 +147,61 @@ def safe_target(root: Path, rel_path: str) -> Path:
     return current
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename: a failure (disk full)
-    leaves the old file whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def write_inside(root: Path, rel_path: str, text: str) -> Path:
+    """Write ``text`` to ``root / rel_path`` atomically (a temporary file, then a rename; a
+    failure such as a full disk leaves the old file whole), never through a symbolic link.
+
+    Each folder is opened relative to the one before with ``O_NOFOLLOW``, and the temporary
+    file is created and renamed inside that open folder, so a link put in place between a
+    check and the write cannot redirect it (no check-then-write race). Missing folders are
+    created. Raises :class:`UnsafePathError` for a link or a path leaving the folder."""
+    parts = _relative_parts(rel_path)
+    *folders, name = parts
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    root.mkdir(parents=True, exist_ok=True)
+    fds = [os.open(root, os.O_RDONLY | os.O_DIRECTORY)]
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text if text.endswith("\n") else text + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        for i, folder in enumerate(folders):
+            try:
+                os.mkdir(folder, 0o755, dir_fd=fds[-1])
+            except FileExistsError:
+                pass
+            try:
+                fds.append(os.open(folder, os.O_RDONLY | os.O_DIRECTORY | nofollow, dir_fd=fds[-1]))
+            except OSError as err:
+                if err.errno in (errno.ELOOP, errno.ENOTDIR):
+                    where = "/".join(parts[:i + 1])
+                    raise UnsafePathError(f"{rel_path}: {where} is a symbolic link or not a folder") from None
+                raise
+        parent = fds[-1]
         try:
-            os.unlink(tmp)
+            existing = os.stat(name, dir_fd=parent, follow_symlinks=False)
         except FileNotFoundError:
-            pass
-        raise
+            existing = None
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            raise UnsafePathError(f"{rel_path}: is a symbolic link or not a regular file")
+        tmp = f".{name}.{secrets.token_hex(6)}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o644, dir_fd=parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text if text.endswith("\n") else text + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)
+        except BaseException:
+            try:
+                os.unlink(tmp, dir_fd=parent)
+            except FileNotFoundError:
+                pass
+            raise
+    finally:
+        for fd in reversed(fds):
+            os.close(fd)
+    return root.joinpath(*parts)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, refusing a symbolic
+    link at ``path`` (see :func:`write_inside`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_inside(path.parent, path.name, text)

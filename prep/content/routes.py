@@ -90,16 +90,15 @@ def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
         return _render_editor(form, mode=mode, explanation=explanation, preview=rendered.html,
                               problems=check.problems, status=400)
     try:
-        path = editor.safe_target(_content_dir(), check.rel_path)
+        editor.safe_target(_content_dir(), check.rel_path)
+        editor.write_inside(_content_dir(), check.rel_path, form.text.data.replace("\r\n", "\n"))
     except editor.UnsafePathError as err:
         current_app.logger.error("refused to write: %s", err)
         form.text.errors.append(_("The file cannot be written there (a symbolic link or a path outside the "
                                   "content folder). Nothing was changed."))
         return _render_editor(form, mode=mode, explanation=explanation, status=400)
-    try:
-        editor.write_atomically(path, form.text.data.replace("\r\n", "\n"))
     except OSError as err:
-        current_app.logger.error("could not write %s: %s", path, err)
+        current_app.logger.error("could not write %s: %s", check.rel_path, err)
         form.text.errors.append(_("The file could not be written (is the disk full or read-only?). "
                                   "Nothing was changed."))
         return _render_editor(form, mode=mode, explanation=explanation, status=500)
