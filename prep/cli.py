@@ -50,17 +50,25 @@ def init_command() -> None:
 @click.command("sync")
 @click.argument("directory", metavar="[DIR]", required=False,
                 type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option("--prune", is_flag=True,
+              help="Also remove explanations whose files are gone when that is more than 10% of them "
+                   "(without it, such a sync removes nothing and names them).")
 @with_appcontext
-def content_sync_command(directory: str | None) -> None:
-    """Load new and changed explanation files into the database and remove deleted ones."""
+def content_sync_command(directory: str | None, prune: bool) -> None:
+    """Load new and changed explanation files into the database and remove deleted ones.
+
+    A sync that would remove more than 10% of the explanations (at least 3), such as one run on
+    an empty or wrong folder, removes nothing and exits with status 1 unless --prune is given."""
     from .content.sync import sync_tree
     from .extensions import db
 
-    report = sync_tree(directory or current_app.config["CONTENT_DIR"])
+    report = sync_tree(directory or current_app.config["CONTENT_DIR"], prune=prune)
     db.session.commit()
     for line in report.problems:
         click.echo(line, err=True)
     click.echo(report.summary())
+    if report.refused:
+        raise click.exceptions.Exit(1)
 
 
 @click.command("serve")

@@ -36,14 +36,33 @@ class SyncReport:
     problems: list[str] = field(default_factory=list)
     rendered: int = 0
     links: int = 0
+    #: Explanations whose files are missing but which were kept: the removal looked like a mistake.
+    kept: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         return bool(self.added or self.updated or self.removed)
 
+    @property
+    def refused(self) -> bool:
+        return bool(self.kept)
+
     def summary(self) -> str:
-        return (f"content: {len(self.added)} added, {len(self.updated)} updated, {len(self.removed)} removed, "
+        line = (f"content: {len(self.added)} added, {len(self.updated)} updated, {len(self.removed)} removed, "
                 f"{self.unchanged} unchanged, {len(self.problems)} problem(s)")
+        if self.kept:
+            line += f"; {len(self.kept)} kept although their files are missing (see above)"
+        return line
+
+
+#: A sync removes at most this share of the stored explanations (and at least MIN_REMOVALS)
+#: unless told to prune: more looks like a wrong path or a half-finished checkout.
+MAX_REMOVED_SHARE = 0.10
+MIN_REMOVALS = 3
+
+
+def removal_limit(stored: int) -> int:
+    return max(MIN_REMOVALS, int(stored * MAX_REMOVED_SHARE))
 
 
 def _file_hashes(root: Path) -> dict[str, str]:
@@ -65,8 +84,12 @@ def _relative(display_path: str, root: Path) -> str:
         return path.as_posix()
 
 
-def sync_tree(root: Path | str, *, relink: bool = True) -> SyncReport:
-    """Bring the explanations table in line with the tree at ``root`` (the caller commits)."""
+def sync_tree(root: Path | str, *, relink: bool = True, prune: bool = False) -> SyncReport:
+    """Bring the explanations table in line with the tree at ``root`` (the caller commits).
+
+    Files gone from the tree remove their explanations, but only a few at a time: when more
+    than :func:`removal_limit` would go (an empty folder, a wrong path), nothing is removed and
+    ``report.kept`` names them, unless ``prune``."""
     root = Path(root)
     report = SyncReport()
     if not root.is_dir():
@@ -106,16 +129,24 @@ def sync_tree(root: Path | str, *, relink: bool = True) -> SyncReport:
             report.problems.append(f"{path}:1: could not be stored ({type(err).__name__}); the old version is kept")
 
     # Files gone from the tree: remove them. Files present but broken keep their old version.
-    for path, row in stored.items():
-        if path not in hashes:
-            report.removed.append(path)
-            remaining = db.session.scalar(select(Explanation.id).where(
-                Explanation.slug == row.slug, Explanation.id != row.id).limit(1))
-            if remaining is None:
-                db.session.execute(delete(QuestionExplanation).where(
-                    QuestionExplanation.slug == row.slug,
-                    QuestionExplanation.origin != LinkOrigin.manual))
-            db.session.delete(row)
+    gone = sorted(path for path in stored if path not in hashes)
+    if len(gone) > removal_limit(len(stored)) and not prune:
+        report.kept = gone
+        shown = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
+        report.problems.append(
+            f"{root}: {len(gone)} of {len(stored)} explanations have no file here ({shown}); nothing was removed. "
+            "Check the content folder, or run 'prep content sync --prune' to remove them.")
+        gone = []
+    for path in gone:
+        row = stored[path]
+        report.removed.append(path)
+        remaining = db.session.scalar(select(Explanation.id).where(
+            Explanation.slug == row.slug, Explanation.id != row.id).limit(1))
+        if remaining is None:
+            db.session.execute(delete(QuestionExplanation).where(
+                QuestionExplanation.slug == row.slug,
+                QuestionExplanation.origin != LinkOrigin.manual))
+        db.session.delete(row)
     db.session.flush()
     if relink and report.changed:
         report.links = relink_questions()
