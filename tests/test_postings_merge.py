@@ -205,9 +205,19 @@ def test_new_questions_are_public_tagged_and_linked(bank, make_user):
     assert sky_q.links == []  # the linker abstains on an off-topic question
 
 
-def test_merged_questions_gain_the_postings_skills(bank, make_user):
+def test_a_private_import_does_not_retag_shared_questions(bank, make_user):
+    """Issue 21 item 4: a candidate's import must not change what other users see."""
+    rdma = db.session.scalar(select(Question).where(Question.text == "RDMA与TCP/IP相比有何优势？"))
+    before = {t.name for t in rdma.tags}
     user = make_user()
     import_posting(user, posting("Acme", "RDMA与TCP/IP相比有何优势？", skills="RoCE and InfiniBand"), FIXED_NOW)
+    db.session.commit()
+    db.session.refresh(rdma)
+    assert {t.name for t in rdma.tags} == before
+
+
+def test_a_shared_sample_merges_its_skills_into_the_question(bank):
+    import_posting(None, posting("Acme", "RDMA与TCP/IP相比有何优势？", skills="RoCE and InfiniBand"), FIXED_NOW)
     db.session.commit()
     rdma = db.session.scalar(select(Question).where(Question.text == "RDMA与TCP/IP相比有何优势？"))
     assert {"RoCE", "InfiniBand", "RDMA"} <= {t.name for t in rdma.tags}

@@ -269,9 +269,10 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
             link_question(question, linker)
             if candidates is not None:
                 candidates.append(Candidate(id=question.id, text=question.text, lang=question.lang))
-        else:
-            # The existing question, by its own text: merges this posting's tags into its own.
+        elif user is None:
+            # A shipped sample: its tags are merged into the shared question's own.
             question = add_question(question.text, source=question.source, tags=tags)
+        # A candidate's private import never re-tags a question other users see.
         if question.id in seen:
             continue  # two phrasings of one question in the same posting
         seen.add(question.id)
