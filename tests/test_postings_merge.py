@@ -22,7 +22,7 @@ from prep.postings.merge import (
 from prep.postings.models import Posting, PostingQuestion
 from prep.postings.service import import_posting, posting_hash, postings_asking, question_tags
 from prep.questions.models import LinkOrigin, Question, Source
-from prep.questions.service import add_question
+from prep.questions.service import add_question, find_public_question
 from tests.conftest import FIXED_NOW
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -190,14 +190,14 @@ def test_two_phrasings_in_one_posting_make_one_row(app, make_user):
     assert len(outcome.posting.questions) == 1
 
 
-def test_new_questions_are_public_tagged_and_linked(bank, make_user):
+def test_new_questions_are_private_tagged_and_linked(bank, make_user):
     user = make_user()
     outcome = import_posting(user, posting("Acme", "Why does ring AllReduce reach optimal bandwidth on a ring of GPUs?",
                                            "Why is the sky blue on Tuesdays at the seaside?"), FIXED_NOW)
     db.session.commit()
     ring_q, sky_q = outcome.new_questions
-    for q in (ring_q, sky_q):
-        assert q.owner_id is None and q.source is Source.posting
+    for q in (ring_q, sky_q):  # the candidate's own until the bank admits them
+        assert q.owner_id == user.id and q.source is Source.posting
     assert outcome.posting.skills[:2] == ["NCCL", "RDMA"]
     assert {t.name for t in sky_q.tags} == set(outcome.posting.skills[:3])
     assert {"Collectives", "NCCL", "RDMA"} <= {t.name for t in ring_q.tags}
@@ -223,14 +223,43 @@ def test_a_shared_sample_merges_its_skills_into_the_question(bank):
     assert {"RoCE", "InfiniBand", "RDMA"} <= {t.name for t in rdma.tags}
 
 
-def test_a_candidates_own_question_is_not_merged_into(bank, make_user):
+def test_a_candidates_own_question_is_reused(bank, make_user):
     user = make_user()
     own = add_question("What does the NCCL_ALGO variable choose exactly?", source=Source.user, owner_id=user.id)
     db.session.commit()
     outcome = import_posting(user, posting("Acme", "What does the NCCL_ALGO variable choose exactly?"), FIXED_NOW)
     db.session.commit()
-    assert len(outcome.new_questions) == 1 and outcome.new_questions[0].id != own.id
-    assert outcome.new_questions[0].owner_id is None
+    assert outcome.new_questions == [] and [q.id for q in outcome.merged_questions] == [own.id]
+
+
+PLANTED = "=HYPERLINK(\"http://evil.example\", \"Why is the sky green on NCCL rings?\")"
+
+
+def test_a_planted_question_stays_private_until_enough_accounts_ask_it(bank, make_user):
+    """Issue 19 item 6: what one account imports does not reach the shared bank unreviewed."""
+    first, second, third = make_user(), make_user(), make_user()
+    outcome = import_posting(first, posting("Spam", PLANTED), FIXED_NOW)
+    db.session.commit()
+    [planted] = outcome.new_questions
+    assert planted.owner_id == first.id
+    assert find_public_question(PLANTED) is None  # invisible to everyone else
+    import_posting(second, posting("Spam2", PLANTED), FIXED_NOW)
+    db.session.commit()
+    assert find_public_question(PLANTED) is None
+    import_posting(third, posting("Spam3", PLANTED), FIXED_NOW)  # the third independent account
+    db.session.commit()
+    public = find_public_question(PLANTED)
+    assert public is not None and public.owner_id is None
+    # Each candidate keeps their own copy (and their cards on it).
+    assert db.session.scalar(select(func.count(Question.id)).where(Question.norm == planted.norm)) == 4
+
+
+def test_the_same_account_twice_does_not_count_twice(bank, make_user):
+    user = make_user()
+    for company in ("A", "B", "C"):
+        import_posting(user, posting(company, "Why is the sky green on NCCL rings at noon?"), FIXED_NOW)
+    db.session.commit()
+    assert find_public_question("Why is the sky green on NCCL rings at noon?") is None
 
 
 def test_reimport_returns_the_stored_posting(bank, make_user):

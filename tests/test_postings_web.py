@@ -178,8 +178,13 @@ def test_two_candidates_each_store_their_own_copy(client, app, make_user, login,
     login(make_user("b@example.com"), other)
     paste(other, POSTING)
     assert db.session.scalar(select(func.count(Posting.id))) == 2
-    # …and the questions are shared bank questions, not copied.
-    assert db.session.scalar(select(func.count(PostingQuestion.question_id.distinct()))) == 2
+    # A question the bank already has is shared; a new one stays each candidate's own until
+    # enough accounts ask it or an instructor admits it (nothing one account writes reaches others).
+    assert db.session.scalar(select(func.count(PostingQuestion.question_id.distinct()))) == 3
+    sky = db.session.scalars(select(Question).where(Question.text.like("Why is the sky blue%"))).all()
+    assert len(sky) == 2 and all(q.owner_id is not None for q in sky)
+    mine, theirs = sorted(sky, key=lambda q: q.id)
+    assert other.get(f"/questions/{mine.id}").status_code == 404
 
 
 # --- bad input --------------------------------------------------------------------------------

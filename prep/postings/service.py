@@ -250,25 +250,31 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
     candidates: list[Candidate] | None = None
     seen: set[int] = set()
     for asked in asked_list:
-        if not normalize_question(asked.text):
+        norm = normalize_question(asked.text)
+        if not norm:
             continue
-        question = find_public_question(asked.text)
+        # The candidate's own copy first, then the shared bank (same text, then a near-duplicate).
+        question = _own_question(owner_id, norm) if owner_id is not None else None
+        question = question or find_public_question(asked.text)
         created = False
         if question is None:
             if candidates is None:
-                candidates = _bank_candidates()
+                candidates = _bank_candidates() + (_own_candidates(owner_id) if owner_id is not None else [])
             duplicate = find_duplicate(asked.text, candidates)
             if duplicate is not None:
                 question = db.session.get(Question, duplicate.id)
         tags = question_tags(asked.text, posting.skills)
         if question is None:
-            question = add_question(asked.text, source=Source.posting, tags=tags)
+            # A candidate's new question is theirs alone until the bank admits it (see _admit).
+            question = add_question(asked.text, source=Source.posting, tags=tags, owner_id=owner_id)
             created = True
             if linker is None:
                 linker = current_linker()
             link_question(question, linker)
             if candidates is not None:
                 candidates.append(Candidate(id=question.id, text=question.text, lang=question.lang))
+            if owner_id is not None:
+                _admit(question, tags, linker)
         elif user is None:
             # A shipped sample: its tags are merged into the shared question's own.
             question = add_question(question.text, source=question.source, tags=tags)
@@ -283,6 +289,57 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
             kind=asked.kind if asked.kind in KINDS else "concept", round=_cut(asked.round, 60)))
     db.session.flush()
     return outcome
+
+
+#: Distinct accounts whose own postings or reports must ask a question before it joins the
+#: shared bank by itself (an instructor can admit it earlier: see :func:`admit_to_bank`).
+BANK_ADMIT_ACCOUNTS = 3
+
+
+def _own_question(owner_id: int, norm: str) -> Question | None:
+    return db.session.scalar(select(Question).where(Question.owner_id == owner_id, Question.norm == norm).limit(1))
+
+
+def _own_candidates(owner_id: int) -> list[Candidate]:
+    rows = db.session.execute(select(Question.id, Question.text, Question.lang).where(
+        Question.owner_id == owner_id, Question.source == Source.posting).order_by(Question.id)).all()
+    return [Candidate(id=row.id, text=row.text, lang=row.lang) for row in rows]
+
+
+def pending_accounts(norm: str) -> int:
+    """How many accounts hold a private posting question with this normalised text."""
+    return db.session.scalar(select(func.count(func.distinct(Question.owner_id))).where(
+        Question.norm == norm, Question.source == Source.posting, Question.owner_id.is_not(None))) or 0
+
+
+def _admit(question: Question, tags: Sequence[str], linker: Any) -> Question | None:
+    """Put a candidate's question into the shared bank once enough independent accounts ask it
+    (their own copies stay theirs); None while it stays private."""
+    try:
+        from flask import current_app
+
+        threshold = int(current_app.config.get("BANK_ADMIT_ACCOUNTS", BANK_ADMIT_ACCOUNTS))
+    except RuntimeError:  # outside an app context
+        threshold = BANK_ADMIT_ACCOUNTS
+    if find_public_question(question.text) is not None or pending_accounts(question.norm) < threshold:
+        return None
+    return admit_to_bank(question.text, tags, linker)
+
+
+def admit_to_bank(text: str, tags: Sequence[str] = (), linker: Any = None) -> Question:
+    """The shared bank's question for ``text`` (created and linked if it is not there yet)."""
+    existing = find_public_question(text)
+    if existing is not None:
+        return existing
+    public = add_question(_clean_public_text(text), source=Source.posting, tags=tags)
+    link_question(public, linker)
+    return public
+
+
+def _clean_public_text(text: str) -> str:
+    """Text other users will see: control characters removed, at most 1,000 characters."""
+    cleaned = "".join(ch for ch in text if ch >= " " or ch in "\n\t")
+    return " ".join(cleaned.split())[:1000]
 
 
 def _cut(value: str | None, length: int) -> str | None:
