@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from .document import ExplanationDoc, parse_document
+from ..questions.normalize import normalize_question  # the bank's identity, as the sync stores it
+from .document import MAX_PATH_CHARS, ExplanationDoc, parse_document
 from .errors import Problem
-from .linker import normalize_question
 from .render import ADMONITION_KINDS, SLUG_RE
 
 _CROSS_LINK_RE = re.compile(r"\[\[([^\[\]\|\n]{1,200})(?:\|[^\[\]\n]{0,500})?\]\]")
@@ -177,6 +177,11 @@ def check_tree(root: Path, taxonomy: TaxonomyLike | None = None) -> CheckReport:
     clean_paths: set[str] = set()
     for path, display in _walk(root):
         report.files += 1
+        rel = path.relative_to(root).as_posix()
+        if len(rel) > MAX_PATH_CHARS:
+            problems.append(Problem(display, 1, f"the path inside the content folder is over {MAX_PATH_CHARS} "
+                                                "characters; move the file up"))
+            continue
         text, problem = read_text(path, display)
         if problem is not None:
             problems.append(problem)

@@ -32,7 +32,7 @@ import yaml
 
 from ..questions.normalize import normalize_question
 from .errors import Problem
-from .render import MAX_RENDER_CHARS, SLUG_RE
+from .render import MAX_BLOCK_NESTING, MAX_RENDER_CHARS, SLUG_RE, block_nesting_overflow
 
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
@@ -50,6 +50,9 @@ MAX_SLUG_CHARS = 120
 MAX_ITEMS = 100
 MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SLUG_CHARS}
 MAX_YAML_DEPTH = 20
+#: The longest area (folder) name and relative file path the database stores.
+MAX_AREA_CHARS = 80
+MAX_PATH_CHARS = 500
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -363,6 +366,19 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
     elif len(body) > MAX_BODY_CHARS:
         problems.append(Problem(path, body_start_line, f"the explanation body is over {MAX_BODY_CHARS:,} characters; "
                                                        "split it into several explanations"))
+    else:
+        nul = body.find("\x00")
+        if nul >= 0:  # PostgreSQL stores no NUL in text
+            problems.append(Problem(path, body_start_line + body.count("\n", 0, nul),
+                                    "the body contains a NUL character (\\x00); remove it"))
+        deep = block_nesting_overflow(body)
+        if deep is not None:
+            problems.append(Problem(path, body_start_line + deep,
+                                    f"lists and quotes nest more than {MAX_BLOCK_NESTING} levels deep here "
+                                    "(a list level counts two); the rest would not be shown"))
+    area = PurePath(path).parent.name
+    if len(area) > MAX_AREA_CHARS:
+        problems.append(Problem(path, 1, f"the folder name '{area[:40]}…' is over {MAX_AREA_CHARS} characters"))
 
     doc = ExplanationDoc(
         slug=slug,
@@ -376,7 +392,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         body=body,
         body_start_line=body_start_line,
         path=path,
-        area=PurePath(path).parent.name,
+        area=area,
         content_hash=digest,
         field_lines=dict(fm.key_lines),
         item_lines={k: list(v) for k, v in fm.item_lines.items()},

@@ -27,6 +27,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_core.block import block as _markdown_it_block
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
@@ -41,7 +42,7 @@ from pygments.util import ClassNotFound
 log = logging.getLogger(__name__)
 
 #: Bump when the HTML this module produces changes, so cached renderings are invalidated.
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 
 #: A valid explanation slug (also the syntax accepted inside ``[[...]]``).
 SLUG_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -55,8 +56,14 @@ TOC_LEVELS = (2, 3)
 #: characters); a longer one is shown as escaped text, so one request's rendering stays well
 #: under a second of CPU whatever the input.
 MAX_RENDER_CHARS = 50_000
-#: How deep Markdown constructs may nest before the rest is plain text.
+#: How deep inline constructs (links, images, emphasis) may nest before the rest is plain
+#: text: every "[" may be re-parsed that many levels deep, so this sets the cost per character.
 MAX_NESTING = 8
+#: How deep block containers (lists, list items, quotes, admonitions) may nest: a list level is
+#: two (list and item), a quote one. Block nesting is cheap (linear), but markdown-it drops
+#: everything after a container that nests deeper, so the check reports it
+#: (:func:`block_nesting_overflow`) and a rendering says so instead of silently ending early.
+MAX_BLOCK_NESTING = 40
 #: Headings beyond this many get no anchor id and stay out of the table of contents.
 MAX_ANCHORED_HEADINGS = 500
 
@@ -298,10 +305,42 @@ def _anchor_rule(state: StateCore) -> None:
         token.attrSet("id", slug)
 
 
+def _block_rule(state: StateCore) -> None:
+    """markdown-it's block parse under :data:`MAX_BLOCK_NESTING`; notes in ``env`` the first
+    line (0-based, of the parsed text) where a container reached the limit, since markdown-it
+    drops what follows it."""
+    options = state.md.options
+    options["maxNesting"] = MAX_BLOCK_NESTING
+    try:
+        _markdown_it_block(state)
+    finally:
+        options["maxNesting"] = MAX_NESTING
+    for token in state.tokens:
+        if token.nesting == 1 and token.level >= MAX_BLOCK_NESTING - 1:
+            state.env["nesting_overflow"] = token.map[0] if token.map else 0
+            break
+
+
+def block_nesting_overflow(text: str) -> int | None:
+    """The 0-based line of ``text`` where lists and quotes nest deeper than
+    :data:`MAX_BLOCK_NESTING` (the rest would not be shown), or None. Block parsing only:
+    linear, a few milliseconds for the longest text."""
+    if len(text) > MAX_RENDER_CHARS:
+        return None
+    md = _parser()
+    env: dict[str, Any] = {}
+    state = StateCore(text, md, env)
+    _block_rule(state)
+    overflow = env.get("nesting_overflow")
+    return int(overflow) if overflow is not None else None
+
+
 def build_markdown() -> MarkdownIt:
     """The configured markdown-it parser (raw HTML off, plugins on, Pygments fences)."""
-    # maxNesting bounds how deep links, emphasis, lists and quotes nest (markdown-it's default is
-    # 100): every "[" may be re-parsed that many levels deep, so it sets the cost per character.
+    # maxNesting bounds how deep links and emphasis nest (markdown-it's default is 100): every "["
+    # may be re-parsed that many levels deep, so it sets the cost per character. Block parsing
+    # runs first (core rule "block"), inline parsing after it, so the block rule
+    # runs under its own, higher limit and puts the inline one back (a parser per thread).
     md = MarkdownIt("js-default", {"html": False, "linkify": False, "typographer": False,
                                    "maxNesting": MAX_NESTING})
     md.enable(["table", "strikethrough"])
@@ -309,6 +348,7 @@ def build_markdown() -> MarkdownIt:
     md.use(dollarmath_plugin, allow_digits=False, double_inline=True)
     md.use(footnote_plugin)
     md.use(admon_plugin)
+    md.core.ruler.at("block", _block_rule)
     md.core.ruler.push("prep_anchors", _anchor_rule)
     md.inline.ruler.before("link", "cross_link", _cross_link_rule)
     md.core.ruler.push("prep_sanitize", _sanitize_rule)
@@ -351,6 +391,8 @@ def _toc(tokens: Sequence[Token]) -> list[TocEntry]:
         level = int(token.tag[1])
         if level in TOC_LEVELS and i + 1 < len(tokens):
             anchor = str(token.attrGet("id") or "")
+            if not anchor:  # past MAX_ANCHORED_HEADINGS: nothing to link to, and a bounded TOC
+                break
             entries.append(TocEntry(level=level, anchor=anchor, text=_heading_text(tokens[i + 1])))
     return entries
 
@@ -378,6 +420,9 @@ def render_markdown(
         md = _parser()
         tokens = md.parse(text, env)
         body = md.renderer.render(tokens, md.options, env)
+        if env.get("nesting_overflow") is not None:
+            body += (f'<p class="render-error">Lists and quotes nest more than {MAX_BLOCK_NESTING} levels '
+                     'deep here; the rest is not shown.</p>\n')
         return Rendered(
             html=body,
             toc=_toc(tokens),
