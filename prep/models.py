@@ -4,7 +4,7 @@ from .content.models import Explanation
 from .drill.models import Card, CardState, ReviewLog
 from .leases import Lease  # noqa: F401
 from .optimize.models import OptimizationRun
-from .postings.models import Posting, PostingQuestion  # noqa: F401
+from .postings.models import BankDecision, Posting, PostingQuestion  # noqa: F401
 from .reminders.models import Notification, ReminderAttempt, ReminderLog, ReminderSettings  # noqa: F401
 from .questions.models import LinkOrigin, Question, QuestionExplanation, Source, Tag
 

@@ -24,7 +24,8 @@ PUBLIC = {"accounts.index", "accounts.login", "accounts.register", "accounts.log
           "accounts.forgot_password", "accounts.reset_password",
           "reminders.calendar_feed", "reminders.unsubscribe_confirm"}
 INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.question_links", "stats.questions",
-              "content.preview", "content.decide_link"}
+              "content.preview", "content.decide_link", "postings.pending", "postings.approve_pending",
+              "postings.reject_pending"}
 # GET routes naming one of A's objects: only A may see them.
 OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show"}
 # Token routes: the token is the credential (A's real token), the same for everyone.

@@ -212,27 +212,28 @@ def test_posting_imports_reuse_the_bank_candidates_and_see_new_questions(app, ma
     real = postings._load_candidates
     monkeypatch.setattr(postings, "_load_candidates", lambda *where: loads.append(where) or real(*where))
     postings._CANDIDATE_CACHE.clear()
-    user = make_user()
+    # Shared samples: their new questions join the public bank at once (a candidate's stay
+    # private until admitted, see test_postings_merge), which is what the cache holds.
 
     def posting(company: str, question: str) -> str:
         return f"{company}\nEngineer\nBeijing\n\nInterview questions\n- {question}\n"
 
-    a = postings.import_posting(user, posting("Acme", "How would you overlap computation and communication "
+    a = postings.import_posting(None, posting("Acme", "How would you overlap computation and communication "
                                                        "in FSDP training jobs?"), FIXED_NOW)
     db.session.commit()
-    b = postings.import_posting(user, posting("Zenith", "How would you overlap computation and communication "
+    b = postings.import_posting(None, posting("Zenith", "How would you overlap computation and communication "
                                                          "in FSDP training job?"), FIXED_NOW)
     db.session.commit()
     assert len(a.new_questions) == 1 and b.merged_questions == a.new_questions  # the topped-up list saw it
     assert [len(w) for w in loads] == [0, 1]  # a full load, then only the newer rows
-    c = postings.import_posting(user, posting("Initech", "What limits NVLink bandwidth between GPUs in practice?"),
+    c = postings.import_posting(None, posting("Initech", "What limits NVLink bandwidth between GPUs in practice?"),
                                 FIXED_NOW)
     db.session.commit()
     assert len(c.new_questions) == 1 and [len(w) for w in loads] == [0, 1]  # nothing new: the cached list
     db.session.delete(a.posting)
     db.session.delete(db.session.get(Question, a.new_questions[0].id))
     db.session.commit()
-    d = postings.import_posting(user, posting("Hooli", "How would you overlap computation and communication "
+    d = postings.import_posting(None, posting("Hooli", "How would you overlap computation and communication "
                                                        "in FSDP training job?"), FIXED_NOW)
     db.session.commit()
     assert len(d.new_questions) == 1 and len(loads) == 3 and loads[-1] == ()  # a question gone: loaded again

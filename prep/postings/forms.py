@@ -52,6 +52,13 @@ class PostingActionForm(FlaskForm):
     submit = SubmitField()
 
 
+class ApprovePendingForm(FlaskForm):
+    """An instructor admits a privately imported question to the shared bank, wording fixed."""
+
+    text = TextAreaField(_l("Question"), validators=[Optional(), Length(max=MAX_QUESTION_CHARS)])
+    submit = SubmitField(_l("Add to the bank"))
+
+
 class StudyPostingForm(FlaskForm):
     """"Study this posting": its questions, and the likely ones unless unticked."""
 

@@ -77,3 +77,15 @@ class PostingQuestion(db.Model):
 
     posting: Mapped[Posting] = relationship(back_populates="questions")
     question: Mapped[Question] = relationship(lazy="joined")
+
+
+class BankDecision(db.Model):
+    """An instructor's decision about a question candidates imported privately: rejected ones
+    are never admitted to the shared bank by the account threshold."""
+
+    __tablename__ = "bank_decisions"
+
+    norm: Mapped[str] = mapped_column(String(500), primary_key=True)
+    decision: Mapped[str] = mapped_column(String(20))  # "rejected"
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    decided_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -13,14 +13,20 @@ from ..content.lookup import explanations_for
 from ..drill.models import Card
 from ..extensions import db
 from ..models_base import utcnow
+from ..questions.models import Question, Source
+from ..web import instructor_required, page_arg
 from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError
 from .extract import KINDS, UNCERTAIN_BELOW
-from .forms import (BLANK_ROWS, ImportPostingForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
+from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
                     StudyPostingForm)
 from .models import Posting
 from .service import (
     PostingLimitError,
+    admit_to_bank,
+    decide,
+    pending_questions,
+    reject_from_bank,
     Review,
     ReviewedQuestion,
     preview_posting,
@@ -338,3 +344,52 @@ def delete(posting_id: int):
         flash(_("Deleted the posting %(name)s. Its questions stay in the bank and in your study.", name=name), "success")
         return redirect(url_for("postings.index"))
     return render_template("postings/delete.html", posting=posting, form=form)
+
+
+# --- the shared bank's review queue (instructors) -----------------------------------------------
+
+PENDING_PAGE_SIZE = 50
+
+
+@bp.route("/instructor/pending")
+@instructor_required
+def pending():
+    """Questions candidates imported privately, waiting for the shared bank, most accounts first."""
+    page = page_arg()
+    rows, total = pending_questions(limit=PENDING_PAGE_SIZE, offset=(page - 1) * PENDING_PAGE_SIZE)
+    return render_template("postings/pending.html", rows=rows, total=total, page=page, form=PostingActionForm(),
+                           pages=max(1, -(-total // PENDING_PAGE_SIZE)))
+
+
+def _pending_or_404(question_id: int) -> Question:
+    question = db.session.get(Question, question_id)
+    if question is None or question.owner_id is None or question.source is not Source.posting:
+        abort(404)
+    return question
+
+
+@bp.route("/instructor/pending/<int:question_id>/approve", methods=["POST"])
+@instructor_required
+def approve_pending(question_id: int):
+    form = ApprovePendingForm()
+    if not form.validate():
+        abort(400)
+    question = _pending_or_404(question_id)
+    text = " ".join((form.text.data or question.text).split()) or question.text
+    public = admit_to_bank(text, [t.name for t in question.tags])
+    decide(question.norm, "approved", current_user.id, utcnow())  # the wording may have changed
+    db.session.commit()
+    flash(_("Added to the shared bank: %(text)s", text=public.text), "success")
+    return redirect(url_for("postings.pending"))
+
+
+@bp.route("/instructor/pending/<int:question_id>/reject", methods=["POST"])
+@instructor_required
+def reject_pending(question_id: int):
+    if not PostingActionForm().validate():
+        abort(400)
+    question = _pending_or_404(question_id)
+    reject_from_bank(question.norm, current_user.id, utcnow())
+    db.session.commit()
+    flash(_("Kept out of the shared bank: %(text)s", text=question.text), "info")
+    return redirect(url_for("postings.pending"))

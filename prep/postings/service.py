@@ -28,7 +28,7 @@ from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
 from .merge import Candidate, find_duplicate
-from .models import Posting, PostingQuestion
+from .models import BankDecision, Posting, PostingQuestion
 
 #: How many postings one candidate may keep.
 MAX_POSTINGS_PER_USER = 200
@@ -323,7 +323,51 @@ def _admit(question: Question, tags: Sequence[str], linker: Any) -> Question | N
         threshold = BANK_ADMIT_ACCOUNTS
     if find_public_question(question.text) is not None or pending_accounts(question.norm) < threshold:
         return None
+    if db.session.get(BankDecision, question.norm) is not None:
+        return None  # an instructor decided already
     return admit_to_bank(question.text, tags, linker)
+
+
+@dataclass(frozen=True)
+class PendingQuestion:
+    """A question candidates imported privately, waiting for the shared bank."""
+
+    question_id: int  # one of the private copies (the oldest)
+    text: str
+    accounts: int
+
+
+def pending_questions(limit: int = 50, offset: int = 0) -> tuple[list[PendingQuestion], int]:
+    """Privately imported questions not in the bank and not rejected, most accounts first."""
+    public_norms = select(Question.norm).where(Question.owner_id.is_(None))
+    rejected = select(BankDecision.norm)
+    grouped = (select(Question.norm, func.min(Question.id).label("first"),
+                      func.count(func.distinct(Question.owner_id)).label("accounts"))
+               .where(Question.source == Source.posting, Question.owner_id.is_not(None),
+                      Question.norm.not_in(public_norms), Question.norm.not_in(rejected))
+               .group_by(Question.norm))
+    total = db.session.scalar(select(func.count()).select_from(grouped.subquery())) or 0
+    sub = grouped.subquery()
+    rows = db.session.execute(select(sub.c.first, sub.c.accounts, Question.text)
+                              .join(Question, Question.id == sub.c.first)
+                              .order_by(sub.c.accounts.desc(), sub.c.first).limit(limit).offset(offset)).all()
+    return [PendingQuestion(first, text, accounts) for first, accounts, text in rows], total
+
+
+def reject_from_bank(norm: str, instructor_id: int | None, now: datetime) -> None:
+    """Keep a privately imported question out of the shared bank (its private copies stay)."""
+    decide(norm, "rejected", instructor_id, now)
+
+
+def decide(norm: str, decision: str, instructor_id: int | None, now: datetime) -> None:
+    """Record an instructor's decision on a pending question ("rejected" or "approved"): it
+    leaves the queue, and the account threshold no longer acts on it."""
+    row = db.session.get(BankDecision, norm)
+    if row is None:
+        db.session.add(BankDecision(norm=norm, decision=decision, decided_by=instructor_id, decided_at=now))
+    else:
+        row.decision, row.decided_by, row.decided_at = decision, instructor_id, now
+    db.session.flush()
 
 
 def admit_to_bank(text: str, tags: Sequence[str] = (), linker: Any = None) -> Question:
