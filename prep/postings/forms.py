@@ -52,6 +52,13 @@ class PostingActionForm(FlaskForm):
     submit = SubmitField()
 
 
+class RoleForm(FlaskForm):
+    """No posting yet: start from a target role (its skills give the likely questions)."""
+
+    role = SelectField(_l("Target role"), choices=[], validate_choice=True)
+    submit = SubmitField(_l("Start from this role"))
+
+
 class ApprovePendingForm(FlaskForm):
     """An instructor admits a privately imported question to the shared bank, wording fixed."""
 

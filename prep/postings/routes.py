@@ -18,14 +18,16 @@ from ..web import instructor_required, page_arg
 from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError
 from .extract import KINDS, UNCERTAIN_BELOW
-from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
+from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, RoleForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
                     StudyPostingForm)
 from .models import Posting
 from .service import (
     PostingLimitError,
     admit_to_bank,
     decide,
+    import_role,
     pending_questions,
+    role_choices,
     reject_from_bank,
     Review,
     ReviewedQuestion,
@@ -80,8 +82,38 @@ def index():
     return render_template("postings/index.html", postings=postings_for(_user()), samples=sample_postings())
 
 
-def _render_new(form: ImportPostingForm, status: int = 200):
-    return render_template("postings/new.html", form=form), status
+def _role_form(*, submitted: bool = False) -> RoleForm:
+    """The role picker; it reads the request's form only when it is the one submitted (an
+    oversized body must not be read again by the page that reports it)."""
+    form = RoleForm() if submitted else RoleForm(formdata=None)
+    form.role.choices = role_choices()
+    return form
+
+
+def _render_new(form: ImportPostingForm, status: int = 200, role_form: RoleForm | None = None):
+    return render_template("postings/new.html", form=form, role_form=role_form or _role_form()), status
+
+
+@bp.route("/postings/from-role", methods=["POST"])
+@login_required
+def from_role():
+    """Start from a target role: a posting whose page proposes the likely questions."""
+    role_form = _role_form(submitted=True)
+    if not role_form.validate():
+        if getattr(role_form, "csrf_token", None) is not None and role_form.csrf_token.errors:
+            abort(400)
+        return _render_new(ImportPostingForm(formdata=None), 400, role_form)
+    try:
+        outcome = import_role(_user(), role_form.role.data, utcnow())
+        db.session.commit()
+    except PostingLimitError as err:
+        db.session.rollback()
+        role_form.role.errors.append(_("You have reached the limit of %(limit)s postings; delete one you no longer "
+                                       "need to import another.", limit=err.limit))
+        return _render_new(ImportPostingForm(formdata=None), 400, role_form)
+    flash(_("Here are the questions interviews for %(role)s usually ask, with their explanations.",
+            role=outcome.posting.display_name), "success")
+    return redirect(url_for("postings.show", posting_id=outcome.posting.id) + "#likely")
 
 
 @bp.route("/postings/new", methods=["GET", "POST"])

@@ -38,6 +38,8 @@ LEADING_SKILL_TAGS = 3
 MAX_QUESTION_TAGS = 10
 #: Where the sample postings ``prep init`` loads are shipped.
 SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
+#: Target roles a candidate without a posting can start from (``roles/<slug>.txt``).
+ROLES_DIR = Path(__file__).resolve().parent / "roles"
 
 
 class PostingLimitError(PostingError):
@@ -511,3 +513,23 @@ def likely_questions(posting: Posting, limit: int | None = None) -> list[Any]:
     asked_here = {pq.question_id for pq in posting.questions}
     return rank_likely(weights, bank.values(), exclude=asked_here,
                        limit=DEFAULT_LIMIT if limit is None else limit)
+
+
+def role_choices(directory: Path = ROLES_DIR) -> list[tuple[str, str]]:
+    """``(slug, title)`` of each shipped target role, by title."""
+    out = []
+    for path in sorted(directory.glob("*.txt")):
+        lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        out.append((path.stem, lines[1] if len(lines) > 1 else path.stem))
+    return sorted(out, key=lambda pair: pair[1].casefold())
+
+
+def import_role(user: Any, slug: str, now: datetime, directory: Path = ROLES_DIR) -> ImportResult:
+    """A posting for a target role (a shipped ``roles/<slug>.txt``): no questions of its own, its
+    skills drive the likely questions. Raises :class:`PostingInputError` for an unknown role."""
+    titles = dict(role_choices(directory))
+    if slug not in titles:
+        raise PostingInputError("unknown role")
+    text = read_posting_file(directory / f"{slug}.txt")
+    return import_posting(user, text, now, review=Review(company=None, title=titles[slug], kind="posting",
+                                                          questions=[]))
