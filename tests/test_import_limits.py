@@ -60,6 +60,20 @@ BAD = [
     ("user.settings.timezone", "Factory", "unknown time zone"),
     ("user.settings.learning_steps", "99999999999999d", "bad step"),
     ("user.settings.learning_steps", "1m " * 50, "too many steps"),
+    ("cards[3].added_at", "1999-12-31T23:00:00+00:00", "outside 2000-01-01"),
+    ("cards[3].reviews[0].rating", 0, "must be 1, 2, 3 or 4"),
+    ("cards[3].reviews[0].rating", 3.0, "must be 1, 2, 3 or 4"),
+    ("cards[3].state", "review", None),  # with stability null, below
+    # The snapshot each review carries (undo restores it; the stats page reads its times).
+    ("cards[3].reviews[0].card_before.due", "not a time", "ISO 8601"),
+    ("cards[3].reviews[0].card_before.due", "9999-12-31T00:00:00+00:00", "outside"),
+    ("cards[3].reviews[0].card_before.last_review", 12345, "ISO 8601"),
+    ("cards[3].reviews[0].card_before.stability", 0, "from 0.001"),
+    ("cards[3].reviews[0].card_before.difficulty", float("inf"), "must be a number"),
+    ("cards[3].reviews[0].card_before.state", "limbo", "must be one of"),
+    ("cards[3].reviews[0].card_before.reps", -3, "≥ 0"),
+    ("cards[3].reviews[0].card_before.step", 10**9, "from 0"),
+    ("cards[3].reviews[0].card_before", {"state": "review"}, "due"),
 ]
 
 
@@ -70,6 +84,9 @@ def test_an_out_of_range_value_is_refused_by_field_and_row(rich_user, make_user,
     if not data["cards"][3]["reviews"]:
         pytest.skip("the simulated card has no review")
     _set(data, path, value)
+    if path == "cards[3].state":  # a review card must have a memory state
+        _set(data, "cards[3].stability", None)
+        path, words = "cards[3].stability", "needs a stability"
     newcomer = make_user("new@example.com")
     login(newcomer)
     before = _counts()
@@ -95,3 +112,45 @@ def test_a_clean_file_still_imports(rich_user, make_user, login, client, clock):
     login(make_user("new@example.com"))
     response = client.post("/export/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "x.json")})
     assert response.status_code == 302
+
+
+def _post(client, data: dict):
+    return client.post("/export/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "x.json")})
+
+
+def test_questions_created_by_an_import_count_against_the_own_question_limit(rich_user, make_user, login,  # noqa: F811
+                                                                             client, clock, monkeypatch):
+    """The question form stops at MAX_OWN_QUESTIONS own questions; an import creating new
+    questions is held to the same count (the row that crosses it is named)."""
+    from prep.questions import service as questions_service
+
+    monkeypatch.setattr(questions_service, "MAX_OWN_QUESTIONS", 3)
+    data = dump.build_export(rich_user, FIXED_NOW)
+    for i, card in enumerate(data["cards"][:5]):
+        card["question"]["text"] = f"A question only this file has, number {i}?"
+    login(make_user("new@example.com"))
+    before = _counts()
+    response = _post(client, data)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400, html[:300]
+    assert "cards[3].question" in html and "3 own questions" in html, html[html.find("problem"):][:600]
+    assert _counts() == before
+
+
+@pytest.mark.parametrize("change, where, words", [
+    ({"text": "GPU?"}, "cards[0].question.text", "at least 5 characters"),
+    ({"text": "A question this file brings along?", "tags": [f"t{i}" for i in range(11)]},
+     "cards[0].question.tags", "at most 10 tags"),
+    ({"text": "A question this file brings along?", "tags": ["x" * 61]}, "cards[0].question.tags", "60 characters"),
+])
+def test_a_question_created_by_an_import_meets_the_question_form(rich_user, make_user, login, client, clock,  # noqa: F811
+                                                                 change, where, words):
+    data = dump.build_export(rich_user, FIXED_NOW)
+    data["cards"][0]["question"].update(change)
+    login(make_user("new@example.com"))
+    before = _counts()
+    response = _post(client, data)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400, html[:300]
+    assert where in html and words in html, html[html.find("problem"):][:600]
+    assert _counts() == before

@@ -78,3 +78,53 @@ def test_the_stats_pages_of_a_poisoned_user_answer(app, client, learner, poison)
     for page in ("/dashboard", "/stats", "/stats/questions", "/cards", "/drill", "/settings/reminders"):
         response = client.get(page)
         assert response.status_code < 500, (page, response.status_code)
+
+
+SNAPSHOTS = {
+    "garbage-due": {"state": "review", "step": None, "stability": 3.0, "difficulty": 5.0,
+                    "due": "not a time", "last_review": "2026-03-01T00:00:00+00:00"},
+    "impossible-date": {"state": "review", "step": None, "stability": 3.0, "difficulty": 5.0,
+                        "due": "2026-02-31T00:00:00+00:00", "last_review": "2026-02-20T00:00:00+00:00"},
+    "far-future": {"state": "review", "step": None, "stability": 3.0, "difficulty": 5.0,
+                   "due": "99999-01-01T00:00:00+00:00", "last_review": "2026-02-20T00:00:00+00:00"},
+    "not-text": {"state": "review", "step": None, "stability": 3.0, "difficulty": 5.0,
+                 "due": 12345, "last_review": ["x"]},
+}
+
+
+@pytest.mark.parametrize("snapshot", sorted(SNAPSHOTS))
+def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, client, learner, snapshot):  # noqa: F811
+    """The retention chart reads the interval from each review's snapshot (in SQL): a snapshot
+    that is not a time (written past the import's checks) made PostgreSQL raise (a 500)."""
+    import time
+
+    from prep.drill.models import Card, ReviewLog
+    from tests.conftest import FIXED_NOW
+
+    user = learner("UTC", state=CardState.review)
+    card = db.session.scalar(db.select(Card).where(Card.user_id == user.id))
+    for k, snap in enumerate((SNAPSHOTS[snapshot], SNAPSHOTS["garbage-due"] | {"due": "2026-03-30T00:00:00+00:00"})):
+        db.session.add(ReviewLog(card_id=card.id, user_id=user.id, card_version=k, rating=3,
+                                 reviewed_at=FIXED_NOW - timedelta(days=2 + k), duration_ms=1000,
+                                 state_before="review", state_after="review", kind="review", card_before=snap))
+    db.session.commit()
+    with client.session_transaction() as s:
+        s["_user_id"] = user.get_id()
+        s["_fresh"] = True
+        s["login_at"] = s["seen_at"] = int(time.time())
+    from prep.drill import service as drill_service
+
+    real = drill_service.utcnow
+    drill_service.utcnow = lambda: FIXED_NOW
+    try:
+        response = client.get("/stats")
+    finally:
+        drill_service.utcnow = real
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    # Both reviews are counted, passed; the good snapshot's (30 days) as mature.
+    from prep.drill import queue
+    from prep.stats import queries
+
+    rows = queries.retention_rows(user, queue.study_day(FIXED_NOW, "UTC", user.day_start_hour))
+    assert sum(n for _a, _m, _p, n in rows) == 2 and sum(p for _a, _m, p, _n in rows) == 2
+    assert sum(n for _a, mature, _p, n in rows if mature) >= 1

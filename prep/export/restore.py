@@ -14,7 +14,7 @@ import math
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..accounts.models import User
 from ..drill.models import Card, CardState, ReviewLog
@@ -34,7 +34,14 @@ MAX_QUESTION_CHARS = 1000
 MAX_NOTE_CHARS = 20_000
 MAX_TAGS = 20
 MAX_TAG_CHARS = 80
-EARLIEST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+#: A question the import creates is the user's own: the question form's limits
+#: (prep.questions.forms.QuestionForm: text 5..1000 characters, at most 10 tags of 60).
+MIN_QUESTION_CHARS = 5
+MAX_QUESTION_TAGS = 10
+MAX_QUESTION_TAG_CHARS = 60
+#: No review, card or snapshot time before this (prep and FSRS are far younger; a year-1 or
+#: 1970 time is a broken clock or a crafted file).
+EARLIEST = datetime(2000, 1, 1, tzinfo=timezone.utc)
 #: How far past "now" a review or an added time may be (clocks differ a little).
 CLOCK_SKEW = timedelta(days=1)
 #: How far ahead a due date may be (the longest interval the settings allow, and a margin).
@@ -46,6 +53,9 @@ INT_RANGES = {"reps": (0, 1_000_000), "lapses": (0, 1_000_000), "version": (0, 1
 #: FSRS-6 keeps stability within [0.001, 36500] days and difficulty within [1, 10].
 FLOAT_RANGES = {"stability": (0.001, 36500.0), "difficulty": (1.0, 10.0)}
 STATES = {s.value for s in CardState}
+#: The keys of a review's snapshot (see :func:`prep.drill.scheduling.snapshot`) kept on import;
+#: others (``buried_siblings``: card ids of the exporting account) mean nothing here.
+SNAPSHOT_KEYS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses")
 KINDS = {"review", "cram"}
 
 
@@ -223,11 +233,7 @@ def _check_card(check: _Checker, where: str, c: Any) -> None:
         check.text(f"{where}.question.text", q["text"], MAX_QUESTION_CHARS)
         if len(q.get("tags", [])) > MAX_TAGS or any(len(t) > MAX_TAG_CHARS for t in q.get("tags", [])):
             check.fail(f"{where}.question.tags", f"at most {MAX_TAGS} tags of at most {MAX_TAG_CHARS} characters")
-    if c.get("state") not in STATES:
-        check.fail(f"{where}.state", f"must be one of {', '.join(sorted(STATES))}")
-    check.int_(f"{where}.step", c.get("step"), optional=True)
-    check.number(f"{where}.stability", c.get("stability"))
-    check.number(f"{where}.difficulty", c.get("difficulty"))
+    _check_memory(check, where, c)
     check.time(f"{where}.due", c.get("due"), ahead=LONGEST_AHEAD)
     check.time(f"{where}.added_at", c.get("added_at"))
     check.time(f"{where}.last_review", c.get("last_review"), optional=True)
@@ -258,7 +264,7 @@ def _check_card(check: _Checker, where: str, c: Any) -> None:
             check.fail(f"{w}.card_version", "appears twice for this card")
         if isinstance(r.get("card_version"), int):
             versions.add(r["card_version"])
-        if r.get("rating") not in (1, 2, 3, 4):
+        if type(r.get("rating")) is not int or r["rating"] not in (1, 2, 3, 4):
             check.fail(f"{w}.rating", "must be 1, 2, 3 or 4")
         check.time(f"{w}.reviewed_at", r.get("reviewed_at"))
         check.int_(f"{w}.duration_ms", r.get("duration_ms"))
@@ -267,8 +273,38 @@ def _check_card(check: _Checker, where: str, c: Any) -> None:
                 check.fail(f"{w}.{key}", f"must be one of {', '.join(sorted(STATES))}")
         if r.get("kind", "review") not in KINDS:
             check.fail(f"{w}.kind", "must be review or cram")
-        if not isinstance(r.get("card_before"), dict):
-            check.fail(f"{w}.card_before", "must be an object (the card's state before the review)")
+        _check_snapshot(check, f"{w}.card_before", r.get("card_before"))
+
+
+def _check_memory(check: _Checker, where: str, c: dict[str, Any]) -> None:
+    """State, step, stability and difficulty of a card or a snapshot; a card past learning has
+    a memory state (the scheduler reads it)."""
+    if c.get("state") not in STATES:
+        check.fail(f"{where}.state", f"must be one of {', '.join(sorted(STATES))}")
+    check.int_(f"{where}.step", c.get("step"), optional=True)
+    check.number(f"{where}.stability", c.get("stability"))
+    check.number(f"{where}.difficulty", c.get("difficulty"))
+    if c.get("state") in (CardState.review.value, CardState.relearning.value):
+        for key in ("stability", "difficulty"):
+            if c.get(key) is None:
+                check.fail(f"{where}.{key}", f"a {c['state']} card needs a {key}")
+
+
+def _check_snapshot(check: _Checker, where: str, snap: Any) -> None:
+    """A review's ``card_before``: undo puts it back on the card and the stats page reads its
+    times, so it is held to the card's own checks."""
+    if not isinstance(snap, dict):
+        check.fail(where, "must be an object (the card's state before the review)")
+        return
+    _check_memory(check, where, snap)
+    check.time(f"{where}.due", snap.get("due"), ahead=LONGEST_AHEAD)
+    check.time(f"{where}.last_review", snap.get("last_review"), optional=True)
+    for key in ("reps", "lapses"):
+        check.int_(f"{where}.{key}", snap.get(key), optional=True)
+
+
+def _snapshot(snap: dict[str, Any]) -> dict[str, Any]:
+    return {key: snap[key] for key in SNAPSHOT_KEYS if key in snap}
 
 
 def _t(value: str | None) -> datetime | None:
@@ -285,9 +321,43 @@ def _find_question(user: User, text: str, own_first: bool) -> Question | None:
     return rows[0]
 
 
+def _new_question_problems(check: _Checker, where: str, q: dict[str, Any]) -> None:
+    """A question the import creates is the user's own: held to the question form's limits."""
+    if len(q["text"].strip()) < MIN_QUESTION_CHARS:
+        check.fail(f"{where}.question.text", f"a new question needs at least {MIN_QUESTION_CHARS} characters")
+    tags = [t.strip() for t in q.get("tags", []) if t.strip()]
+    if len(tags) > MAX_QUESTION_TAGS or any(len(t) > MAX_QUESTION_TAG_CHARS for t in tags):
+        check.fail(f"{where}.question.tags", f"a new question takes at most {MAX_QUESTION_TAGS} tags of at most "
+                                             f"{MAX_QUESTION_TAG_CHARS} characters")
+
+
 def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = True) -> ImportReport:
-    """Add the cards and reviews of a parsed export (see :func:`parse`) to ``user``; flushes only."""
+    """Add the cards and reviews of a parsed export (see :func:`parse`) to ``user``; flushes only.
+
+    First every card's question is looked up (no write): questions the file would create are
+    held to the question form's limits and to the user's own-question limit, and
+    :class:`ImportProblem` is raised before anything is added."""
+    from ..questions import service as questions_service
+
     report = ImportReport()
+    check = _Checker()
+    found: dict[str, Question | None] = {}
+    own = int(db.session.scalar(select(func.count(Question.id)).where(Question.owner_id == user.id)) or 0)
+    for i, c in enumerate(data["cards"]):
+        q = c["question"]
+        norm = normalize_question(q["text"])
+        if norm in found:
+            continue
+        found[norm] = _find_question(user, q["text"], bool(q.get("own")))
+        if found[norm] is None:
+            _new_question_problems(check, f"cards[{i}]", q)
+            own += 1
+            if own > questions_service.MAX_OWN_QUESTIONS:
+                check.fail(f"cards[{i}].question", f"would be your own question number {own:,}; you may have at "
+                                                   f"most {questions_service.MAX_OWN_QUESTIONS:,} own questions")
+                break
+    if check.problems:
+        raise ImportProblem(check.problems)
     studied = set(db.session.scalars(select(Card.question_id).where(Card.user_id == user.id)))
     settings = (data.get("user") or {}).get("settings")
     if restore_settings and isinstance(settings, dict):
@@ -301,15 +371,16 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
     pending: list[tuple[Card, list[dict[str, Any]]]] = []
     for c in data["cards"]:
         q = c["question"]
-        question = _find_question(user, q["text"], bool(q.get("own")))
+        norm = normalize_question(q["text"])
+        question = found[norm]
         if question is None:
             text = q["text"].strip()
             lang = q.get("lang") if q.get("lang") in ("en", "zh") else guess_lang(text)
-            question = Question(text=text, norm=normalize_question(text), lang=lang, source=Source.user,
-                                owner_id=user.id)
+            question = Question(text=text, norm=norm, lang=lang, source=Source.user, owner_id=user.id)
             question.tags = get_or_create_tags(q.get("tags", []))
             db.session.add(question)
             db.session.flush()
+            found[norm] = question
             report.questions_created += 1
         if question.id in studied:
             report.skipped.append(q["text"])
@@ -327,7 +398,7 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
         db.session.add_all(ReviewLog(
             card_id=card.id, user_id=user.id, card_version=r["card_version"], rating=r["rating"],
             reviewed_at=_t(r["reviewed_at"]), duration_ms=r["duration_ms"], state_before=r["state_before"],
-            state_after=r["state_after"], kind=r.get("kind", "review"), card_before=r["card_before"])
+            state_after=r["state_after"], kind=r.get("kind", "review"), card_before=_snapshot(r["card_before"]))
             for r in reviews)
         report.cards_added += 1
         report.reviews_added += len(reviews)

@@ -8,11 +8,13 @@ matches :func:`prep.drill.queue.study_day` on SQLite and PostgreSQL alike.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import BigInteger, Float, Integer, and_, case, cast, func, literal, select
+from sqlalchemy.exc import DataError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -21,6 +23,8 @@ from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
 from ..questions.models import Question
 from . import compute
+
+log = logging.getLogger(__name__)
 
 
 def _dialect() -> str:
@@ -82,21 +86,48 @@ def due_by_day(user: User, today: queue.StudyDay, days: int = compute.FORECAST_D
 def retention_rows(user: User, today: queue.StudyDay, weeks: int = compute.RETENTION_WEEKS
                    ) -> list[tuple[int, bool, int, int]]:
     """(weeks ago, mature?, passed, total) for reviews of review-state cards in the last ``weeks``
-    weeks. Mature: the interval the card was scheduled with was ≥ 21 days (from its snapshot)."""
+    weeks. Mature: the interval the card was scheduled with was ≥ 21 days (from its snapshot).
+
+    The interval is read from each review's JSON snapshot in SQL. PostgreSQL raises on a
+    snapshot time it cannot cast (only a row written past the import's checks holds one): the
+    query then runs inside a savepoint, and on that error the window's rows are read and each
+    snapshot judged in Python (a broken one counts as not mature)."""
     start = today.start - timedelta(days=7 * weeks - 1)
     today_n = compute.day_number(today.day)
+    ago = ((today_n - day_number(ReviewLog.reviewed_at, user, start, today.end)) // 7).label("ago")
+    passed = case((ReviewLog.rating > 1, 1), else_=0).label("passed")
+    window = (ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= start, ReviewLog.reviewed_at < today.end,
+              ReviewLog.kind == "review", ReviewLog.state_before == CardState.review.value)
     interval = (_iso_epoch_seconds(ReviewLog.card_before["due"].as_string())
                 - _iso_epoch_seconds(ReviewLog.card_before["last_review"].as_string()))
     mature = case((interval >= (compute.MATURE_DAYS - 0.5) * 86400, 1), else_=0)
-    inner = (select(((today_n - day_number(ReviewLog.reviewed_at, user, start, today.end)) // 7).label("ago"),
-                    mature.label("mature"),
-                    case((ReviewLog.rating > 1, 1), else_=0).label("passed"))
-             .where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= start,
-                    ReviewLog.reviewed_at < today.end, ReviewLog.kind == "review",
-                    ReviewLog.state_before == CardState.review.value).subquery())
-    rows = db.session.execute(select(inner.c.ago, inner.c.mature, func.sum(inner.c.passed), func.count())
-                              .group_by(inner.c.ago, inner.c.mature))
-    return [(int(a), bool(m), int(p), int(n)) for a, m, p, n in rows]
+    inner = select(ago, mature.label("mature"), passed).where(*window).subquery()
+    grouped = (select(inner.c.ago, inner.c.mature, func.sum(inner.c.passed), func.count())
+               .group_by(inner.c.ago, inner.c.mature))
+    if _dialect() != "postgresql":  # SQLite's julianday() reads a bad time as NULL: never raises
+        return [(int(a), bool(m), int(p), int(n)) for a, m, p, n in db.session.execute(grouped)]
+    try:
+        with db.session.begin_nested():
+            return [(int(a), bool(m), int(p), int(n)) for a, m, p, n in db.session.execute(grouped)]
+    except DataError:
+        log.warning("user %s: a review snapshot holds a time that is not one; retention read row by row",
+                    user.id)
+    counts: dict[tuple[int, bool], list[int]] = {}
+    for weeks_ago, ok, before in db.session.execute(select(ago, passed, ReviewLog.card_before).where(*window)):
+        cell = counts.setdefault((int(weeks_ago), _mature_snapshot(before)), [0, 0])
+        cell[0] += int(ok)
+        cell[1] += 1
+    return [(a, m, p, n) for (a, m), (p, n) in counts.items()]
+
+
+def _mature_snapshot(snapshot: Any) -> bool:
+    """Whether a review snapshot's scheduled interval was ≥ 21 days; False when it cannot be read."""
+    try:
+        due = datetime.fromisoformat(snapshot["due"])
+        last = datetime.fromisoformat(snapshot["last_review"])
+        return (due - last).total_seconds() >= (compute.MATURE_DAYS - 0.5) * 86400
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return False
 
 
 def state_rows(user: User) -> list[tuple[str, bool, int]]:
