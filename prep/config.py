@@ -34,6 +34,13 @@ def _parse_int(name: str, raw: str) -> int:
         raise ConfigError(f"{name} must be an integer, got {raw!r}") from None
 
 
+def _parse_positive_int(name: str, raw: str) -> int:
+    value = _parse_int(name, raw)
+    if value < 1:
+        raise ConfigError(f"{name} must be at least 1, got {raw!r}")
+    return value
+
+
 def _parse_str(name: str, raw: str) -> str:
     if not raw.strip():
         raise ConfigError(f"{name} must not be empty")
@@ -55,6 +62,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "MAX_CONTENT_LENGTH": ("MAX_CONTENT_LENGTH", _parse_int),
     "SESSION_IDLE_MINUTES": ("SESSION_IDLE_MINUTES", _parse_int),
     "SESSION_MAX_DAYS": ("SESSION_MAX_DAYS", _parse_int),
+    "OPTIMIZE_MAX_HISTORY_PER_CARD": ("OPTIMIZE_MAX_HISTORY_PER_CARD", _parse_positive_int),
 }
 
 
@@ -73,6 +81,8 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
         "SESSION_IDLE_MINUTES": 120,
         "SESSION_MAX_DAYS": 14,
+        # The optimiser fits on each card's most recent reviews only (prep.optimize.fit).
+        "OPTIMIZE_MAX_HISTORY_PER_CARD": 1000,
         # A pasted posting may be up to 1 MB (Flask's default form-field limit is 500 KB).
         "MAX_FORM_MEMORY_SIZE": 1_100_000,
         # The review checklist posts five fields per question, up to 200 questions.

@@ -244,31 +244,129 @@ def test_recompute_is_a_no_op_without_reviews(make_user, app):
     assert counter["n"] <= 2  # the user's row (expired by the commit) and the log query
 
 
+def _one_card(n: int, card_id: int = 1, end: datetime = datetime(2026, 3, 1, tzinfo=UTC)) -> list[fit.Review]:
+    """``n`` daily reviews of one card, ending at ``end`` (ratings in a fixed pattern)."""
+    return [fit.Review(card_id=card_id, reviewed_at=end - timedelta(days=n - i, hours=(i * 7) % 24 / 24),
+                       rating=(1, 3, 3, 4, 3)[i % 5]) for i in range(n)]
+
+
+def _background(cards: int = 300) -> list[fit.Review]:
+    """A few reviews each of many cards in the last months: enough to train and to test on."""
+    out = []
+    for c in range(cards):
+        at, gap = datetime(2026, 3, 1, tzinfo=UTC) - timedelta(days=60 + c % 240), 1
+        for k in range(7):
+            out.append(fit.Review(card_id=1000 + c, reviewed_at=at, rating=(3, 1, 3, 4, 3, 3, 2)[(c + k) % 7]))
+            at += timedelta(days=gap, hours=5)
+            gap = gap * 2 + 1
+    return out
+
+
+def _least_cpu(work, runs: int = 3) -> float:
+    import time as _time
+
+    best = float("inf")
+    for _ in range(runs):
+        began = _time.process_time()
+        work()
+        best = min(best, _time.process_time() - began)
+    return best
+
+
 def test_a_long_history_is_capped_and_linear():
     """12,000 reviews of one card took 26 s and 1.8 GB (every item held the whole history);
     only the most recent MAX_HISTORY_PER_CARD reviews of a card are used now."""
-    import time as _time
-
-    from prep.optimize.fit import MAX_HISTORY_PER_CARD, Review, build_items
-
-    def reviews(n: int) -> list[Review]:
-        start = datetime(2020, 1, 1, tzinfo=timezone.utc)
-        return [Review(card_id=1, reviewed_at=start + timedelta(days=i), rating=3) for i in range(n)]
+    from prep.optimize.fit import MAX_HISTORY_PER_CARD, build_items
 
     def cost(n: int) -> float:
-        history = reviews(n)
-        best = float("inf")
-        for _ in range(3):
-            began = _time.process_time()
-            items = build_items(history)
-            best = min(best, _time.process_time() - began)
+        history = _one_card(n)
+        items = build_items(history)
         assert len(items) <= MAX_HISTORY_PER_CARD
         assert all(len(i.steps) <= MAX_HISTORY_PER_CARD for i in items)
-        return best
+        assert items[-1].at == history[-1].reviewed_at  # the most recent ones are kept
+        return _least_cpu(lambda: build_items(history))
 
     small, large = cost(3_000), cost(12_000)
     assert large < 3.0
     assert large <= 8 * max(small, 0.002)  # linear in the reviews read, not quadratic
+
+
+def test_building_items_is_linear_within_the_cap():
+    """A card's items share its history: 4x the reviews (all inside the cap) cost about 4x, not
+    16x (each item used to copy the history up to it)."""
+    small_history, large_history = _one_card(1_500), _one_card(6_000)
+    small = _least_cpu(lambda: fit.build_items(small_history, max_history=10_000))
+    large = _least_cpu(lambda: fit.build_items(large_history, max_history=10_000))
+    assert large <= 8 * max(small, 0.002), (small, large)
+
+
+def test_the_fit_on_a_huge_card_costs_about_what_a_small_one_does():
+    """The whole fit: 12,000 reviews of one card (beside 300 ordinary cards) costs about what
+    3,000 do (least of three runs; generous ratio), and the card's many reviews do not push
+    every other review into the training part (the split is taken over the reviews used)."""
+    background = _background()
+    small_reviews, large_reviews = _one_card(3_000) + background, _one_card(12_000) + background
+    result = fit.fit(large_reviews)
+    assert result.test_items >= 100 and result.train_items >= 100
+    small = _least_cpu(lambda: fit.fit(small_reviews))
+    large = _least_cpu(lambda: fit.fit(large_reviews))
+    assert large < 3.0 and large <= 4 * max(small, 0.01), (small, large)
+
+
+def test_many_long_histories_stay_within_the_step_budget(monkeypatch):
+    """Many capped cards could still hold cards x cap²/2 steps: the cap is lowered for the fit
+    until the items hold at most MAX_TRAINING_STEPS."""
+    assert fit.affordable_history([10] * 5, 1000, 10**6) == 1000
+    cap = fit.affordable_history([1000] * 60, 1000, 4_000_000)
+    assert 60 * cap * (cap + 1) // 2 <= 4_000_000 < 60 * (cap + 1) * (cap + 2) // 2
+    assert fit.affordable_history([5000], 1000, 0) == 1
+    monkeypatch.setattr(fit, "MAX_TRAINING_STEPS", 200_000)
+    seen = {}
+    real = fit.build_items
+
+    def spy(reviews, *args, **kwargs):
+        items = real(reviews, *args, **kwargs)
+        seen["steps"] = sum(len(i.steps) for i in items)
+        return items
+
+    monkeypatch.setattr(fit, "build_items", spy)
+    fit.fit([r for c in range(20) for r in _one_card(600, card_id=c)] + _background())
+    assert 0 < seen["steps"] <= 200_000
+
+
+def test_the_cap_is_a_setting_and_applied_in_the_query(simulated, app, monkeypatch):  # noqa: F811
+    """``OPTIMIZE_MAX_HISTORY_PER_CARD``: each card's most recent reviews are chosen by the
+    database (a huge history is never read whole) and the fit is told the same cap."""
+    from collections import Counter
+
+    from prep.config import ConfigError, from_environ
+
+    user, _sim = simulated(n_cards=10, days=60)
+    everything = optimize_service.reviews_for(user)
+    recent = optimize_service.reviews_for(user, most_recent=3)
+    per_card = Counter(r.card_id for r in everything)
+    assert max(per_card.values()) > 3
+    assert Counter(r.card_id for r in recent) == {c: min(n, 3) for c, n in per_card.items()}
+    for card_id in per_card:
+        mine = [r for r in everything if r.card_id == card_id]
+        assert [r for r in recent if r.card_id == card_id] == mine[-3:]
+    assert [r.reviewed_at for r in recent] == sorted(r.reviewed_at for r in recent)
+
+    app.config["OPTIMIZE_MAX_HISTORY_PER_CARD"] = 4
+    seen = {}
+
+    def fake_fit(reviews, *args, **kwargs):
+        seen["most"] = max(Counter(r.card_id for r in reviews).values())
+        seen["cap"] = kwargs.get("max_history")
+        raise fit.OptimizeError("stop here")
+
+    monkeypatch.setattr(fit, "fit", fake_fit)
+    with pytest.raises(fit.OptimizeError):
+        optimize_service.optimise(user, datetime(2026, 3, 10, tzinfo=UTC))
+    assert seen == {"most": 4, "cap": 4}
+    assert from_environ({"PREP_OPTIMIZE_MAX_HISTORY_PER_CARD": "250"}) == {"OPTIMIZE_MAX_HISTORY_PER_CARD": 250}
+    with pytest.raises(ConfigError, match="PREP_OPTIMIZE_MAX_HISTORY_PER_CARD"):
+        from_environ({"PREP_OPTIMIZE_MAX_HISTORY_PER_CARD": "0"})
 
 
 def test_the_fit_runs_outside_the_transaction(simulated, login, client, clock, monkeypatch):  # noqa: F811

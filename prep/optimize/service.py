@@ -10,6 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from types import SimpleNamespace
 
+from flask import current_app, has_app_context
 from sqlalchemy import func, select, update
 
 from ..accounts.models import User
@@ -28,11 +29,24 @@ def review_count(user: User) -> int:
         ReviewLog.user_id == user.id, ReviewLog.kind == "review")) or 0)
 
 
-def reviews_for(user: User) -> list[fit.Review]:
-    """The user's scheduled reviews (cram reviews are not memory evidence the scheduler saw)."""
-    rows = db.session.execute(select(ReviewLog.card_id, ReviewLog.reviewed_at, ReviewLog.rating).where(
-        ReviewLog.user_id == user.id, ReviewLog.kind == "review").order_by(ReviewLog.reviewed_at, ReviewLog.id))
-    return [fit.Review(card_id=c, reviewed_at=t, rating=r) for c, t, r in rows]
+def max_history() -> int:
+    """The ``OPTIMIZE_MAX_HISTORY_PER_CARD`` setting (the module default outside an app)."""
+    value = current_app.config.get("OPTIMIZE_MAX_HISTORY_PER_CARD") if has_app_context() else None
+    return max(1, int(value)) if value is not None else fit.MAX_HISTORY_PER_CARD
+
+
+def reviews_for(user: User, most_recent: int | None = None) -> list[fit.Review]:
+    """The user's scheduled reviews (cram reviews are not memory evidence the scheduler saw),
+    oldest first; with ``most_recent``, only each card's most recent that many (chosen in the
+    database, so a card with a huge history is never read whole)."""
+    rank = func.row_number().over(partition_by=ReviewLog.card_id,
+                                  order_by=(ReviewLog.reviewed_at.desc(), ReviewLog.id.desc())).label("rank")
+    inner = (select(ReviewLog.id, ReviewLog.card_id, ReviewLog.reviewed_at, ReviewLog.rating, rank)
+             .where(ReviewLog.user_id == user.id, ReviewLog.kind == "review").subquery())
+    stmt = select(inner.c.card_id, inner.c.reviewed_at, inner.c.rating).order_by(inner.c.reviewed_at, inner.c.id)
+    if most_recent is not None:
+        stmt = stmt.where(inner.c.rank <= most_recent)
+    return [fit.Review(card_id=c, reviewed_at=t, rating=r) for c, t, r in db.session.execute(stmt)]
 
 
 def current_parameters(user: User) -> tuple[float, ...]:
@@ -46,10 +60,11 @@ def optimise(user: User, now: datetime) -> OptimizationRun:
     The history is read, then the transaction is ended before the fit (seconds of CPU) so no
     lock is held meanwhile (on SQLite a write transaction would stop every other user's
     rating); the result is written in a new transaction, which the caller commits."""
-    reviews = reviews_for(user)
+    cap = max_history()
+    reviews = reviews_for(user, most_recent=cap)
     current, zone, day_start = current_parameters(user), user.timezone, user.day_start_hour
     db.session.commit()  # nothing written yet: ends the read before the slow part
-    result = fit.fit(reviews, current, tz_name=zone, day_start_hour=day_start)
+    result = fit.fit(reviews, current, tz_name=zone, day_start_hour=day_start, max_history=cap)
     run = OptimizationRun(
         user_id=user.id, created_at=now, review_count=len(reviews), train_items=result.train_items,
         test_items=result.test_items, split_at=result.split_at, log_loss_before=result.before.log_loss,
