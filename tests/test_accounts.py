@@ -11,7 +11,10 @@ from tests.conftest import PASSWORD, csrf_token_from
 def test_register_logs_in_and_hashes_with_argon2id(client):
     r = client.post("/register", data={"email": "New@Example.com", "password": PASSWORD, "confirm": PASSWORD,
                                        "timezone": "Asia/Shanghai"})
-    assert r.status_code == 302
+    assert r.status_code == 302 and r.headers["Location"].endswith("/postings/new")  # bring a posting first
+    landing = client.get("/postings/new").get_data(as_text=True)
+    assert "Bring a job posting or an interview report, or start from a target role." in landing
+    assert 'id="role-form"' in landing
     user = db.session.scalar(select(User).where(User.email == "new@example.com"))
     assert user.password_hash.startswith("$argon2id$")
     assert PASSWORD not in user.password_hash

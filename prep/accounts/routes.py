@@ -88,8 +88,10 @@ def register():
             _clear_session()
             login_user(user)
             start_session()
-            flash(_("Welcome to prep! Add some questions to start drilling."), "success")
-            return redirect(url_for("questions.index"))
+            # The first screen is what to bring: a posting, an interview report, or a target role.
+            flash(_("Welcome to prep! Bring a job posting or an interview report, or start from a target role."),
+                  "success")
+            return redirect(url_for("postings.new"))
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
 
 

@@ -118,4 +118,5 @@ def register(page, server: LiveServer, email: str = "cand@example.com",
     page.fill("#password", password)
     page.fill("#confirm", password)
     page.click("button[type=submit]")
-    page.wait_for_url("**/questions")
+    page.wait_for_url("**/postings/new")  # the first screen: bring a posting, a report or a role
+    page.goto(server.url + "/questions")
