@@ -26,3 +26,14 @@ def is_user_zone(name: object) -> bool:
 def user_zone(name: object) -> ZoneInfo:
     """The zone of a stored name, or UTC when the name is not one a user may choose."""
     return ZoneInfo(name) if is_user_zone(name) else ZoneInfo("UTC")
+
+
+#: The day start a stored hour outside 0..23 is read as (the accounts' default).
+DEFAULT_DAY_START_HOUR = 4
+
+
+def user_day_start(hour: object) -> int:
+    """A stored day-start hour, or the default when it is not a whole hour of the day (only a
+    row written past the settings form and the import holds one)."""
+    return hour if isinstance(hour, int) and not isinstance(hour, bool) and 0 <= hour <= 23 \
+        else DEFAULT_DAY_START_HOUR

@@ -20,15 +20,29 @@ POISON = {
     "negative-counters": "UPDATE cards SET reps = -5, lapses = 2000000000 WHERE user_id = :u",
     "ancient-review": "UPDATE cards SET last_review = :old, state = 'review', stability = 3 WHERE user_id = :u",
     "zone-not-a-place": "UPDATE users SET timezone = 'posixrules' WHERE id = :u",
+    "nan-memory": "UPDATE cards SET stability = :nan, difficulty = :nan, state = 'review' WHERE user_id = :u",
+    "infinite-memory": "UPDATE cards SET stability = :inf, difficulty = :ninf, state = 'review' WHERE user_id = :u",
+    "negative-stability": "UPDATE cards SET stability = -3, difficulty = 1e308, state = 'review' WHERE user_id = :u",
+    "year-one-due": "UPDATE cards SET due = :old, last_review = :old, state = 'review', stability = 3 "
+                    "WHERE user_id = :u",
+    "future-last-review": "UPDATE cards SET last_review = :far, state = 'relearning', step = 2000000000, "
+                          "stability = 3, difficulty = 5 WHERE user_id = :u",
+    "absurd-settings": "UPDATE users SET day_start_hour = 99, maximum_interval = 2000000000, "
+                       "desired_retention = 5, new_per_day = -1, reviews_per_day = 2000000000, "
+                       "learning_steps = '0m', fsrs_parameters = '[1, 2' WHERE id = :u",
+    "parameters-out-of-bounds": "UPDATE users SET fsrs_parameters = :params, desired_retention = 7, "
+                                "relearning_steps = :steps WHERE id = :u",
 }
+VALUES = {"far": datetime(9999, 12, 31, 23, 59), "old": datetime(1, 1, 1), "nan": float("nan"),
+          "inf": float("inf"), "ninf": float("-inf"), "params": "[" + ", ".join(["1e9"] * 21) + "]",
+          "steps": "1m " * 40}
 
 
 @pytest.mark.parametrize("poison", sorted(POISON))
 def test_a_poisoned_user_does_not_stop_the_others(app, smtp, learner, poison):  # noqa: F811
     bad = learner("Asia/Shanghai", state=CardState.review)
     good = learner("Asia/Shanghai")
-    db.session.execute(text(POISON[poison]), {"u": bad.id, "far": datetime(9999, 12, 31, 23, 59),
-                                              "old": datetime(1, 1, 1)})
+    db.session.execute(text(POISON[poison]), {"u": bad.id} | VALUES)
     db.session.commit()
     report = sweep(SHANGHAI_9)
     assert good.email in smtp.recipients()
@@ -67,15 +81,15 @@ def test_the_stats_pages_of_a_poisoned_user_answer(app, client, learner, poison)
     from flask_login import FlaskLoginClient  # noqa: F401
 
     bad = learner("Asia/Shanghai", state=CardState.review)
-    db.session.execute(text(POISON[poison]), {"u": bad.id, "far": datetime(9999, 12, 31, 23, 59),
-                                              "old": datetime(1, 1, 1)})
+    db.session.execute(text(POISON[poison]), {"u": bad.id} | VALUES)
     db.session.commit()
     with client.session_transaction() as s:
         s["_user_id"] = bad.get_id()
         s["_fresh"] = True
         import time
         s["login_at"] = s["seen_at"] = int(time.time())
-    for page in ("/dashboard", "/stats", "/stats/questions", "/cards", "/drill", "/settings/reminders"):
+    for page in ("/dashboard", "/stats", "/stats/questions", "/stats/optimize", "/cards", "/drill",
+                 "/settings/reminders", "/export/prep-export.json"):
         response = client.get(page)
         assert response.status_code < 500, (page, response.status_code)
 
@@ -128,3 +142,29 @@ def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, clie
     rows = queries.retention_rows(user, queue.study_day(FIXED_NOW, "UTC", user.day_start_hour))
     assert sum(n for _a, _m, _p, n in rows) == 2 and sum(p for _a, _m, p, _n in rows) == 2
     assert sum(n for _a, mature, _p, n in rows if mature) >= 1
+
+
+@pytest.mark.parametrize("poison", sorted(POISON))
+def test_one_learners_poisoned_row_does_not_break_the_instructors_page(app, client, learner, question,  # noqa: F811
+                                                                       poison):
+    """/stats/questions reads every learner's memory state and parameters: one learner's bad
+    row must not turn it into a 500 for the instructor."""
+    import time
+
+    from prep.accounts.models import Role, User
+
+    learners = [learner("Asia/Shanghai", state=CardState.review) for _ in range(3)]
+    db.session.execute(text("UPDATE cards SET stability = 4, difficulty = 5, last_review = :t "
+                            "WHERE user_id IN (:a, :b, :c)"),
+                       {"t": datetime(2026, 3, 1), "a": learners[0].id, "b": learners[1].id, "c": learners[2].id})
+    db.session.execute(text(POISON[poison]), {"u": learners[0].id} | VALUES)
+    teacher = User(email="teacher@example.com", password_hash="x", role=Role.instructor)
+    db.session.add(teacher)
+    db.session.commit()
+    with client.session_transaction() as s:
+        s["_user_id"] = teacher.get_id()
+        s["_fresh"] = True
+        s["login_at"] = s["seen_at"] = int(time.time())
+    response = client.get("/stats/questions")
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    assert question.text in response.get_data(as_text=True)

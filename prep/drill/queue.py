@@ -9,7 +9,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from enum import Enum
 from zoneinfo import ZoneInfo
 
-from ..zones import user_zone
+from ..zones import user_day_start, user_zone
 
 LEARN_AHEAD = timedelta(minutes=20)  # as Anki: learning cards due this soon count as due
 
@@ -31,12 +31,14 @@ def study_day(now: datetime, tz_name: str, day_start_hour: int = 4) -> StudyDay:
     if now.tzinfo is None:
         raise ValueError("now must be timezone-aware")
     tz = user_zone(tz_name)
+    day_start_hour = user_day_start(day_start_hour)
     local = now.astimezone(tz)
     day = local.date() if local.hour >= day_start_hour else local.date() - timedelta(days=1)
     return day_bounds(day, tz, day_start_hour)
 
 
 def day_bounds(day: date, tz: ZoneInfo, day_start_hour: int) -> StudyDay:
+    day_start_hour = user_day_start(day_start_hour)
     start = datetime.combine(day, time(day_start_hour), tzinfo=tz).astimezone(timezone.utc)
     end = datetime.combine(day + timedelta(days=1), time(day_start_hour), tzinfo=tz).astimezone(timezone.utc)
     return StudyDay(day=day, start=start, end=end)

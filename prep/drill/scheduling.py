@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
 
 import fsrs
-from fsrs.scheduler import FUZZ_RANGES
+from fsrs.scheduler import FUZZ_RANGES, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 from .models import CardState
 
@@ -80,14 +80,47 @@ def parse_steps(text: str) -> tuple[timedelta, ...]:
     return tuple(steps)
 
 
+def stored_parameters(text: object) -> tuple[float, ...] | None:
+    """Fitted FSRS parameters stored on an account (a JSON list), or None (the defaults) when
+    they are not the 21 finite numbers within py-fsrs's bounds that the optimiser writes."""
+    if not isinstance(text, str) or not text or len(text) > 10_000:
+        return None
+    try:
+        values = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(values, list) or len(values) != len(LOWER_BOUNDS_PARAMETERS):
+        return None
+    for value, lo, hi in zip(values, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not lo <= value <= hi:
+            return None  # NaN fails the comparison too
+    return tuple(float(v) for v in values)
+
+
+def _stored_steps(text: object, default: str) -> str:
+    try:
+        return text if isinstance(text, str) and parse_steps(text) is not None else default
+    except SchedulingError:
+        return default
+
+
 def settings_for_user(user: Any, *, enable_fuzzing: bool = True) -> SchedulerSettings:
-    params = tuple(json.loads(user.fsrs_parameters)) if user.fsrs_parameters else None
+    """The scheduler settings of an account, read defensively: a stored value the settings form
+    could not have written (only a row written past it holds one) is read as the default, so
+    building the scheduler never raises."""
+    default = SchedulerSettings()
+    retention = user.desired_retention
+    if not (isinstance(retention, (int, float)) and not isinstance(retention, bool) and 0.7 <= retention <= 0.99):
+        retention = default.desired_retention
+    interval = user.maximum_interval
+    if not (isinstance(interval, int) and not isinstance(interval, bool) and 1 <= interval <= 36500):
+        interval = default.maximum_interval
     return SchedulerSettings(
-        desired_retention=user.desired_retention,
-        learning_steps=user.learning_steps,
-        relearning_steps=user.relearning_steps,
-        maximum_interval=user.maximum_interval,
-        parameters=params,
+        desired_retention=float(retention),
+        learning_steps=_stored_steps(user.learning_steps, default.learning_steps),
+        relearning_steps=_stored_steps(user.relearning_steps, default.relearning_steps),
+        maximum_interval=interval,
+        parameters=stored_parameters(user.fsrs_parameters),
         enable_fuzzing=enable_fuzzing,
     )
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from ..accounts.models import User
 from ..drill.models import Card, ReviewLog
+from ..drill import scheduling
 from ..drill.scheduling import RATING_NAMES
 from ..extensions import db
 
@@ -37,7 +38,10 @@ def _iso(value: datetime | None) -> str | None:
 
 def user_settings(user: User) -> dict[str, Any]:
     out: dict[str, Any] = {key: getattr(user, key) for key in SETTINGS}
-    out["fsrs_parameters"] = json.loads(user.fsrs_parameters) if user.fsrs_parameters else None
+    # The parameters the scheduler uses: stored ones it cannot use (a row written past the
+    # optimiser) are exported as null, the defaults it falls back to.
+    params = scheduling.stored_parameters(user.fsrs_parameters)
+    out["fsrs_parameters"] = list(params) if params is not None else None
     return out
 
 

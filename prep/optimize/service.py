@@ -50,7 +50,7 @@ def reviews_for(user: User, most_recent: int | None = None) -> list[fit.Review]:
 
 
 def current_parameters(user: User) -> tuple[float, ...]:
-    return tuple(json.loads(user.fsrs_parameters)) if user.fsrs_parameters else fit.DEFAULT_PARAMETERS
+    return scheduling.stored_parameters(user.fsrs_parameters) or fit.DEFAULT_PARAMETERS
 
 
 def optimise(user: User, now: datetime) -> OptimizationRun:

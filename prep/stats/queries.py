@@ -7,7 +7,6 @@ matches :func:`prep.drill.queue.study_day` on SQLite and PostgreSQL alike.
 """
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -193,9 +192,8 @@ def question_difficulty(now: datetime, page: int, per_page: int = 25,
             .join(User, User.id == Card.user_id).where(Card.question_id.in_(ids), reviewed)).all()
         for c in cards:
             if c.fsrs_parameters not in schedulers:
-                params = tuple(json.loads(c.fsrs_parameters)) if c.fsrs_parameters else None
-                schedulers[c.fsrs_parameters] = scheduling.make_scheduler(
-                    scheduling.SchedulerSettings(parameters=params, enable_fuzzing=False))
+                schedulers[c.fsrs_parameters] = scheduling.make_scheduler(scheduling.SchedulerSettings(
+                    parameters=scheduling.stored_parameters(c.fsrs_parameters), enable_fuzzing=False))
             recall[c.question_id].append(scheduling.retrievability(schedulers[c.fsrs_parameters], c, now))
     out = [QuestionDifficulty(question_id=r.qid, text=r.text, lang=r.lang, learners=int(r.learners),
                               reviews=int(r.reps or 0), lapses=int(r.lapses or 0), leeches=int(r.leeches or 0),
