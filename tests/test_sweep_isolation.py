@@ -168,3 +168,84 @@ def test_one_learners_poisoned_row_does_not_break_the_instructors_page(app, clie
     response = client.get("/stats/questions")
     assert response.status_code == 200, response.get_data(as_text=True)[:300]
     assert question.text in response.get_data(as_text=True)
+
+
+
+def _refuse_claims_of(user_id: int) -> tuple[list[str], list[str]]:
+    """SQL making the database refuse any reminder claim row of ``user_id`` (a row the batched
+    claim statement cannot write), and the SQL undoing it."""
+    if db.engine.dialect.name == "postgresql":
+        return ([f"CREATE FUNCTION poison_claim() RETURNS trigger AS $$ BEGIN IF NEW.user_id = {user_id} THEN "
+                 "RAISE EXCEPTION 'poisoned row'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
+                 "CREATE TRIGGER poison_claim BEFORE INSERT ON reminder_log FOR EACH ROW "
+                 "EXECUTE FUNCTION poison_claim()"],
+                ["DROP TRIGGER IF EXISTS poison_claim ON reminder_log", "DROP FUNCTION IF EXISTS poison_claim()"])
+    return ([f"CREATE TRIGGER poison_claim BEFORE INSERT ON reminder_log WHEN NEW.user_id = {user_id} "
+             "BEGIN SELECT RAISE(ABORT, 'poisoned row'); END"], ["DROP TRIGGER IF EXISTS poison_claim"])
+
+
+def test_a_row_the_batched_claim_cannot_write_skips_only_its_user(app, smtp, learner, caplog):  # noqa: F811
+    """A page of users is found in one query and claimed in one statement: a row that makes
+    that statement fail used to stop the whole sweep. The page is then found and claimed user
+    by user; the bad one is skipped (logged, counted, listed), the others get their mail."""
+    first, bad, last = learner("Asia/Shanghai"), learner("Asia/Shanghai"), learner("Asia/Shanghai")
+    poison, cure = _refuse_claims_of(bad.id)
+    for statement in poison:
+        db.session.execute(text(statement))
+    db.session.commit()
+    try:
+        before = sweep_module.SKIPPED_USERS
+        report = sweep(SHANGHAI_9)
+        assert sorted(smtp.recipients()) == sorted([first.email, last.email])
+        assert [user_id for user_id, _e in report.unreadable] == [bad.id]
+        assert "poisoned row" in report.unreadable[0][1]
+        assert sweep_module.SKIPPED_USERS == before + 1
+        assert f"skipped user {bad.id}" in caplog.text
+        assert any(f"skipped user {bad.id}" in line for line in report.lines())
+        # The others' claims are kept: a second sweep sends nothing twice.
+        assert sweep(SHANGHAI_9 + timedelta(minutes=5)).sent == []
+    finally:
+        db.session.rollback()
+        for statement in cure:
+            db.session.execute(text(statement))
+        db.session.commit()
+
+
+def test_a_page_whose_query_fails_is_read_user_by_user(app, smtp, learner, monkeypatch):  # noqa: F811
+    """Finding a page is one query: when it fails for one user's rows, the page is read user by
+    user, pagination goes on past it, and only that user is left out."""
+    users = [learner("Asia/Shanghai") for _ in range(5)]
+    bad = users[2]
+    real = sweep_module.find_due_page
+
+    def find(zc, *, after_id=0, batch_size=sweep_module.BATCH_SIZE, user_id=None):
+        if user_id in (None, bad.id) and after_id < bad.id:
+            page = real(zc, after_id=after_id, batch_size=batch_size, user_id=user_id)
+            if any(u.user_id == bad.id for u in page.due):
+                raise OverflowError("date value out of range")
+            return page
+        return real(zc, after_id=after_id, batch_size=batch_size, user_id=user_id)
+
+    monkeypatch.setattr(sweep_module, "find_due_page", find)
+    report = sweep_module.run_sweep(SHANGHAI_9, _Outbox(), lambda mail: _message(mail), batch_size=2)
+    assert sorted(u.email for u in report.sent) == sorted(u.email for u in users if u is not bad)
+    assert [user_id for user_id, _e in report.unreadable] == [bad.id]
+
+
+class _Outbox:
+    name = "test"
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    def send(self, message) -> None:
+        self.sent.append(message)
+
+
+def _message(mail):
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["To"] = mail.user.email
+    message.set_content("due")
+    return message

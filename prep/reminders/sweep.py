@@ -107,6 +107,9 @@ class SweepReport:
     #: Users skipped because their own data could not be turned into a reminder (logged; the
     #: rest of the sweep goes on). ``SKIPPED_USERS`` counts them for the process.
     skipped: list[tuple[DueUser, str]] = field(default_factory=list)
+    #: Users whose rows made finding or claiming their reminder fail (user id, error): left
+    #: out of this sweep (logged, counted in ``SKIPPED_USERS``); the next sweep tries again.
+    unreadable: list[tuple[int, str]] = field(default_factory=list)
     expired: int = 0
 
     def lines(self) -> list[str]:
@@ -125,6 +128,8 @@ class SweepReport:
             out.append(f"send to {u.email} failed for good: {error}")
         for u, error in self.skipped:
             out.append(f"skipped {u.email}: their data could not be used ({error}); see the log")
+        for user_id, error in self.unreadable:
+            out.append(f"skipped user {user_id}: their reminder could not be found or claimed ({error}); see the log")
         if self.expired:
             out.append(f"{self.expired} unsent reminder(s) from an ended day marked failed")
         if self.dry_run:
@@ -225,7 +230,8 @@ class DuePage:
         return self.last_id is not None
 
 
-def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE) -> DuePage:
+def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
+                  user_id: int | None = None) -> DuePage:
     """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
     pagination on the primary key), each with its card and today's review counts, computed for
     those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
@@ -257,7 +263,8 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
                ReminderLog.attempts.label("attempts"), _language_column().label("language"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
         .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
-        .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable)
+        .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable,
+               *([User.id == user_id] if user_id is not None else []))
         .order_by(User.id)
         .limit(batch_size)
         .cte("candidates")
@@ -497,8 +504,8 @@ def _describe(err: BaseException) -> str:
 
 Composer = Callable[[ReminderEmail], EmailMessage]
 
-#: Users skipped by sweeps in this process because of their own bad data (a metric: the CLI
-#: prints it; tests read it).
+#: Users skipped by sweeps in this process because of their own bad data (a metric for the
+#: process; each sweep's report lists them, and ``prep remind`` and the scheduler's log print it).
 SKIPPED_USERS = 0
 
 # Sent emails are recorded (and committed) in groups: at most this many, or this many seconds
@@ -529,10 +536,15 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
     zc = zone_clocks(now)
     after = 0
     while zc is not None:
-        page = find_due_page(zc, after_id=after, batch_size=batch_size)
-        if page.due:
-            won = claim(page.due, now, transport.name)
+        try:
+            page = find_due_page(zc, after_id=after, batch_size=batch_size)
+            won = claim(page.due, now, transport.name) if page.due else []
             db.session.commit()  # the claims are visible to every other process before anything is sent
+        except Exception:  # noqa: BLE001 - a row broke the page's statements: user by user
+            db.session.rollback()
+            log.warning("reminder sweep: a page after user %s failed; reading it user by user", after, exc_info=True)
+            page, won = _page_user_by_user(zc, after, batch_size, now, transport.name, report)
+        if page.due:
             report.due += page.due
             report.claimed += won
             report.in_app_only += [u for u in won if not u.email_channel]
@@ -543,6 +555,33 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
         after = page.last_id
     db.session.commit()
     return report
+
+
+def _page_user_by_user(zc: ZoneClocks, after: int, batch_size: int, now: datetime, transport_name: str,
+                       report: SweepReport) -> tuple[DuePage, list[DueUser]]:
+    """The page after ``after`` when its one query or its claim failed: each of the next
+    ``batch_size`` users found and claimed on their own (committed one by one), so only the
+    users whose rows fail are left out (logged and counted)."""
+    global SKIPPED_USERS
+    ids = list(db.session.scalars(select(User.id).where(User.id > after).order_by(User.id).limit(batch_size)))
+    db.session.rollback()
+    due: list[DueUser] = []
+    won: list[DueUser] = []
+    for user_id in ids:
+        try:
+            mine = find_due_page(zc, after_id=user_id - 1, batch_size=1, user_id=user_id).due
+            claimed = claim(mine, now, transport_name) if mine else []
+            db.session.commit()
+        except Exception as err:  # noqa: BLE001 - this user's rows: leave them out, serve the rest
+            db.session.rollback()
+            SKIPPED_USERS += 1
+            error = _describe(err)
+            log.error("reminder sweep: skipped user %s: %s", user_id, error)
+            report.unreadable.append((user_id, error))
+            continue
+        due += mine
+        won += claimed
+    return DuePage(due=due, last_id=ids[-1] if len(ids) >= batch_size else None), won
 
 
 def _page_extras(senders: list[DueUser], now: datetime) -> tuple[dict, dict, dict[DueUser, str]]:
