@@ -34,6 +34,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import Date, String, and_, case, func, literal, or_, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -572,6 +573,8 @@ def _page_user_by_user(zc: ZoneClocks, after: int, batch_size: int, now: datetim
             mine = find_due_page(zc, after_id=user_id - 1, batch_size=1, user_id=user_id).due
             claimed = claim(mine, now, transport_name) if mine else []
             db.session.commit()
+        except (OperationalError, InterfaceError):
+            raise  # the database itself (gone, locked): not this user's rows; the sweep stops
         except Exception as err:  # noqa: BLE001 - this user's rows: leave them out, serve the rest
             db.session.rollback()
             SKIPPED_USERS += 1
