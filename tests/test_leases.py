@@ -43,7 +43,7 @@ def test_sweep_job_runs_only_while_holding_the_lease(app, monkeypatch):
 
 
 class _EmptyReport:
-    claimed = retrying = failed = expired = ()
+    claimed = retrying = failed = expired = skipped = unreadable = ()
 
     def lines(self):
         return []

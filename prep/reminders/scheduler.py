@@ -44,7 +44,8 @@ def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
                 db.session.rollback()
                 log.exception("reminder sweep failed")
                 return
-            if report.claimed or report.retrying or report.failed or report.expired or report.unreadable:
+            if (report.claimed or report.retrying or report.failed or report.expired or report.unreadable
+                    or report.skipped):
                 for line in report.lines():
                     log.info("%s", line)
 
