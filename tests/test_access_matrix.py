@@ -21,7 +21,7 @@ from tests.conftest import FIXED_NOW, PASSWORD
 ROLES = ["anonymous", "a", "b", "instructor", "admin"]
 
 PUBLIC = {"accounts.index", "accounts.login", "accounts.register", "accounts.logout", "ops.healthz", "static",
-          "accounts.forgot_password", "accounts.reset_password",
+          "accounts.forgot_password", "accounts.reset_password", "accounts.confirm_registration",
           "reminders.calendar_feed", "reminders.unsubscribe_confirm"}
 INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.question_links", "stats.questions",
               "content.preview", "content.decide_link", "postings.pending", "postings.approve_pending",
@@ -29,7 +29,8 @@ INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.ques
 # GET routes naming one of A's objects: only A may see them.
 OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show"}
 # Token routes: the token is the credential (A's real token), the same for everyone.
-TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm", "accounts.reset_password"}
+TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm", "accounts.reset_password",
+         "accounts.confirm_registration"}
 
 EXPLANATION = """---
 title: RDMA verbs
@@ -78,6 +79,12 @@ def world(app, make_user):
     from prep.accounts.reset import make_token
 
     ids["reset_token"] = make_token(a)  # A's password-reset link: the token is the credential
+    from prep.accounts import registration
+    from prep.models_base import utcnow
+
+    ids["register_token"] = registration.start(  # a pending registration's link (issue 16 item 7)
+        "pending@example.com", PASSWORD, display_name="", timezone="UTC", language=None, now=utcnow()).token
+    db.session.commit()
     try:
         from prep.reminders import service as reminders
 
@@ -91,6 +98,7 @@ def world(app, make_user):
 
 OVERRIDES = {("reminders.unsubscribe_confirm", "token"): "unsub_token",
              ("accounts.reset_password", "token"): "reset_token",
+             ("accounts.confirm_registration", "token"): "register_token",
              ("content.question_links", "question_id"): "public_question_id"}
 
 

@@ -73,12 +73,10 @@ def test_remember_cookie_replayed_after_logout_or_password_change_is_refused(app
     user = make_user()
     client.post("/login", data={"email": user.email, "password": PASSWORD, "remember": "y"})
     remember = _cookie(client, "remember_token")
-    since = _cookie(client, "remember_since")
-    assert remember and since
-    # The remember cookies (no session) log in, for a session bounded like any other.
+    assert remember
+    # The remember cookie (no session) logs in, for a session bounded like any other.
     fresh = app.test_client()
     fresh.set_cookie("remember_token", remember)
-    fresh.set_cookie("remember_since", since)
     assert fresh.get("/dashboard").status_code == 200
     with fresh.session_transaction() as s:
         assert s["remember"] is True and s["login_at"] <= time.time()
@@ -89,7 +87,6 @@ def test_remember_cookie_replayed_after_logout_or_password_change_is_refused(app
         assert r.status_code == 302
     replay = app.test_client()
     replay.set_cookie("remember_token", remember)
-    replay.set_cookie("remember_since", since)
     assert replay.get("/dashboard").status_code == 302
 
 
@@ -139,22 +136,66 @@ def test_short_idle_setting_applies(app, client, make_user, login):
 
 
 def test_session_restored_from_remember_cookie_keeps_the_login_time(app, client, make_user):
-    from prep.accounts.sessions import _since_signer
-
     user = make_user()
     client.post("/login", data={"email": user.email, "password": PASSWORD, "remember": "y"})
-    remember = _cookie(client, "remember_token")
+    with client.session_transaction() as s:
+        login_at = s["login_at"]
+    assert _cookie(client, "remember_since") is None  # the token carries the time itself
+    later = app.test_client()
+    later.set_cookie("remember_token", _cookie(client, "remember_token"))
+    assert later.get("/dashboard").status_code == 200
+    with later.session_transaction() as s:
+        assert s["login_at"] == login_at  # not the time of the restore
+    stale = app.test_client()  # a browser that still sends the old separate cookie gets it deleted
+    stale.set_cookie("remember_since", "anything")
+    r = stale.get("/login")
+    assert any(h.startswith("remember_since=;") for h in r.headers.getlist("Set-Cookie"))
+
+
+def _forged_remember(app, payload: str) -> str:
+    """A remember cookie signed with the app's key (as Flask-Login signs it) for ``payload``."""
+    from flask_login.utils import encode_cookie
+
     with app.test_request_context():
-        old = _since_signer().dumps(int(time.time()) - 15 * 86400)  # a login 15 days ago
-    assert _cookie(client, "remember_since")
-    late = app.test_client()
-    late.set_cookie("remember_token", remember)
-    late.set_cookie("remember_since", old)
-    assert late.get("/dashboard").status_code == 302  # past the absolute timeout
-    forged = app.test_client()
-    forged.set_cookie("remember_token", remember)
-    forged.set_cookie("remember_since", "forged")
-    assert forged.get("/dashboard").status_code == 302  # a bad since-cookie restores nothing
-    alone = app.test_client()
-    alone.set_cookie("remember_token", remember)
-    assert alone.get("/dashboard").status_code == 302  # nor does the remember cookie without its issue time
+        return encode_cookie(payload)
+
+
+def test_remember_token_carries_its_issue_time_and_expires_with_the_session(app, client, make_user):
+    """Issue 16 item 7: the remember token itself carries the login time, so no other cookie can
+    extend it. A token issued 15 days ago (absolute lifetime 14) or a token with no time restores
+    nothing, even beside a fresh ``remember_since`` cookie taken from the attacker's own login."""
+    victim, attacker = make_user(), make_user()
+    client.post("/login", data={"email": victim.email, "password": PASSWORD, "remember": "y"})
+    token = _cookie(client, "remember_token")
+    mine = app.test_client()
+    mine.post("/login", data={"email": attacker.email, "password": PASSWORD, "remember": "y"})
+    fresh_since = _cookie(mine, "remember_since")  # None once the separate cookie is gone
+    now = int(time.time())
+    ident = victim.get_id()
+    old = [_forged_remember(app, ident),  # no issue time (the format before the fix)
+           _forged_remember(app, f"{ident}:{now - 15 * 86400}"),  # issued 15 days ago
+           _forged_remember(app, f"{ident}:{now + 3600}"),  # issued in the future
+           _forged_remember(app, f"{ident}:x")]
+    for n, cookie in enumerate(old):
+        thief = app.test_client()
+        thief.set_cookie("remember_token", cookie)
+        if fresh_since:
+            thief.set_cookie("remember_since", fresh_since)
+        assert thief.get("/dashboard").status_code == 302, n
+    # The genuine token still restores a session, whose login time is the token's.
+    assert token.split("|")[0] != ident  # the token is not the bare identity any more
+    issued = int(token.split("|")[0].rsplit(":", 1)[1])
+    assert now - 60 <= issued <= now + 1
+    back = app.test_client()
+    back.set_cookie("remember_token", token)
+    assert back.get("/dashboard").status_code == 200
+    with back.session_transaction() as s:
+        assert s["login_at"] == issued and s["remember"] is True
+    # A token issued 13 days ago still works, for the one day left.
+    recent = app.test_client()
+    recent.set_cookie("remember_token", _forged_remember(app, f"{ident}:{now - 13 * 86400}"))
+    assert recent.get("/dashboard").status_code == 200
+    with recent.session_transaction() as s:
+        assert s["login_at"] == now - 13 * 86400
+    _shift(recent, login_at=2 * 86400)  # a day later still active: the absolute limit ends it
+    assert recent.get("/dashboard").status_code == 302

@@ -49,8 +49,24 @@ def machine_app(tmp_path_factory):
     passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # cheap, for this module only
     passwords._DUMMY_HASH = passwords._hasher.hash("dummy")
     app = make_app(tmp_path_factory.mktemp("machine"), RATELIMIT_ENABLED=False)
+    # Registering mails a link that makes the account (issue 16 item 7); keep each link's token
+    # (the mail goes to the outbox as well) so the machine can follow it without reading files.
+    from prep.accounts import registration
+
+    send = registration.send
+
+    def recording_send(started, language):
+        if started.token:
+            LINKS[started.email] = started.token
+        return send(started, language)
+
+    registration.send = recording_send
     yield app
+    registration.send = send
     passwords._hasher, passwords._DUMMY_HASH = saved
+
+
+LINKS: dict[str, str] = {}  # address → token of the newest registration link mailed to it
 
 
 class Account:
@@ -102,6 +118,9 @@ class PrepMachine(RuleBasedStateMachine):
         _check(client.post("/register", data={"email": sent, "password": PASSWORD, "confirm": PASSWORD,
                                                   "timezone": "Asia/Shanghai"}),
                "register")
+        token = LINKS.pop(email.strip().lower(), None)
+        if token is not None:
+            _check(client.post(f"/register/confirm/{token}"), "confirm registration")
         account = Account(email, client)
         self._accounts_seen = [*getattr(self, "_accounts_seen", ()), account]
         _check(client.post("/login", data={"email": email, "password": PASSWORD}), "login")

@@ -53,9 +53,13 @@ def _check_password(form: FlaskForm, field: PasswordField) -> None:
         raise ValidationError(problem)
 
 
+def _strip(value: str | None) -> str | None:
+    return value.strip() if isinstance(value, str) else value
+
+
 class RegisterForm(FlaskForm):
     email = EmailField(_l("Email"), validators=[DataRequired(), Email(message=_l("Enter a valid email address.")),
-                                                Length(max=254)])
+                                                Length(max=254)], filters=[_strip])
     display_name = StringField(_l("Name (optional)"), validators=[Optional(), Length(max=80)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), _check_password],
                              description=_l("At least 8 characters; a long passphrase is best."))
@@ -132,7 +136,7 @@ class SettingsForm(FlaskForm):
 
 class ForgotPasswordForm(FlaskForm):
     email = EmailField(_l("Email"), validators=[DataRequired(), Email(message=_l("Enter a valid email address.")),
-                                                Length(max=254)])
+                                                Length(max=254)], filters=[_strip])
     submit = SubmitField(_l("Send reset link"))
 
 

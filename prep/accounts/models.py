@@ -66,3 +66,21 @@ class AttemptCounter(db.Model):
     key: Mapped[str] = mapped_column(String(300), primary_key=True)
     window_start: Mapped[datetime] = mapped_column(UTCDateTime())
     count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PendingRegistration(db.Model):
+    """A registration for an address with no account yet, waiting for its owner to follow the
+    emailed link; see :mod:`prep.accounts.registration`. No account exists (and none can log in)
+    until then, so the answer to a registration is the same whether the address has an account."""
+
+    __tablename__ = "pending_registrations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # SHA-256 of the link's random token: the database alone does not give a working link.
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    display_name: Mapped[str] = mapped_column(String(80), default="")
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    language: Mapped[str | None] = mapped_column(String(8), default=None)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)

@@ -86,26 +86,29 @@ def compose(user: User, link: str) -> EmailMessage:
     return message
 
 
-def send_reset_email(user: User) -> None:
-    """Compose now (in the request), deliver; over SMTP in a thread so the response time does not
-    reveal whether an account exists."""
-    # BASE_URL, not the request's Host header: a forged Host cannot point the link elsewhere.
-    link = current_app.config["BASE_URL"].rstrip("/") + url_for("accounts.reset_password", token=make_token(user))
-    user_id = user.id
-    message = compose(user, link)
+def deliver(message: EmailMessage, what: str) -> None:
+    """Send a composed message: over SMTP in a thread, so the response time does not reveal
+    whether an account exists (a failure is logged, naming ``what``), else to the outbox."""
     transport = make_transport(current_app.config.get("SMTP_URL"), Path(current_app.instance_path) / "outbox")
     log = current_app.logger
 
-    def deliver() -> None:
+    def run() -> None:
         try:
             transport.send(message)
         except SEND_ERRORS as err:
-            log.warning("password reset email to user %s not sent: %s", user_id, type(err).__name__)
+            log.warning("%s not sent: %s", what, type(err).__name__)
 
     if transport.name == "smtp":
-        threading.Thread(target=deliver, daemon=True).start()
+        threading.Thread(target=run, daemon=True).start()
     else:
-        deliver()
+        run()
+
+
+def send_reset_email(user: User) -> None:
+    """Compose now (in the request), deliver (see :func:`deliver`)."""
+    # BASE_URL, not the request's Host header: a forged Host cannot point the link elsewhere.
+    link = current_app.config["BASE_URL"].rstrip("/") + url_for("accounts.reset_password", token=make_token(user))
+    deliver(compose(user, link), f"password reset email to user {user.id}")
 
 
 def spend_like_send() -> None:

@@ -1,9 +1,11 @@
 """Register, log in, log out, settings and password change."""
 from __future__ import annotations
 
+import time
 from decimal import Decimal
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
@@ -18,15 +20,14 @@ from .forms import (ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterF
 from .models import User
 from .passwords import hash_password, verify_password
 from .reset import TokenExpired, TokenInvalid, send_reset_email, spend_like_send, user_for_token
-from .service import AccountError, authenticate, create_user, find_user
-from .sessions import start_session
+from .service import AccountError, authenticate, find_user
+from .sessions import login_time_valid, parse_identity, start_session
 
 bp = Blueprint("accounts", __name__)
 
 # The account service's messages (prep.accounts.service), in the UI language.
 _ACCOUNT_ERRORS = {
     "Enter a valid email address.": _l("Enter a valid email address."),
-    "An account with this email already exists.": _l("An account with this email already exists."),
 }
 
 
@@ -41,10 +42,14 @@ def _clear_session(lang: str | None = None) -> None:
 
 @login_manager.user_loader
 def load_user(user_key: str) -> User | None:
-    """Sessions carry "id:session_version"; a bumped version logs the old sessions out."""
-    try:
-        user_id, version = (int(part) for part in user_key.split(":", 1))
-    except ValueError:
+    """Sessions and remember cookies carry "id:session_version:login_time" (see
+    prep.accounts.sessions); a bumped version logs the old sessions out, and a login time outside
+    the absolute session lifetime is refused."""
+    parsed = parse_identity(user_key)
+    if parsed is None:
+        return None
+    user_id, version, login_at = parsed
+    if login_at is not None and not login_time_valid(login_at, int(time.time())):
         return None
     user = db.session.get(User, user_id)
     if user is None or user.session_version != version:
@@ -65,34 +70,64 @@ def index():
 
 @bp.route("/register", methods=["GET", "POST"])
 def register():
+    """The same page and status whether or not the address has an account (see
+    prep.accounts.registration): a new address gets a link that creates the account, a known one
+    a mail saying so."""
     if current_user.is_authenticated:
         return redirect(url_for("drill.dashboard"))
     form = RegisterForm()
     if form.validate_on_submit():
         from .attempts import account_key
+        from . import registration
 
         if not _take("register-address", _client_address(), "REGISTER_LIMIT_IP", "10 per hour") or \
                 not _take("register-account", account_key(form.email.data), "REGISTER_LIMIT_ACCOUNT", "3 per hour"):
             abort(429)
+        language = session.get("lang") if session.get("lang") in LANGUAGES else None  # chosen in the footer
         try:
-            user = create_user(form.email.data, form.password.data, display_name=form.display_name.data or "",
-                               timezone=_valid_zone(form.timezone.data))
+            started = registration.start(form.email.data, form.password.data,
+                                         display_name=form.display_name.data or "",
+                                         timezone=_valid_zone(form.timezone.data), language=language, now=utcnow())
         except AccountError as err:
             db.session.rollback()
             form.email.errors.append(_ACCOUNT_ERRORS.get(str(err)) or password_message(form.password.data or "")
                                      or str(err))
         else:
-            if session.get("lang") in LANGUAGES:
-                user.language = session["lang"]  # chosen in the footer before registering
             db.session.commit()
-            _clear_session()
-            login_user(user)
-            start_session()
-            # The first screen is what to bring: a posting, an interview report, or a target role.
-            flash(_("Welcome to prep! Bring a job posting or an interview report, or start from a target role."),
-                  "success")
-            return redirect(url_for("postings.new"))
+            registration.send(started, str(get_locale() or "en"))
+            return render_template("accounts/register_sent.html", email=started.email,
+                                   hours=registration.max_age() // 3600 or 1)
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
+
+
+@bp.route("/register/confirm/<token>", methods=["GET", "POST"])
+def confirm_registration(token: str):
+    """The emailed link: a button that creates the account, logs its owner in and opens the
+    first screen (a POST, so a mail scanner that follows links creates nothing)."""
+    from . import registration
+
+    try:
+        if request.method == "POST":  # CSRF is checked for every POST (CSRFProtect)
+            user = registration.confirm(token, utcnow())
+        else:
+            pending = registration.pending_for(token, utcnow())
+    except registration.LinkExpired:
+        problem = _("This link has expired. Register again to get a new one.")
+    except registration.LinkInvalid:
+        problem = _("This link is not valid (it may have been used already). If you have an account, log in.")
+    else:
+        problem = None
+    if problem:
+        db.session.rollback()
+        return render_template("accounts/register_confirm.html", problem=problem), 400
+    if request.method == "GET":
+        return render_template("accounts/register_confirm.html", problem=None, email=pending.email)
+    _clear_session()
+    login_user(user)
+    start_session()
+    # The first screen is what to bring: a posting, an interview report, or a target role.
+    flash(_("Welcome to prep! Bring a job posting or an interview report, or start from a target role."), "success")
+    return redirect(url_for("postings.new"))
 
 
 def _client_address() -> str:
@@ -202,18 +237,16 @@ def change_password():
     return render_template("accounts/password.html", form=form), (400 if form.errors else 200)
 
 
-def _forgot_account_key() -> str:
-    return "reset-account:" + (request.form.get("email") or "").strip().lower()[:254]
-
-
 @bp.route("/password/forgot", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config.get("RESET_LIMIT_IP", "10 per 15 minutes"), methods=["POST"])
-@limiter.limit(lambda: current_app.config.get("RESET_LIMIT_ACCOUNT", "3 per 15 minutes"), methods=["POST"],
-               key_func=_forgot_account_key)
 def forgot_password():
     """Always the same answer, whether or not an account exists for the address."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
+        from .attempts import account_key
+
+        if not _take("reset-address", _client_address(), "RESET_LIMIT_IP", "10 per 15 minutes") or \
+                not _take("reset-account", account_key(form.email.data), "RESET_LIMIT_ACCOUNT", "3 per 15 minutes"):
+            abort(429)
         user = find_user(form.email.data)
         if user is not None:
             send_reset_email(user)

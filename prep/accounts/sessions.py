@@ -3,8 +3,13 @@
 ``login_at`` is set when a session starts (a login, or a restore from the remember cookie) and
 ``seen_at`` is refreshed at most once a minute, so most requests do not rewrite the cookie.
 A remembered session is not ended by the idle timeout (that is what "keep me logged in" asks
-for) but is by the absolute one; the remember cookie itself lives no longer than the absolute
-timeout and carries the session version, so logout and a password change refuse it.
+for) but is by the absolute one.
+
+The identity a session and its remember cookie carry is ``"<user id>:<session version>:<login
+time>"`` (see :func:`start_session`). Flask-Login signs the remember cookie over that identity, so
+the token itself carries its issue time: a session restored from it keeps that login time, and a
+token older than the absolute timeout (or one without a time, or from the future) restores
+nothing. The session version in it lets logout and a password change refuse it.
 """
 from __future__ import annotations
 
@@ -13,24 +18,42 @@ import time
 from flask import Flask, Response, current_app, flash, redirect, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, logout_user, user_loaded_from_cookie
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 SEEN_EVERY = 60  # seconds between rewrites of seen_at
-# Beside Flask-Login's remember cookie: the signed time of the login it remembers, so a session
-# restored from it keeps that login time and the absolute timeout still counts from the login.
-SINCE_COOKIE = "remember_since"
+CLOCK_SKEW = 60  # seconds a login time may lie ahead of this host's clock (several hosts)
+# The separate signed cookie that carried a remembered login's time before the token did;
+# no longer read, and deleted when a browser still sends it.
+OLD_SINCE_COOKIE = "remember_since"
 
 
-def _since_signer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt="prep.remember-since")
+def parse_identity(ident: str) -> tuple[int, int, int | None] | None:
+    """``"id:version"`` or ``"id:version:login_at"`` → (id, version, login_at or None); None when
+    malformed (ASCII digits only)."""
+    parts = ident.split(":") if isinstance(ident, str) else []
+    if len(parts) not in (2, 3) or not all(p.isascii() and p.isdigit() and len(p) <= 19 for p in parts):
+        return None
+    return int(parts[0]), int(parts[1]), (int(parts[2]) if len(parts) == 3 else None)
 
 
-def start_session(remember: bool = False) -> None:
+def login_time_valid(login_at: int, now: int) -> bool:
+    """A login time within the absolute session lifetime (and not ahead of the clock)."""
+    absolute = int(current_app.config["SESSION_MAX_DAYS"]) * 86400
+    return now - absolute <= login_at <= now + CLOCK_SKEW
+
+
+def start_session(remember: bool = False, since: int | None = None) -> None:
+    """Call right after ``login_user``: stamps the login time on the session and on the identity
+    the remember cookie will carry (``since``: the time of the login a remember cookie restores)."""
     now = int(time.time())
-    session["login_at"] = now
+    login_at = now if since is None else since
+    session["login_at"] = login_at
     session["seen_at"] = now
     if remember:
         session["remember"] = True
+    ident = session.get("_user_id")
+    parsed = parse_identity(ident) if isinstance(ident, str) else None
+    if parsed is not None and parsed[2] is None:
+        session["_user_id"] = f"{parsed[0]}:{parsed[1]}:{login_at}"
 
 
 def _expired(now: int) -> bool:
@@ -47,29 +70,20 @@ def _expired(now: int) -> bool:
 def init_sessions(app: Flask) -> None:
     @user_loaded_from_cookie.connect_via(app)
     def _restored(sender, user) -> None:  # noqa: ARG001
-        """A session restored from the remember cookie keeps the time of the login it remembers;
-        without that signed time (a cookie from elsewhere, or older than the absolute timeout)
-        nothing is restored, so no cookie outlives SESSION_MAX_DAYS."""
-        absolute = int(current_app.config["SESSION_MAX_DAYS"]) * 86400
-        try:
-            since = _since_signer().loads(request.cookies.get(SINCE_COOKIE, ""), max_age=absolute)
-        except BadSignature:  # includes SignatureExpired
-            since = None
-        now = int(time.time())
-        if not isinstance(since, int) or isinstance(since, bool) or not now - absolute <= since <= now + 60:
-            logout_user()
+        """A session restored from the remember cookie keeps the login time the token carries
+        (the user loader has already refused a time outside the absolute lifetime); a token
+        without one (issued before tokens carried it, or forged) restores nothing."""
+        parsed = parse_identity(session.get("_user_id", ""))
+        if parsed is None or parsed[2] is None or not login_time_valid(parsed[2], int(time.time())):
+            logout_user()  # also clears the remember cookie
             session.pop("remember", None)
             return
-        start_session(remember=True)
-        session["login_at"] = min(since, session["login_at"])
+        start_session(remember=True, since=parsed[2])
 
     @app.after_request
-    def _remember_since(response: Response) -> Response:
-        if session.get("remember") and SINCE_COOKIE not in request.cookies and "login_at" in session:
-            response.set_cookie(SINCE_COOKIE, _since_signer().dumps(session["login_at"]),
-                                max_age=int(current_app.config["SESSION_MAX_DAYS"]) * 86400,
-                                secure=bool(current_app.config.get("REMEMBER_COOKIE_SECURE")),
-                                httponly=True, samesite="Lax")
+    def _drop_old_since_cookie(response: Response) -> Response:
+        if OLD_SINCE_COOKIE in request.cookies:
+            response.delete_cookie(OLD_SINCE_COOKIE)
         return response
 
     @app.before_request
@@ -80,9 +94,12 @@ def init_sessions(app: Flask) -> None:
         if _expired(now):
             lang = session.get("lang")
             logout_user()
+            remember = session.get("_remember")  # "clear": the remember cookie goes too
             session.clear()
             if lang:
                 session["lang"] = lang
+            if remember:
+                session["_remember"] = remember
             flash(_("Your session expired; please log in again."), "info")
             target = request.full_path if request.method == "GET" else request.path
             return redirect(url_for("accounts.login", next=target.rstrip("?")))

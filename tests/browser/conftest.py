@@ -111,6 +111,22 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+def _registration_link(outbox: Path, email: str) -> str:
+    import email as email_lib
+    import re
+    from email import policy
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for path in sorted(outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns, reverse=True):
+            message = email_lib.message_from_bytes(path.read_bytes(), policy=policy.default)
+            found = re.search(r"http\S+/register/confirm/\S+", message.get_body(("plain",)).get_content())
+            if found and message["To"].addresses[0].addr_spec == email.lower():
+                return found.group(0)
+        time.sleep(0.2)
+    raise AssertionError(f"no registration link for {email} in {outbox}")
+
+
 def register(page, server: LiveServer, email: str = "cand@example.com",
              password: str = "a long enough passphrase") -> None:
     page.goto(server.url + "/register")
@@ -118,5 +134,10 @@ def register(page, server: LiveServer, email: str = "cand@example.com",
     page.fill("#password", password)
     page.fill("#confirm", password)
     page.click("button[type=submit]")
+    page.wait_for_selector("text=Check your inbox")
+    # The mailed link makes the account (issue 16 item 7): follow it from the server's outbox.
+    link = _registration_link(server.root / "instance" / "outbox", email)
+    page.goto(link)
+    page.click("#confirm-registration button[type=submit]")
     page.wait_for_url("**/postings/new")  # the first screen: bring a posting, a report or a role
     page.goto(server.url + "/questions")
