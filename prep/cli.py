@@ -41,7 +41,7 @@ def register_cli(app: Flask) -> None:
 @with_appcontext
 def init_command() -> None:
     """Create the database tables and load the content and sample data (safe to run twice)."""
-    from .setup import initialise
+    from .bootstrap import initialise
 
     for line in initialise(current_app):
         click.echo(line)

@@ -9,7 +9,8 @@ from sqlalchemy import Enum, Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 
 
 class Role(str, enum.Enum):
@@ -26,7 +27,7 @@ class User(UserMixin, db.Model):
     display_name: Mapped[str] = mapped_column(String(80), default="")
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[Role] = mapped_column(Enum(Role, native_enum=False, length=16), default=Role.candidate)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
     # Bumped on logout-everywhere / password change: sessions carrying an older value are refused.
     session_version: Mapped[int] = mapped_column(Integer, default=1)
 
@@ -83,4 +84,4 @@ class PendingRegistration(db.Model):
     display_name: Mapped[str] = mapped_column(String(80), default="")
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     language: Mapped[str | None] = mapped_column(String(8), default=None)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now, index=True)

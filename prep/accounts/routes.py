@@ -11,7 +11,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 
 from ..extensions import db, limiter, login_manager
-from ..models_base import utcnow
+from ..clock import now as utcnow
 from ..i18n import LANGUAGES
 from ..web import safe_local_target
 from ..zones import is_user_zone

@@ -7,7 +7,8 @@ from sqlalchemy import JSON, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 
 
 class Explanation(db.Model):
@@ -30,7 +31,7 @@ class Explanation(db.Model):
     html: Mapped[str] = mapped_column(Text, default="")
     toc: Mapped[list[dict]] = mapped_column(JSON, default=list)
     content_hash: Mapped[str] = mapped_column(String(64), default="")
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now, onupdate=clock.now)
 
     @property
     def body(self) -> str:

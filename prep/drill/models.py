@@ -8,7 +8,8 @@ from sqlalchemy import JSON, Enum, Float, ForeignKey, Index, Integer, String, Te
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 
 
@@ -33,7 +34,7 @@ class Card(db.Model):
     step: Mapped[int | None] = mapped_column(Integer, default=0)
     stability: Mapped[float | None] = mapped_column(Float, default=None)
     difficulty: Mapped[float | None] = mapped_column(Float, default=None)
-    due: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    due: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
     last_review: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     reps: Mapped[int] = mapped_column(Integer, default=0)
     lapses: Mapped[int] = mapped_column(Integer, default=0)
@@ -43,7 +44,7 @@ class Card(db.Model):
     suspended: Mapped[bool] = mapped_column(default=False)
     buried_until: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     note: Mapped[str] = mapped_column(Text, default="")
-    added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    added_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
 
     question: Mapped[Question] = relationship(lazy="joined")
 

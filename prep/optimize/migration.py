@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from ..models_base import UTCDateTime
+from ..dbtypes import UTCDateTime
 
 
 def upgrade() -> None:

@@ -7,7 +7,8 @@ from sqlalchemy import Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 
 
 class OptimizationRun(db.Model):
@@ -15,7 +16,7 @@ class OptimizationRun(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
     review_count: Mapped[int] = mapped_column(Integer)
     train_items: Mapped[int] = mapped_column(Integer)
     test_items: Mapped[int] = mapped_column(Integer)

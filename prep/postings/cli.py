@@ -133,7 +133,7 @@ def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) ->
 
     from ..accounts.models import User
     from ..extensions import db
-    from ..models_base import utcnow
+    from ..clock import now as utcnow
     from .service import PostingLimitError, import_posting, likely_questions
 
     def fail(message: str) -> NoReturn:

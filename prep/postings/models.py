@@ -12,7 +12,8 @@ from sqlalchemy import JSON, Date, ForeignKey, Integer, String, Text, UniqueCons
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 
 
@@ -31,7 +32,7 @@ class Posting(db.Model):
     sections: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     skills: Mapped[list[str]] = mapped_column(JSON, default=list)
     recognised_sections: Mapped[bool] = mapped_column(default=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
     interview_date: Mapped[date | None] = mapped_column(Date, default=None)
     #: "posting" (a job posting) or "report" (an interview report, 面经).
     kind: Mapped[str] = mapped_column(String(20), default="posting", server_default="posting")
@@ -88,4 +89,4 @@ class BankDecision(db.Model):
     norm: Mapped[str] = mapped_column(String(500), primary_key=True)
     decision: Mapped[str] = mapped_column(String(20))  # "rejected"
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
-    decided_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    decided_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)

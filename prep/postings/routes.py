@@ -12,7 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..content.lookup import explanations_for
 from ..drill.models import Card
 from ..extensions import db
-from ..models_base import utcnow
+from ..clock import now as utcnow
 from ..questions.models import Question, Source
 from ..web import instructor_required, page_arg
 from .decode import MAX_POSTING_BYTES

@@ -22,7 +22,7 @@ from ..extensions import db
 from ..questions.models import Question, Source
 from ..questions.normalize import normalize_question
 from ..questions.service import add_question, find_public_question
-from ..models_base import utcnow
+from ..clock import now as utcnow
 from ..skills import load_taxonomy
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError

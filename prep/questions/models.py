@@ -8,7 +8,8 @@ from sqlalchemy import Column, Enum, Float, ForeignKey, Integer, String, Table, 
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 
 
 class Source(str, enum.Enum):
@@ -49,7 +50,7 @@ class Question(db.Model):
     source: Mapped[Source] = mapped_column(Enum(Source, native_enum=False, length=16))
     # Set for a candidate's own question: private to that user.
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
 
     tags: Mapped[list[Tag]] = relationship(secondary=question_tags, lazy="selectin", order_by=Tag.name)
     links: Mapped[list[QuestionExplanation]] = relationship(
@@ -75,6 +76,6 @@ class QuestionExplanation(db.Model):
     score: Mapped[float] = mapped_column(Float, default=0.0)
     origin: Mapped[LinkOrigin] = mapped_column(Enum(LinkOrigin, native_enum=False, length=16))
     rejected: Mapped[bool] = mapped_column(default=False)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
 
     question: Mapped[Question] = relationship(back_populates="links")

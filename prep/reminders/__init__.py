@@ -69,7 +69,7 @@ def _banner() -> dict[str, Any] | None:
 
     from ..drill import service as drill_service
     from ..extensions import db
-    from ..models_base import utcnow
+    from ..clock import now as utcnow
     from . import service
 
     if not getattr(current_user, "is_authenticated", False):

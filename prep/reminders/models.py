@@ -9,7 +9,8 @@ from sqlalchemy import Boolean, Date, ForeignKey, Index, Integer, String, Text, 
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
-from ..models_base import UTCDateTime, utcnow
+from .. import clock
+from ..dbtypes import UTCDateTime
 
 DEFAULT_MINUTE = 9 * 60  # 09:00 local
 DEFAULT_ENABLED = True
@@ -37,7 +38,7 @@ class ReminderSettings(db.Model):
     in_app: Mapped[bool] = mapped_column(Boolean, default=DEFAULT_IN_APP)
     # Secret part of the private iCalendar feed URL; None until the user asks for one.
     calendar_token: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now, onupdate=clock.now)
 
 
 class ReminderLog(db.Model):
@@ -95,5 +96,5 @@ class Notification(db.Model):
     local_date: Mapped[date] = mapped_column(Date)
     due_count: Mapped[int] = mapped_column(Integer, default=0)
     message: Mapped[str] = mapped_column(String(300))
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
     dismissed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)

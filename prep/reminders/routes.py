@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from ..extensions import csrf, db
-from ..models_base import utcnow
+from ..clock import now as utcnow
 from . import service, timing
 from .forms import ActionForm, ReminderSettingsForm
 

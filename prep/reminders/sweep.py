@@ -41,7 +41,7 @@ from ..accounts.models import User
 from ..drill import queue
 from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
-from ..models_base import UTCDateTime
+from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 from . import timing
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification,

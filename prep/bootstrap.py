@@ -1,4 +1,4 @@
-"""``prep init``: create tables and load the shipped content and sample data, idempotently."""
+"""``prep init``: create tables and load the shipped content and sample data, idempotently (the bootstrap of a new installation)."""
 from __future__ import annotations
 
 from collections.abc import Iterator

@@ -1,15 +1,10 @@
-"""Column helpers shared by the feature models."""
+"""Column types shared by the feature models (UTC timestamps)."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import DateTime, TypeDecorator
-
-
-def utcnow() -> datetime:
-    """The current time, UTC-aware (the one clock the web layer reads)."""
-    return datetime.now(timezone.utc)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
