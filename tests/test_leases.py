@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from prep import leases
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 TTL = timedelta(minutes=10)
 

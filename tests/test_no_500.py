@@ -11,7 +11,7 @@ import pytest
 
 from prep.accounts.models import Role
 from prep.content import editor
-from tests.conftest import PASSWORD
+from tests.support.app import PASSWORD
 
 HOSTILE_IDS = ["99999999999999999999999", "2147483648", "9223372036854775808", "0", "-1", "1e9", "%00"]
 PAGES = ["99999999999999999999", "9223372036854775808", "-5", "0", "x", "1e400"]
