@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -47,20 +47,20 @@ def statements(app: Flask) -> Iterator[Statements]:
     event.remove(db.engine, "before_cursor_execute", recorder)
 
 
-def _with_history(app: Flask, world) -> None:
+def _with_history(app: Flask, world, now: datetime) -> None:
     """Give candidate A a rating (undo, stats, history) and today's reminder notification (banner)."""
     a = world["users"]["a"]
     card = db.session.get(Card, world["ids"]["card_id"])
     client = role_client(app, world, "a")
     assert client.post("/drill/rate", data={"card_id": card.id, "version": card.version, "rating": 3}).status_code == 302
-    local_date = timing.zone_clock(datetime.now(timezone.utc), a.timezone).local_date
+    local_date = timing.zone_clock(now, a.timezone).local_date
     db.session.add(Notification(user_id=a.id, local_date=local_date, due_count=1, message="You have 1 card"))
     db.session.commit()
     assert db.session.scalar(select(func.count(ReviewLog.id))) == 1
 
 
-def test_no_get_route_writes(app: Flask, world, statements: Statements) -> None:
-    _with_history(app, world)
+def test_no_get_route_writes(app: Flask, world, statements: Statements, clock) -> None:
+    _with_history(app, world, clock.now)
     rules = [r for r in app.url_map.iter_rules() if "GET" in r.methods]
     statements.seen.clear()
     crawled = 0
