@@ -41,6 +41,7 @@ class Clock:
 
 @pytest.fixture
 def clock() -> Iterator[Clock]:
-    """Every clock frozen at FIXED_NOW for the test (see :class:`Clock`)."""
+    """Every clock frozen at FIXED_NOW for the test (see :class:`Clock`). Fixtures set up before
+    it (listed before it in the test's arguments) still ran on the real clock."""
     with time_machine.travel(FIXED_NOW, tick=False) as traveller:
         yield Clock(traveller)
