@@ -33,6 +33,20 @@ def test_prep_reads_the_time_only_through_prep_clock():
     assert stray == [], "read the time with prep.clock.now() instead:\n" + "\n".join(stray)
 
 
+def test_prep_reads_the_clock_when_called():
+    """``from .. import clock`` and ``clock.now()`` at call time: a name bound at import
+    (``from ..clock import now``) is not the clock a test replaces (the export and optimise
+    routes once bound one, and a frozen-clock test downloaded a file named with the real date)."""
+    bound = []
+    for path in _python_files(PREP):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "clock":
+                names = ", ".join(alias.name for alias in node.names)
+                bound.append(f"{path.relative_to(ROOT)}:{node.lineno}: from {'.' * node.level}{node.module} import {names}")
+    assert bound == [], "import the module (from .. import clock) and call clock.now():\n" + "\n".join(bound)
+
+
 def test_the_stray_clock_pattern_finds_what_it_should():
     for line in ("now = datetime.now(timezone.utc)", "datetime.utcnow()", "date.today()", "int(time.time())",
                  "from time import time", "datetime.now().astimezone()"):

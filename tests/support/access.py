@@ -72,10 +72,10 @@ def world(app, make_user):
 
     ids["reset_token"] = make_token(a)  # A's password-reset link: the token is the credential
     from prep.accounts import registration
-    from prep.clock import now as utcnow
+    from prep import clock
 
     ids["register_token"] = registration.start(  # a pending registration's link (issue 16 item 7)
-        "pending@example.com", PASSWORD, display_name="", timezone="UTC", language=None, now=utcnow()).token
+        "pending@example.com", PASSWORD, display_name="", timezone="UTC", language=None, now=clock.now()).token
     db.session.commit()
     try:
         from prep.reminders import service as reminders
