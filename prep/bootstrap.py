@@ -6,6 +6,7 @@ from pathlib import Path
 
 from flask import Flask
 
+from . import clock
 from .extensions import db
 
 
@@ -43,5 +44,5 @@ def initialise(app: Flask) -> Iterator[str]:
         yield f"no content directory at {content_dir}; skipped"
     from .postings.service import load_sample_postings
 
-    yield from load_sample_postings()
+    yield from load_sample_postings(now=clock.now())
     db.session.commit()

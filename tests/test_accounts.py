@@ -5,7 +5,8 @@ from sqlalchemy import select
 
 from prep.accounts.models import Role, User
 from prep.extensions import db
-from tests.conftest import PASSWORD, confirm_registration, csrf_token_from
+from tests.support.app import PASSWORD
+from tests.support.pages import confirm_registration, csrf_token_from
 
 
 def test_register_logs_in_and_hashes_with_argon2id(app, client):

@@ -10,7 +10,7 @@ from prep.accounts.models import Role
 from prep.extensions import db
 from prep.postings.service import import_posting
 from prep.questions.service import find_public_question
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 QUESTION = "Why does the NCCL proxy thread need its own CPU core on busy hosts?"
 
@@ -71,7 +71,8 @@ def test_candidates_cannot_review_and_public_ids_are_404(app, client, make_user,
 
 
 def test_the_forms_need_csrf(csrf_app, make_user):
-    from tests.conftest import PASSWORD, csrf_token_from
+    from tests.support.app import PASSWORD
+    from tests.support.pages import csrf_token_from
 
     outcome = import_posting(make_user("c@example.com"), _posting("Co"), FIXED_NOW)
     db.session.commit()

@@ -247,7 +247,7 @@ def test_rendering_holds_no_global_lock() -> None:
 
     worker = threading.Thread(target=long_render)
     worker.start()
-    time.sleep(0.02)
+    time.sleep(0.02)  # let the other thread start its long render first (a thread, not a clock)
     render_markdown("# short\n\nfine\n")
     done["short"] = time.monotonic()
     worker.join()

@@ -14,7 +14,7 @@ from prep.extensions import db
 from prep.questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from prep.content.models import Explanation
 
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9,en;q=0.5"}
 EN = {"Accept-Language": "en-US,en;q=0.9"}

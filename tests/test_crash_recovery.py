@@ -44,7 +44,7 @@ def test_killed_sync_then_rerun_loses_and_duplicates_nothing(app, database_url, 
     killed = 0
     for delay in (1.5, 2.5, 3.5):
         proc = _sync(env, content)
-        time.sleep(delay)
+        time.sleep(delay)  # let the separate `prep` process get partway, then kill it: real time
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             killed += 1

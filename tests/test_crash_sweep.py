@@ -14,24 +14,23 @@ from flask import Flask
 
 from prep.extensions import db
 from prep.reminders import timing
-from tests.test_reminders import (SHANGHAI_9, Recorder, _remind_process, learner, log_rows,  # noqa: F401
-                                  question, smtp)
+from tests.support.reminders import SHANGHAI_9, Recorder, log_rows, remind_process
 
 USERS = 120
 
 
-def test_killed_sweep_then_rerun_reminds_everyone_once(tmp_path: Path, app: Flask, smtp: Recorder,  # noqa: F811
-                                                       learner) -> None:  # noqa: F811
+def test_killed_sweep_then_rerun_reminds_everyone_once(tmp_path: Path, app: Flask, smtp: Recorder,
+                                                       learner) -> None:
     users = [learner() for _ in range(USERS)]
     db.session.commit()
     emails = sorted(u.email for u in users)
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     db.session.close()
 
-    proc = _remind_process(url, app.config["SMTP_URL"], tmp_path / "killed", SHANGHAI_9)
+    proc = remind_process(url, app.config["SMTP_URL"], tmp_path / "killed", SHANGHAI_9)
     deadline = time.monotonic() + 120
     while proc.poll() is None and len(smtp.messages) < 5 and time.monotonic() < deadline:
-        time.sleep(0.02)
+        time.sleep(0.02)  # the `prep remind` process sends on its own: poll until it is mid-sweep
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=60)
     before = len(smtp.messages)
@@ -39,7 +38,7 @@ def test_killed_sweep_then_rerun_reminds_everyone_once(tmp_path: Path, app: Flas
 
     # The next sweep after the send lease finishes the job.
     restart = SHANGHAI_9 + timing.SEND_LEASE + timedelta(minutes=1)
-    rerun = _remind_process(url, app.config["SMTP_URL"], tmp_path / "rerun", restart)
+    rerun = remind_process(url, app.config["SMTP_URL"], tmp_path / "rerun", restart)
     out, err = rerun.communicate(timeout=300)
     assert rerun.returncode == 0, err
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -17,8 +17,8 @@ from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.reminders import timing
 from prep.reminders.models import Notification
-from tests.conftest import PASSWORD, make_app
-from tests.test_access_matrix import ROLES, _client, _url, world  # noqa: F401  (world is a fixture)
+from tests.support.app import PASSWORD, make_app
+from tests.support.access import ROLES, role_client, route_url
 
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|TRUNCATE)\b", re.IGNORECASE)
 
@@ -47,27 +47,27 @@ def statements(app: Flask) -> Iterator[Statements]:
     event.remove(db.engine, "before_cursor_execute", recorder)
 
 
-def _with_history(app: Flask, world) -> None:  # noqa: F811
+def _with_history(app: Flask, world, now: datetime) -> None:
     """Give candidate A a rating (undo, stats, history) and today's reminder notification (banner)."""
     a = world["users"]["a"]
     card = db.session.get(Card, world["ids"]["card_id"])
-    client = _client(app, world, "a")
+    client = role_client(app, world, "a")
     assert client.post("/drill/rate", data={"card_id": card.id, "version": card.version, "rating": 3}).status_code == 302
-    local_date = timing.zone_clock(datetime.now(timezone.utc), a.timezone).local_date
+    local_date = timing.zone_clock(now, a.timezone).local_date
     db.session.add(Notification(user_id=a.id, local_date=local_date, due_count=1, message="You have 1 card"))
     db.session.commit()
     assert db.session.scalar(select(func.count(ReviewLog.id))) == 1
 
 
-def test_no_get_route_writes(app: Flask, world, statements: Statements) -> None:  # noqa: F811
-    _with_history(app, world)
+def test_no_get_route_writes(app: Flask, world, statements: Statements, clock) -> None:
+    _with_history(app, world, clock.now)
     rules = [r for r in app.url_map.iter_rules() if "GET" in r.methods]
     statements.seen.clear()
     crawled = 0
     for role in ROLES:
-        client = _client(app, world, role)
+        client = role_client(app, world, role)
         for rule in rules:
-            response = client.get(_url(rule, world["ids"]))
+            response = client.get(route_url(rule, world["ids"]))
             response.close()
             assert response.status_code < 500, (role, rule.rule, response.status_code)
             crawled += 1
@@ -78,11 +78,11 @@ def test_no_get_route_writes(app: Flask, world, statements: Statements) -> None:
         assert statements.begins("GET") and set(statements.begins("GET")) == {"BEGIN"}
 
 
-def test_writes_still_begin_immediate(app: Flask, world, statements: Statements) -> None:  # noqa: F811
+def test_writes_still_begin_immediate(app: Flask, world, statements: Statements) -> None:
     if db.engine.dialect.name != "sqlite":
         pytest.skip("BEGIN IMMEDIATE is SQLite's")
     card = db.session.get(Card, world["ids"]["card_id"])
-    client = _client(app, world, "a")
+    client = role_client(app, world, "a")
     statements.seen.clear()
     assert client.post("/drill/rate", data={"card_id": card.id, "version": card.version, "rating": 3}).status_code == 302
     assert statements.writes("POST")
@@ -97,7 +97,7 @@ def test_writes_still_begin_immediate(app: Flask, world, statements: Statements)
     assert set(statements.begins("GET")) == {"BEGIN IMMEDIATE"}
 
 
-def test_a_get_does_not_wait_for_a_writer(tmp_path: Path, world) -> None:  # noqa: F811
+def test_a_get_does_not_wait_for_a_writer(tmp_path: Path, world) -> None:
     """With another connection holding SQLite's write lock, pages still render; a rating waits for
     the lock (busy timeout) and is refused with the "database busy" page, nothing half-written."""
     path = Path(db.engine.url.database or "") if db.engine.dialect.name == "sqlite" else None

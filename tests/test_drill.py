@@ -10,17 +10,9 @@ from sqlalchemy import func, select
 from prep.drill import service
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 UTC = timezone.utc
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """A settable clock used by the views (service.utcnow)."""
-    state = {"now": FIXED_NOW}
-    monkeypatch.setattr(service, "utcnow", lambda: state["now"])
-    return state
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from prep.questions.service import add_question
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 GOOD = """---
 title: CUDA streams

@@ -15,38 +15,13 @@ from sqlalchemy import func, select
 from werkzeug.test import EnvironBuilder
 
 from prep.content.models import Explanation
-from prep.drill import service
 from prep.drill.models import Card, ReviewLog
 from prep.export import dump, restore
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from prep.questions.service import add_question
-from tests.conftest import FIXED_NOW, csrf_token_from
-from tests.test_stats import simulated  # noqa: F401  (the simulated-history fixture)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    monkeypatch.setattr(service, "utcnow", lambda: FIXED_NOW)
-    return FIXED_NOW
-
-
-@pytest.fixture
-def rich_user(simulated):  # noqa: F811
-    """A simulated history plus a note, a suspended and buried card, an own question, custom settings."""
-    user, sim = simulated(n_cards=12, days=40)
-    cards = db.session.scalars(select(Card).where(Card.user_id == user.id).order_by(Card.id)).all()
-    cards[0].note = "Remember: reduce-scatter then all-gather.\n第二行"
-    cards[1].suspended = True
-    cards[2].buried_until = FIXED_NOW + timedelta(hours=5)
-    own = add_question("我自己的问题：NVLink 带宽是多少？", source=Source.user, owner_id=user.id, tags=("mine", "GPU"))
-    db.session.add(Card(user_id=user.id, question_id=own.id, due=FIXED_NOW, added_at=FIXED_NOW))
-    user.desired_retention = 0.85
-    user.learning_steps = "2m 15m"
-    user.fsrs_parameters = json.dumps([0.3, 1.2, 2.3, 8.0] + [5.0, 1.0, 1.0, 0.01, 1.5, 0.1, 1.0, 1.8, 0.1,
-                                                               0.3, 2.0, 0.2, 3.0, 0.5, 0.6, 0.1, 0.2])
-    db.session.commit()
-    return user
+from tests.support.clock import FIXED_NOW
+from tests.support.pages import csrf_token_from
 
 
 def _strip(export: dict) -> dict:
@@ -105,7 +80,7 @@ def test_json_round_trip_restores_every_field(rich_user, make_user, login, app, 
 def test_settings_kept_when_not_restoring(rich_user, make_user, clock):
     data = dump.build_export(rich_user, FIXED_NOW)
     other = make_user("keep@example.com")
-    restore.import_export(other, restore.parse(json.dumps(data).encode()), restore_settings=False)
+    restore.import_export(other, restore.parse(json.dumps(data).encode(), FIXED_NOW), restore_settings=False)
     db.session.commit()
     assert other.desired_retention == 0.9 and other.fsrs_parameters is None
 
@@ -206,6 +181,21 @@ def test_csv_zip_has_cards_and_reviews(rich_user, login, client, clock):
     assert own[0]["question"] == "我自己的问题：NVLink 带宽是多少？" and own[0]["tags"] == "GPU; mine"
     assert {r["rating_name"] for r in reviews} <= {"Again", "Hard", "Good", "Easy"}
     assert [r["reviewed_at"] for r in reviews] == sorted(r["reviewed_at"] for r in reviews)
+
+
+@pytest.mark.parametrize("path, name", [("/export/prep-export.json", "prep-export-{:%Y%m%d}.json"),
+                                         ("/export/prep-export.zip", "prep-export-{:%Y%m%d}.zip"),
+                                         ("/export/prep.apkg", "prep-{:%Y%m%d}.apkg")])
+def test_the_frozen_clock_reaches_the_export_filename(make_user, login, client, clock, path, name):
+    """The export views read the clock when called (they once bound it at import, and a download
+    during a frozen-clock test was named with the real date)."""
+    user = make_user()
+    for days in (0, 400):
+        when = clock.shift(timedelta(days=days))
+        login(user)  # a fresh session: 400 days is past any session's lifetime
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response.headers["Content-Disposition"] == f'attachment; filename="{name.format(when)}"'
 
 
 def _collection(zf: zipfile.ZipFile) -> sqlite3.Connection:

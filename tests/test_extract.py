@@ -29,13 +29,13 @@ from prep.postings import (
 from prep.postings.cli import extract_command
 from prep.postings.decode import html_to_text, looks_like_html
 from prep.postings.extract import question_text, strip_list_marker
+from tests.support.data import SEEDS
 
 DATA = Path(__file__).parent / "data" / "postings"
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 GOLDEN_POSTINGS = sorted(p for p in DATA.iterdir() if p.suffix != ".json")
 
 # ---------------------------------------------------------------------------------------------
-# Seed postings (skipped when ../shared/seeds is absent)
+# Seed postings (tests/data/seeds)
 
 SEED_EXPECTATIONS = {
     "000_97fc3cec54768f54.txt": {
@@ -70,8 +70,6 @@ SEED_EXPECTATIONS = {
 
 
 def _seed(name: str) -> Path:
-    if not SEEDS.is_dir():
-        pytest.skip(f"seed postings not present at {SEEDS}")
     return SEEDS / name
 
 

@@ -12,7 +12,8 @@ from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import Source
 from prep.questions.service import add_question
-from tests.conftest import FIXED_NOW, PASSWORD, make_app
+from tests.support.app import PASSWORD, make_app
+from tests.support.clock import FIXED_NOW
 
 
 def test_locked_database_during_rating(tmp_path):

@@ -17,9 +17,9 @@ import pytest
 
 from prep.accounts.models import Role
 from prep.extensions import db
-from tests.conftest import PASSWORD, make_app
-from tests.hostile import BUDGET, CASES, parsers, timed
-from tests.htmlforms import read_form
+from tests.support.app import PASSWORD, make_app
+from tests.support.hostile import BUDGET, CASES, parsers, timed
+from tests.support.htmlforms import read_form
 
 
 def test_the_corpus_is_big_and_varied() -> None:
@@ -46,7 +46,7 @@ def corpus_app(tmp_path_factory) -> Iterator[Any]:
     from prep.questions.models import Source
     from prep.questions.service import add_question
     from prep.drill import service as drill
-    from tests.conftest import FIXED_NOW
+    from tests.support.clock import FIXED_NOW
 
     with app.app_context():
         candidate = create_user("hostile@example.com", PASSWORD)

@@ -8,7 +8,6 @@ sixteen times as long (a quadratic parser's ratio), the least of three runs each
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
@@ -18,18 +17,10 @@ from prep.postings.asking import ends_with_question_mark
 from prep.postings.decode import MAX_POSTING_BYTES
 from prep.postings.extract import MAX_QUESTIONS
 from prep.postings.htmltext import html_to_text
+from tests.support.cpu import least_cpu_seconds
 
 BUDGET_S = 3.0  # per input of up to 1 MB; measured well under 1 s on an idle 2-core machine
 
-
-def _cpu(fn: Callable[[], object], repeat: int = 1) -> float:
-    """The least CPU time of ``repeat`` runs (the least is the one a busy machine disturbed least)."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def _run(text: str) -> None:
@@ -54,15 +45,15 @@ def test_adversarial_text_is_linear(name: str) -> None:
     make = CASES[name]
     small, large = make(100_000), make(400_000)
     _run(small)  # warm the compiled patterns and the taxonomy
-    t_small = _cpu(lambda: _run(small), repeat=3)
-    t_large = _cpu(lambda: _run(large), repeat=3)
+    t_small = least_cpu_seconds(lambda: _run(small), runs=3)
+    t_large = least_cpu_seconds(lambda: _run(large), runs=3)
     assert t_large <= BUDGET_S
     assert t_large <= 8 * max(t_small, 0.02), (t_small, t_large)
 
 
 def test_a_megabyte_of_adversarial_text_fits_the_budget() -> None:
     text = "为什么?" + " " * (MAX_POSTING_BYTES - 20) + "a"
-    assert _cpu(lambda: _run(text)) <= BUDGET_S
+    assert least_cpu_seconds(lambda: _run(text)) <= BUDGET_S
 
 
 def test_question_mark_check_is_a_scan() -> None:
@@ -70,7 +61,8 @@ def test_question_mark_check_is_a_scan() -> None:
     assert ends_with_question_mark("Why? (asked twice)")
     assert ends_with_question_mark("“为什么？”  ")
     assert not ends_with_question_mark("为什么?" + " " * 50_000 + "a")
-    assert _cpu(lambda: [ends_with_question_mark("为什么?" + " " * 24_000 + "a") for _ in range(100)]) <= BUDGET_S
+    assert least_cpu_seconds(
+        lambda: [ends_with_question_mark("为什么?" + " " * 24_000 + "a") for _ in range(100)]) <= BUDGET_S
 
 
 @pytest.mark.parametrize("depth", [20_000])
@@ -79,20 +71,20 @@ def test_deeply_nested_html_is_linear(depth: int) -> None:
         return "<html><body>" + "<div>" * n + "<p>讲一下NCCL？</p>" + "</div>" * n + "</body></html>"
 
     assert "讲一下NCCL？" in html_to_text(page(depth))
-    t_small = _cpu(lambda: html_to_text(page(depth // 4)), repeat=3)
-    t_large = _cpu(lambda: html_to_text(page(depth)), repeat=3)
+    t_small = least_cpu_seconds(lambda: html_to_text(page(depth // 4)), runs=3)
+    t_large = least_cpu_seconds(lambda: html_to_text(page(depth)), runs=3)
     assert t_large <= BUDGET_S
     assert t_large <= 8 * max(t_small, 0.02), (t_small, t_large)
 
 
 def test_unbalanced_end_tags_are_linear() -> None:
     page = "<span>" * 40_000 + "x" + "</div>" * 40_000
-    assert _cpu(lambda: html_to_text(page)) <= BUDGET_S
+    assert least_cpu_seconds(lambda: html_to_text(page)) <= BUDGET_S
 
 
 def test_many_headings_in_html() -> None:
     page = "<h2>面试题</h2><p>讲一下RDMA？</p>" * 20_000
-    assert _cpu(lambda: extract_posting(decode_posting_text(page))) <= BUDGET_S
+    assert least_cpu_seconds(lambda: extract_posting(decode_posting_text(page))) <= BUDGET_S
 
 
 def test_questions_are_capped_and_the_rest_reported() -> None:

@@ -23,7 +23,9 @@ from sqlalchemy import select
 from prep.accounts.models import User
 from prep.extensions import db
 from prep.web import local_time
-from tests.conftest import FIXED_NOW, PASSWORD, confirm_registration
+from tests.support.app import PASSWORD
+from tests.support.clock import FIXED_NOW
+from tests.support.pages import confirm_registration
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "prep" / "translations"

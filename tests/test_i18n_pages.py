@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import re
-from datetime import datetime, timezone
 
 from sqlalchemy import select
 
@@ -17,20 +16,20 @@ POSTING = ("Acme GPU\nGPU 通信工程师\n职位详情\n负责 NCCL 优化。\n
            "- 请解释Ring AllReduce的两个阶段\n- RDMA与TCP/IP相比有何优势？\n")
 
 
-def _studied_posting(client, user):
-    posting = import_posting(user, POSTING, datetime.now(timezone.utc)).posting
+def _studied_posting(client, user, now):
+    posting = import_posting(user, POSTING, now).posting
     db.session.commit()
     r = client.post(f"/postings/{posting.id}/study", follow_redirects=True)
     card = db.session.scalars(select(Card).where(Card.user_id == user.id)).first()
-    service.rate(user, card.id, card.version, 4, datetime.now(timezone.utc))
+    service.rate(user, card.id, card.version, 4, now)
     db.session.commit()
     return posting, r.get_data(as_text=True)
 
 
-def test_posting_page_in_chinese(client, make_user, login):
+def test_posting_page_in_chinese(client, make_user, login, clock):
     user = make_user(language="zh")
     login(user)
-    posting, flashed = _studied_posting(client, user)
+    posting, flashed = _studied_posting(client, user, clock.now)
     assert "已将这个职位的 2 道题目添加到你的学习。" in flashed
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
     for text in ("这个职位列出的题目", "全部已在你的学习中", "导入于", "准备程度", "1 道尚未复习。", "面试日期", "保存日期",
@@ -42,19 +41,19 @@ def test_posting_page_in_chinese(client, make_user, login):
     assert "请按 YYYY-MM-DD 格式输入日期。" in r.get_data(as_text=True)
 
 
-def test_posting_page_stays_english_for_english_users(client, make_user, login):
+def test_posting_page_stays_english_for_english_users(client, make_user, login, clock):
     user = make_user()
     login(user)
-    posting, flashed = _studied_posting(client, user)
+    posting, flashed = _studied_posting(client, user, clock.now)
     assert "Added 2 questions from this posting to your study." in flashed
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
     assert "Asked in this posting" in page and "1 of 2" in page and "这个职位列出的题目" not in page
 
 
-def test_stats_and_optimise_pages_in_chinese(client, make_user, login):
+def test_stats_and_optimise_pages_in_chinese(client, make_user, login, clock):
     user = make_user()
     login(user)
-    _studied_posting(client, user)
+    _studied_posting(client, user, clock.now)
     stats = client.get("/stats", headers=ZH).get_data(as_text=True)
     for text in ("<h1>统计</h1>", "每日复习次数", "未来 30 天到期", "每周真实记忆保持率", "各状态卡片数",
                  "每日学习时长", "顽固卡片", "优化我的排程", "导出或导入我的数据", "以表格查看预测"):
@@ -71,11 +70,11 @@ def test_stats_and_optimise_pages_in_chinese(client, make_user, login):
     assert "没有可以回滚的优化。" in r.get_data(as_text=True)
 
 
-def test_export_page_and_import_flash_in_chinese(app, make_user, login):
+def test_export_page_and_import_flash_in_chinese(app, make_user, login, clock):
     a = app.test_client()
     owner = make_user()
     login(owner, a)
-    _studied_posting(a, owner)
+    _studied_posting(a, owner, clock.now)
     data = a.get("/export/prep-export.json").data
 
     b = app.test_client()

@@ -9,20 +9,11 @@ import json
 import pytest
 from sqlalchemy import func, select
 
-from prep.drill import service
 from prep.drill.models import Card, ReviewLog
 from prep.export import dump
 from prep.extensions import db
 from prep.questions.models import Question
-from tests.conftest import FIXED_NOW
-from tests.test_export import rich_user  # noqa: F401  (fixture)
-from tests.test_stats import simulated  # noqa: F401  (fixture)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    monkeypatch.setattr(service, "utcnow", lambda: FIXED_NOW)
-    return FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 
 def _counts():
@@ -78,7 +69,7 @@ BAD = [
 
 
 @pytest.mark.parametrize("path, value, words", BAD, ids=[f"{p}={str(v)[:20]}" for p, v, _w in BAD])
-def test_an_out_of_range_value_is_refused_by_field_and_row(rich_user, make_user, login, client, clock,  # noqa: F811
+def test_an_out_of_range_value_is_refused_by_field_and_row(rich_user, make_user, login, client, clock,
                                                            path, value, words):
     data = dump.build_export(rich_user, FIXED_NOW)
     if not data["cards"][3]["reviews"]:
@@ -107,7 +98,7 @@ def test_hostile_json_is_refused_not_a_500(make_user, login, client, clock, body
     assert response.status_code == 400 and words in response.get_data(as_text=True)
 
 
-def test_a_clean_file_still_imports(rich_user, make_user, login, client, clock):  # noqa: F811
+def test_a_clean_file_still_imports(rich_user, make_user, login, client, clock):
     data = dump.build_export(rich_user, FIXED_NOW)
     login(make_user("new@example.com"))
     response = client.post("/export/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "x.json")})
@@ -118,7 +109,7 @@ def _post(client, data: dict):
     return client.post("/export/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "x.json")})
 
 
-def test_questions_created_by_an_import_count_against_the_own_question_limit(rich_user, make_user, login,  # noqa: F811
+def test_questions_created_by_an_import_count_against_the_own_question_limit(rich_user, make_user, login,
                                                                              client, clock, monkeypatch):
     """The question form stops at MAX_OWN_QUESTIONS own questions; an import creating new
     questions is held to the same count (the row that crosses it is named)."""
@@ -143,7 +134,7 @@ def test_questions_created_by_an_import_count_against_the_own_question_limit(ric
      "cards[0].question.tags", "at most 10 tags"),
     ({"text": "A question this file brings along?", "tags": ["x" * 61]}, "cards[0].question.tags", "60 characters"),
 ])
-def test_a_question_created_by_an_import_meets_the_question_form(rich_user, make_user, login, client, clock,  # noqa: F811
+def test_a_question_created_by_an_import_meets_the_question_form(rich_user, make_user, login, client, clock,
                                                                  change, where, words):
     data = dump.build_export(rich_user, FIXED_NOW)
     data["cards"][0]["question"].update(change)

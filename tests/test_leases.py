@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from prep import leases
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 TTL = timedelta(minutes=10)
 
@@ -25,9 +25,7 @@ def test_release_lets_another_take_it(app):
     assert leases.acquire("job", FIXED_NOW, TTL, holder="b")
 
 
-def test_sweep_job_runs_only_while_holding_the_lease(app, monkeypatch):
-    from datetime import datetime, timezone
-
+def test_sweep_job_runs_only_while_holding_the_lease(app, monkeypatch, clock):
     from prep.reminders import scheduler, service
 
     calls = []
@@ -36,7 +34,7 @@ def test_sweep_job_runs_only_while_holding_the_lease(app, monkeypatch):
     job()
     assert len(calls) == 1
     # Another live process takes the lease (ours expired long ago in its clock): we skip.
-    far = datetime.now(timezone.utc) + timedelta(days=1)
+    far = clock.now + timedelta(days=1)
     assert leases.acquire(scheduler.LEASE_NAME, far, TTL, holder="other-host")
     job()
     assert len(calls) == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from prep.postings.likely import BankQuestion, rank_likely
-from tests.htmlforms import review_and_save
+from tests.support.htmlforms import review_and_save
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 
@@ -115,7 +115,7 @@ def test_study_this_posting_takes_both_and_readiness_counts_them(content_app, ru
     likely = page.count('class="likely-question"')
     assert likely >= 8
     # The study form, as the page shows it (likely questions ticked by default).
-    from tests.htmlforms import read_form
+    from tests.support.htmlforms import read_form
     action, data = read_form(page, "study-posting")
     assert data.get("with_likely") == "y"
     client.post(action, data=data)

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from prep.accounts.attempts import account_key, parse_limit
 from prep.extensions import db
-from tests.conftest import PASSWORD
+from tests.support.app import PASSWORD
 
 
 def _concurrently(app, n: int, fn, address: str = "127.0.0.1") -> list[int]:

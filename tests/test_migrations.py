@@ -10,7 +10,7 @@ from flask_migrate import upgrade
 from sqlalchemy import create_engine, inspect, text
 
 from prep.extensions import db
-from tests.conftest import make_app
+from tests.support.app import make_app
 
 
 def _fresh_app(tmp_path: Path, database_url: str):

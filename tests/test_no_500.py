@@ -11,7 +11,7 @@ import pytest
 
 from prep.accounts.models import Role
 from prep.content import editor
-from tests.conftest import PASSWORD
+from tests.support.app import PASSWORD
 
 HOSTILE_IDS = ["99999999999999999999999", "2147483648", "9223372036854775808", "0", "-1", "1e9", "%00"]
 PAGES = ["99999999999999999999", "9223372036854775808", "-5", "0", "x", "1e400"]
@@ -274,11 +274,10 @@ def test_a_stored_zone_that_is_not_a_place_breaks_no_page(app, client, make_user
 @pytest.mark.parametrize("where, value", [("cards[0].question.text", "What is a\x00b?"),
                                           ("cards[0].note", "note\x00"),
                                           ("cards[0].question.tags", ["gpu\x00"])])
-def test_an_import_with_a_nul_character_names_the_field(app, client, make_user, login, make_question, where, value):
+def test_an_import_with_a_nul_character_names_the_field(app, client, make_user, login, make_question, where, value,
+                                                         clock):
     import io
     import json
-    from datetime import datetime, timezone
-
     from sqlalchemy import func, select
 
     from prep.drill.models import Card
@@ -290,7 +289,7 @@ def test_an_import_with_a_nul_character_names_the_field(app, client, make_user, 
     question = make_question("What does a ring all-reduce send?")
     login(owner)
     client.post(f"/questions/{question.id}/study")
-    data = dump.build_export(owner, datetime.now(timezone.utc))
+    data = dump.build_export(owner, clock.now)
     card = data["cards"][0]
     if where.endswith("note"):
         card["note"] = value

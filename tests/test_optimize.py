@@ -14,18 +14,10 @@ from prep.optimize import fit
 from prep.optimize import service as optimize_service
 from prep.optimize.models import OptimizationRun
 from prep.stats.simulate import simulate
-from tests.test_stats import simulated  # noqa: F401  (the simulated-history fixture)
+from tests.support.cpu import least_cpu_seconds
 
 UTC = timezone.utc
 START = datetime(2025, 12, 1, tzinfo=UTC)
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    from tests.conftest import FIXED_NOW
-
-    monkeypatch.setattr(service, "utcnow", lambda: FIXED_NOW)
-    return FIXED_NOW
 
 
 def _reviews(sim):
@@ -84,7 +76,7 @@ def test_clamp_keeps_parameters_in_bounds():
     assert clamped[0] == 100.0 and clamped[4] == 1.0
 
 
-def test_optimise_applies_and_rolls_back(simulated, login, client, clock):  # noqa: F811
+def test_optimise_applies_and_rolls_back(simulated, login, client, clock):
     user, sim = simulated(n_cards=80, days=90)
     assert optimize_service.review_count(user) == len(sim.reviews) >= 400
     login(user)
@@ -112,13 +104,13 @@ def test_optimise_applies_and_rolls_back(simulated, login, client, clock):  # no
     assert "no optimisation to roll back" in response.get_data(as_text=True)
 
 
-def test_not_applied_when_not_better(simulated, login, client, clock, monkeypatch):  # noqa: F811
+def test_not_applied_when_not_better(simulated, login, client, clock, monkeypatch):
     user, _ = simulated(n_cards=80, days=90)
     before = json.dumps([0.3] + list(fit.DEFAULT_PARAMETERS[1:]))
     user.fsrs_parameters = before
     db.session.commit()
     worse = fit.FitResult(parameters=fit.DEFAULT_PARAMETERS, before=fit.Metrics(0.30, 0.05),
-                          after=fit.Metrics(0.31, 0.04), train_items=300, test_items=100, split_at=clock)
+                          after=fit.Metrics(0.31, 0.04), train_items=300, test_items=100, split_at=clock.now)
     monkeypatch.setattr(fit, "fit", lambda *a, **k: worse)
     login(user)
     html = client.post("/stats/optimize").get_data(as_text=True)
@@ -194,15 +186,15 @@ def _replayed(user, parameters):
     return out
 
 
-def test_applied_parameters_recompute_memory_states_and_rollback_restores(simulated, login, client, clock):  # noqa: F811
+def test_applied_parameters_recompute_memory_states_and_rollback_restores(simulated, login, client, clock):
     from prep.drill.models import ReviewLog
-    from tests.test_queries import count_statements
+    from tests.support.queries import count_statements
 
     user, sim = simulated(n_cards=80, days=90)
     # One cram review: not memory evidence, so it is not replayed.
     some_card = db.session.scalar(db.select(ReviewLog.card_id).where(ReviewLog.user_id == user.id).limit(1))
     db.session.add(ReviewLog(card_id=some_card, user_id=user.id, card_version=999, rating=1, kind="cram",
-                             reviewed_at=clock, state_before="review", state_after="review",
+                             reviewed_at=clock.now, state_before="review", state_after="review",
                              card_before={"state": "new"}))
     db.session.commit()
     original = _memory_states(user)
@@ -236,7 +228,7 @@ def test_applied_parameters_recompute_memory_states_and_rollback_restores(simula
 
 
 def test_recompute_is_a_no_op_without_reviews(make_user, app):
-    from tests.test_queries import count_statements
+    from tests.support.queries import count_statements
 
     user = make_user()
     with count_statements() as counter:
@@ -262,17 +254,6 @@ def _background(cards: int = 300) -> list[fit.Review]:
     return out
 
 
-def _least_cpu(work, runs: int = 3) -> float:
-    import time as _time
-
-    best = float("inf")
-    for _ in range(runs):
-        began = _time.process_time()
-        work()
-        best = min(best, _time.process_time() - began)
-    return best
-
-
 def test_a_long_history_is_capped_and_linear():
     """12,000 reviews of one card took 26 s and 1.8 GB (every item held the whole history);
     only the most recent MAX_HISTORY_PER_CARD reviews of a card are used now."""
@@ -284,7 +265,7 @@ def test_a_long_history_is_capped_and_linear():
         assert len(items) <= MAX_HISTORY_PER_CARD
         assert all(len(i.steps) <= MAX_HISTORY_PER_CARD for i in items)
         assert items[-1].at == history[-1].reviewed_at  # the most recent ones are kept
-        return _least_cpu(lambda: build_items(history))
+        return least_cpu_seconds(lambda: build_items(history), runs=3)
 
     small, large = cost(3_000), cost(12_000)
     assert large < 3.0
@@ -295,8 +276,8 @@ def test_building_items_is_linear_within_the_cap():
     """A card's items share its history: 4x the reviews (all inside the cap) cost about 4x, not
     16x (each item used to copy the history up to it)."""
     small_history, large_history = _one_card(1_500), _one_card(6_000)
-    small = _least_cpu(lambda: fit.build_items(small_history, max_history=10_000))
-    large = _least_cpu(lambda: fit.build_items(large_history, max_history=10_000))
+    small = least_cpu_seconds(lambda: fit.build_items(small_history, max_history=10_000), runs=3)
+    large = least_cpu_seconds(lambda: fit.build_items(large_history, max_history=10_000), runs=3)
     assert large <= 8 * max(small, 0.002), (small, large)
 
 
@@ -308,8 +289,8 @@ def test_the_fit_on_a_huge_card_costs_about_what_a_small_one_does():
     small_reviews, large_reviews = _one_card(3_000) + background, _one_card(12_000) + background
     result = fit.fit(large_reviews)
     assert result.test_items >= 100 and result.train_items >= 100
-    small = _least_cpu(lambda: fit.fit(small_reviews))
-    large = _least_cpu(lambda: fit.fit(large_reviews))
+    small = least_cpu_seconds(lambda: fit.fit(small_reviews), runs=3)
+    large = least_cpu_seconds(lambda: fit.fit(large_reviews), runs=3)
     assert large < 3.0 and large <= 4 * max(small, 0.01), (small, large)
 
 
@@ -334,7 +315,7 @@ def test_many_long_histories_stay_within_the_step_budget(monkeypatch):
     assert 0 < seen["steps"] <= 200_000
 
 
-def test_the_cap_is_a_setting_and_applied_in_the_query(simulated, app, monkeypatch):  # noqa: F811
+def test_the_cap_is_a_setting_and_applied_in_the_query(simulated, app, monkeypatch):
     """``OPTIMIZE_MAX_HISTORY_PER_CARD``: each card's most recent reviews are chosen by the
     database (a huge history is never read whole) and the fit is told the same cap."""
     from collections import Counter
@@ -369,7 +350,7 @@ def test_the_cap_is_a_setting_and_applied_in_the_query(simulated, app, monkeypat
         from_environ({"PREP_OPTIMIZE_MAX_HISTORY_PER_CARD": "0"})
 
 
-def test_the_fit_runs_outside_the_transaction(simulated, login, client, clock, monkeypatch):  # noqa: F811
+def test_the_fit_runs_outside_the_transaction(simulated, login, client, clock, monkeypatch):
     from prep.extensions import db
     from prep.optimize import fit as fit_module
 

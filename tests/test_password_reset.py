@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import email
 import re
-import time
+from datetime import timedelta
 from email import policy
 from pathlib import Path
 
@@ -11,7 +11,8 @@ from prep.accounts.models import User
 from prep.accounts.passwords import verify_password
 from prep.accounts.reset import compose, make_token
 from prep.extensions import db
-from tests.conftest import PASSWORD
+from tests.support.app import PASSWORD
+from tests.support.clock import FIXED_NOW
 
 NEW = "a brand new passphrase 42"
 
@@ -64,12 +65,12 @@ def test_reset_changes_password_ends_sessions_and_is_single_use(app, client, mak
     assert verify_password(db.session.get(User, user.id).password_hash, NEW)
 
 
-def test_expired_and_forged_tokens(app, client, make_user):
+def test_expired_and_forged_tokens(app, client, make_user, clock):
     user = make_user()
     app.config["PASSWORD_RESET_MAX_AGE"] = 1
     with app.test_request_context():
         token = make_token(user)
-    time.sleep(2.1)
+    clock.shift(timedelta(seconds=2.1))
     r = client.get(f"/password/reset/{token}")
     body = r.get_data(as_text=True)
     assert r.status_code == 400 and "expired" in body and 'href="/password/forgot"' in body
@@ -82,7 +83,7 @@ def test_expired_and_forged_tokens(app, client, make_user):
 def test_email_in_users_language_and_no_header_injection(app, make_user):
     user = make_user(display_name="Mallory\r\nBcc: victim@example.com", language="zh")
     with app.test_request_context():
-        msg = compose(user, "http://127.0.0.1:5000/password/reset/x")
+        msg = compose(user, "http://127.0.0.1:5000/password/reset/x", FIXED_NOW)
     raw = msg.as_bytes()
     assert b"\nBcc:" not in raw and b"\rBcc:" not in raw
     parsed = email.message_from_bytes(raw, policy=policy.default)

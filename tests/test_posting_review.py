@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from prep.extensions import db
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import Question
-from tests.htmlforms import read_form
+from tests.support.htmlforms import read_form
 
 REPORT = """字节跳动 AI Infra 实习 一面二面面经
 发个面经攒人品

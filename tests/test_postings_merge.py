@@ -23,9 +23,9 @@ from prep.postings.models import Posting, PostingQuestion
 from prep.postings.service import import_posting, posting_hash, postings_asking, question_tags
 from prep.questions.models import LinkOrigin, Question, Source
 from prep.questions.service import add_question, find_public_question
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
+from tests.support.data import SEEDS
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 SAMPLES = Path(__file__).resolve().parents[1] / "prep" / "postings" / "samples"
 
 # --- the pure rules ---------------------------------------------------------------------------
@@ -294,7 +294,6 @@ def test_samples_share_questions_with_the_content(app):
     assert ring_en is not None and ring_en.source is Source.content
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is absent")
 def test_seed_and_sample_share_a_question(app, make_user):
     user = make_user()
     import_posting(user, (SEEDS / "000_97fc3cec54768f54.txt").read_bytes(), FIXED_NOW)

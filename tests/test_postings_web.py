@@ -16,11 +16,12 @@ from prep.postings import service
 from prep.postings.decode import MAX_POSTING_BYTES
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import Question, Tag
-from tests.conftest import csrf_token_from
-from tests.htmlforms import review_and_save
+from tests.support.pages import csrf_token_from
+from tests.support.clock import FIXED_NOW
+from tests.support.data import SEEDS
+from tests.support.htmlforms import review_and_save
 
 REPO = Path(__file__).resolve().parents[1]
-SEEDS = REPO.parent / "shared" / "seeds"
 
 POSTING = """Acme GPU Labs
 Collective Communication Engineer
@@ -412,9 +413,9 @@ def test_changed_sample_replaces_the_old_one(app, tmp_path):
     folder = tmp_path / "samples"
     folder.mkdir()
     (folder / "a.txt").write_text(POSTING, encoding="utf-8")
-    assert service.load_sample_postings(folder)[-1] == "sample postings: 1 added, 0 unchanged, 0 removed"
+    assert service.load_sample_postings(folder, now=FIXED_NOW)[-1] == "sample postings: 1 added, 0 unchanged, 0 removed"
     (folder / "a.txt").write_text(POSTING.replace("Shanghai", "Shenzhen"), encoding="utf-8")
-    assert service.load_sample_postings(folder)[-1] == "sample postings: 1 added, 0 unchanged, 1 removed"
+    assert service.load_sample_postings(folder, now=FIXED_NOW)[-1] == "sample postings: 1 added, 0 unchanged, 1 removed"
     db.session.commit()
     assert [p.location for p in db.session.scalars(select(Posting))] == ["Shenzhen"]
 
@@ -488,7 +489,7 @@ def test_cli_missing_file_exits_2(runner, make_user, tmp_path):
     assert result.exit_code == 2 and "cannot read the file" in result.stderr
 
 
-# --- seeds (skipped when ../shared/seeds is absent) ------------------------------------------------
+# --- seeds (tests/data/seeds) ---------------------------------------------------------------------
 
 SEED_QUESTIONS = {
     "000_97fc3cec54768f54.txt": ("百度", [
@@ -500,7 +501,6 @@ SEED_QUESTIONS = {
 }
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds is absent")
 @pytest.mark.parametrize("name", sorted(SEED_QUESTIONS))
 def test_seed_posting_imports_with_its_questions_linked(client, candidate, content, name):
     company, questions = SEED_QUESTIONS[name]

@@ -1,7 +1,6 @@
 """Query efficiency: no N+1 on the main pages, and the drill's queries use indexes (EXPLAIN)."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -11,25 +10,11 @@ from prep.drill import service
 from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
+from tests.support.queries import count_statements
 
 PAGES = ["/dashboard", "/drill", "/questions", "/cards", "/settings"]
 MAX_STATEMENTS = 20
-
-
-@contextmanager
-def count_statements():
-    counter = {"n": 0}
-
-    def before(conn, cursor, statement, params, context, executemany):
-        if not statement.lstrip().upper().startswith(("BEGIN", "SAVEPOINT", "RELEASE", "PRAGMA")):
-            counter["n"] += 1
-
-    event.listen(db.engine, "before_cursor_execute", before)
-    try:
-        yield counter
-    finally:
-        event.remove(db.engine, "before_cursor_execute", before)
 
 
 def _user_with(make_user, make_question, n: int):

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import LiveServer
-from tests.conftest import PASSWORD
-from tests.test_two_servers import Browser
+from tests.support.live import Browser, LiveServer
+from tests.support.app import PASSWORD
 
 REDIS_DB = 13  # flushed before and after
 

@@ -39,9 +39,7 @@ def test_interview_today_or_past_and_empty():
     assert empty.share == 0.0 and empty.projection is None
 
 
-def test_posting_page_shows_readiness_and_saves_interview_date(client, login, make_user):
-    from datetime import datetime, timezone
-
+def test_posting_page_shows_readiness_and_saves_interview_date(client, login, make_user, clock):
     from sqlalchemy import select
 
     from prep.drill import service
@@ -53,14 +51,14 @@ def test_posting_page_shows_readiness_and_saves_interview_date(client, login, ma
     user = make_user()
     text = ("Acme GPU\nGPU 通信工程师\n职位详情\n负责 NCCL 优化。\n面试指南\n"
             "- 请解释Ring AllReduce的两个阶段\n- RDMA与TCP/IP相比有何优势？\n")
-    posting = import_posting(user, text, datetime.now(timezone.utc)).posting
+    posting = import_posting(user, text, clock.now).posting
     db.session.commit()
     login(user)
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
     assert 'id="readiness"' not in page  # nothing studied yet
     client.post(f"/postings/{posting.id}/study")
     card = db.session.scalars(select(Card)).first()
-    service.rate(user, card.id, card.version, 4, datetime.now(timezone.utc))  # Easy: recalled now
+    service.rate(user, card.id, card.version, 4, clock.now)  # Easy: recalled now
     db.session.commit()
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
     assert 'id="readiness"' in page and "1 of 2" in page and "1 not reviewed yet" in page
@@ -78,14 +76,14 @@ def test_posting_page_shows_readiness_and_saves_interview_date(client, login, ma
     assert client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2099-02-02"}).status_code == 404
 
 
-def test_dashboard_lists_the_nearest_interview_first(client, login, make_user):
-    from datetime import date, datetime, timezone
+def test_dashboard_lists_the_nearest_interview_first(client, login, make_user, clock):
+    from datetime import date
 
     from prep.extensions import db
     from prep.postings.service import import_posting
 
     user = make_user()
-    now = datetime.now(timezone.utc)
+    now = clock.now
     far = import_posting(user, "Far Corp\nFar role\n职位详情\n负责 CUDA。\n", now).posting
     near = import_posting(user, "Near Corp\nNear role\n职位详情\n负责 RDMA。\n", now).posting
     past = import_posting(user, "Old Corp\nOld role\n职位详情\n负责 MPI。\n", now).posting

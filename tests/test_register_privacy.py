@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from prep.accounts.models import PendingRegistration, User
 from prep.accounts.passwords import verify_password
 from prep.extensions import db
-from tests.conftest import PASSWORD
+from tests.support.app import PASSWORD
 
 OTHER = "another long passphrase 9"
 
@@ -194,7 +194,7 @@ def test_bad_input_is_reported_alike_for_every_address(client, make_user):
 def test_the_confirmation_needs_the_csrf_token(csrf_app, client):
     _register(client, "csrf@example.com")  # the register page's own token is needed too
     client.get("/register")
-    from tests.conftest import csrf_token_from
+    from tests.support.pages import csrf_token_from
 
     token = csrf_token_from(client.get("/register").get_data(as_text=True))
     assert _register(client, "csrf@example.com", csrf_token=token).status_code == 200
@@ -219,7 +219,7 @@ class _Inbox:
 @pytest.fixture
 def smtp_inbox(app):
     controller_module = pytest.importorskip("aiosmtpd.controller")
-    from tests.test_reminders import free_port
+    from tests.support.live import free_port
 
     inbox = _Inbox()
     port = free_port()
@@ -235,7 +235,7 @@ def smtp_inbox(app):
 def _wait_for(inbox: _Inbox, n: int) -> None:
     deadline = time.monotonic() + 30
     while len(inbox.messages) < n and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # the mail is sent from another thread to a real SMTP server: poll
 
 
 def test_both_mails_over_smtp(app, client, make_user, smtp_inbox):

@@ -3,18 +3,13 @@ aiosmtpd server), crash and restart, two concurrent processes, query counts, pag
 notifications, the calendar feed and the CLI. Fixed clocks; nothing sleeps."""
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from datetime import date, datetime, timedelta, timezone
-from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
 from flask import Flask
 from icalendar import Calendar
 from sqlalchemy import event, func, select
@@ -22,39 +17,19 @@ from sqlalchemy import event, func, select
 from prep.accounts.models import User
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
-from prep.questions.models import Question, Source
 from prep.reminders import service, timing
 from prep.reminders.models import Notification, ReminderAttempt, ReminderLog, ReminderSettings
 from prep.reminders.sweep import find_due
 
-from tests.conftest import FIXED_NOW, csrf_token_from
+from tests.support.clock import FIXED_NOW
+from tests.support.pages import csrf_token_from
+from tests.support.live import free_port
+from tests.support.reminders import SHANGHAI_9, Recorder, log_rows, remind_process, serve, sweep
 
 UTC = timezone.utc
-REPO = Path(__file__).resolve().parent.parent
-SHANGHAI_9 = datetime(2026, 3, 10, 1, 0, tzinfo=UTC)  # 09:00 in Asia/Shanghai
 
 
 # --- a real SMTP server on 127.0.0.1 ------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Recorder:
-    """Accepts every message and keeps it."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], EmailMessage]] = []
-
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd hook name)
-        message = message_from_bytes(envelope.original_content, policy=policy.default)
-        self.messages.append((list(envelope.rcpt_tos), message))
-        return "250 OK"
-
-    def recipients(self) -> list[str]:
-        return sorted(r for rcpts, _ in self.messages for r in rcpts)
 
 
 class Refuser:
@@ -64,27 +39,9 @@ class Refuser:
         return "451 4.3.0 Mailbox temporarily unavailable"
 
 
-def _serve(handler) -> Iterator[tuple[str, object]]:
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield f"smtp://127.0.0.1:{port}?timeout=5", handler
-    finally:
-        controller.stop()
-
-
-@pytest.fixture
-def smtp(app: Flask) -> Iterator[Recorder]:
-    """A working SMTP server; the app sends to it."""
-    for url, handler in _serve(Recorder()):
-        app.config["SMTP_URL"] = url
-        yield handler  # type: ignore[misc]
-
-
 @pytest.fixture
 def refusing_smtp_url() -> Iterator[str]:
-    for url, _ in _serve(Refuser()):
+    for url, _ in serve(Refuser()):
         yield url
 
 
@@ -94,51 +51,6 @@ def closed_port_url() -> str:
 
 
 # --- data --------------------------------------------------------------------------------------
-
-@pytest.fixture
-def question(app: Flask) -> Question:
-    q = Question(text="请解释NCCL中AllReduce的Ring算法原理", norm="ring", source=Source.content)
-    db.session.add(q)
-    db.session.commit()
-    return q
-
-
-@pytest.fixture
-def learner(app: Flask, question: Question) -> Callable[..., User]:
-    """A user (no password hashing: fast) with one new card, unless told otherwise."""
-    counter = {"n": 0}
-
-    def factory(tz: str = "Asia/Shanghai", *, cards: int = 1, state: CardState = CardState.new,
-                due: datetime | None = None, settings: dict | None = None, **user_fields) -> User:
-        counter["n"] += 1
-        user = User(email=user_fields.pop("email", f"learner{counter['n']}@example.com"), password_hash="x",
-                    timezone=tz, **user_fields)
-        db.session.add(user)
-        db.session.flush()
-        for k in range(cards):
-            q = question if k == 0 else Question(text=f"Question {k} for {user.email}", norm=f"q{k}{user.id}",
-                                                 source=Source.content)
-            if k:
-                db.session.add(q)
-                db.session.flush()
-            db.session.add(Card(user_id=user.id, question_id=q.id, state=state,
-                                due=due or FIXED_NOW - timedelta(days=1), added_at=FIXED_NOW - timedelta(days=1)))
-        if settings is not None:
-            db.session.add(ReminderSettings(user_id=user.id, **settings))
-        db.session.commit()
-        return user
-
-    return factory
-
-
-def sweep(now: datetime, **kwargs):
-    report = service.sweep(now, **kwargs)
-    db.session.expire_all()
-    return report
-
-
-def log_rows() -> list[ReminderLog]:
-    return list(db.session.scalars(select(ReminderLog).order_by(ReminderLog.user_id, ReminderLog.local_date)))
 
 
 def attempts_of(entry: ReminderLog) -> list[ReminderAttempt]:
@@ -378,7 +290,7 @@ def test_interrupted_send_is_retried_once_after_the_lease(app: Flask, smtp: Reco
 
 def test_restart_after_a_successful_send_sends_nothing_again(tmp_path: Path, app: Flask, smtp: Recorder,
                                                              learner) -> None:
-    from tests.conftest import make_app
+    from tests.support.app import make_app
 
     user = learner()
     assert [u.email for u in sweep(SHANGHAI_9).sent] == [user.email]
@@ -409,13 +321,6 @@ def test_dismissing_the_notification_does_not_stop_the_email(app: Flask, learner
 
 # --- concurrency: two OS processes -------------------------------------------------------------
 
-def _remind_process(database_url: str, smtp_url: str, instance: Path, now: datetime) -> subprocess.Popen:
-    env = {**os.environ, "PREP_DATABASE_URL": database_url, "PREP_SMTP_URL": smtp_url,
-           "PREP_SECRET_KEY": "test-secret", "PREP_INSTANCE_DIR": str(instance), "PREP_SCHEDULER": "0",
-           "PREP_CONTENT_DIR": str(instance / "content")}
-    return subprocess.Popen([sys.executable, "-m", "prep", "remind", "--now", now.isoformat()], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
 
 def test_two_concurrent_sweeps_in_two_processes_send_one_email_per_user(
         tmp_path: Path, app: Flask, smtp: Recorder, learner) -> None:
@@ -423,7 +328,7 @@ def test_two_concurrent_sweeps_in_two_processes_send_one_email_per_user(
     db.session.commit()
     now = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)  # past 09:00 in all four zones
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    procs = [_remind_process(url, app.config["SMTP_URL"], tmp_path / f"proc{i}", now) for i in range(2)]
+    procs = [remind_process(url, app.config["SMTP_URL"], tmp_path / f"proc{i}", now) for i in range(2)]
     outputs = [p.communicate(timeout=120) for p in procs]
     for p, (out, err) in zip(procs, outputs):
         assert p.returncode == 0, err
@@ -657,13 +562,13 @@ def test_tampered_unsubscribe_token_is_refused(csrf_app: Flask, client, learner)
     assert db.session.scalar(select(func.count()).select_from(ReminderSettings)) == 0
 
 
-def test_banner_and_notifications_with_dismiss(app: Flask, client, login, make_user, question) -> None:
+def test_banner_and_notifications_with_dismiss(app: Flask, client, login, make_user, question, clock) -> None:
     user = make_user(timezone="UTC")
     db.session.add(Card(user_id=user.id, question_id=question.id, due=FIXED_NOW - timedelta(days=1)))
     db.session.commit()
     login(user)
     assert "reminder-banner" not in client.get("/dashboard").get_data(as_text=True)
-    now = datetime.now(UTC)
+    now = clock.now
     local_date = timing.zone_clock(now, "UTC").local_date
     db.session.add(Notification(user_id=user.id, local_date=local_date, due_count=1, message="You have 1 card"))
     db.session.commit()
@@ -750,7 +655,7 @@ def test_scheduler_job_is_an_interval_of_five_minutes(app: Flask) -> None:
     scheduler.sweep_job(app)()  # runs a real sweep (nobody due) without raising
 
 
-def test_background_scheduler_starts_only_for_serve(tmp_path: Path, monkeypatch) -> None:
+def test_background_scheduler_starts_only_forserve(tmp_path: Path, monkeypatch) -> None:
     from click.testing import CliRunner
 
     import waitress

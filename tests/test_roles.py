@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from prep.extensions import db
 from prep.postings.models import Posting
 from prep.postings.service import role_choices
-from tests.htmlforms import read_form
+from tests.support.htmlforms import read_form
 
 
 REPO = Path(__file__).resolve().parents[1]

@@ -16,8 +16,8 @@ from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation, Source
 from prep.questions.service import add_question
 from prep.search import matching, service
-from tests.conftest import FIXED_NOW
-from tests.test_queries import count_statements
+from tests.support.clock import FIXED_NOW
+from tests.support.queries import count_statements
 
 ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}
 

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tests.conftest import PASSWORD, make_app
+from tests.support.app import PASSWORD, make_app
 
 NEW = "another long passphrase 7"
 

@@ -17,17 +17,11 @@ from prep.extensions import db
 from prep.optimize import service as optimize_service
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import LinkOrigin, QuestionExplanation
-from tests.conftest import FIXED_NOW, PASSWORD, csrf_token_from
+from tests.support.app import PASSWORD
+from tests.support.clock import FIXED_NOW
+from tests.support.pages import csrf_token_from
 
 UTC = timezone.utc
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """A settable clock used by the views (service.utcnow)."""
-    state = {"now": FIXED_NOW}
-    monkeypatch.setattr(service, "utcnow", lambda: state["now"])
-    return state
 
 
 def _cards(user, questions) -> list[Card]:

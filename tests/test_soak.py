@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import random
-import re
 import subprocess
 import sys
-import threading
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
@@ -25,54 +21,13 @@ from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import Source
 from prep.questions.service import add_question
-from tests.browser.conftest import LiveServer
-from tests.conftest import PASSWORD
-from tests.test_two_servers import Browser
+from tests.support.live import LiveServer
+from tests.support.app import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENTS = 8
 CARDS_PER_USER = 60
 SECONDS = float(os.environ.get("PREP_SOAK_SECONDS", "20"))
-_CARD = re.compile(r'name="card_id"[^>]*value="(\d+)".*?name="version"[^>]*value="(\d+)"', re.S)
-
-
-def run_clients(base: str, emails: list[str], seconds: float) -> dict:
-    """The load generator (runs in its own process): one thread per candidate."""
-    acked: list[tuple[int, int]] = []
-    statuses: dict[str, int] = {}
-    errors: list[str] = []
-    lock = threading.Lock()
-    deadline = time.monotonic() + seconds
-
-    def candidate(index: int, email: str) -> None:
-        rng = random.Random(index)
-        browser = Browser(base)
-        try:
-            browser.login(email)
-            while time.monotonic() < deadline:
-                page = browser.get("/drill")
-                match = _CARD.search(page)
-                if match is None:  # nothing due right now
-                    break
-                card_id, version = int(match.group(1)), int(match.group(2))
-                # Mostly Again/Hard, so cards stay in (re)learning and come back within the run.
-                rating = rng.choices([1, 2, 3, 4], weights=[4, 3, 2, 1])[0]
-                status = browser.post("/drill/rate", {"csrf_token": browser.token(page), "card_id": card_id,
-                                                      "version": version, "rating": rating})
-                with lock:
-                    statuses[str(status)] = statuses.get(str(status), 0) + 1
-                    if 200 <= status < 300:
-                        acked.append((card_id, version))
-        except Exception as exc:  # noqa: BLE001 - reported to the test
-            with lock:
-                errors.append(f"{email}: {exc!r}")
-
-    threads = [threading.Thread(target=candidate, args=(i, e)) for i, e in enumerate(emails)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=seconds + 120)
-    return {"acked": acked, "statuses": statuses, "errors": errors}
 
 
 def _replay(user: User, logs: list[ReviewLog], card: Card) -> list[str]:
@@ -121,7 +76,7 @@ def test_soak_every_acknowledged_rating_is_logged_once(app, database_url, tmp_pa
                                    "PREP_CONTENT_DIR": str(root / "no-content")})
     server.start()
     try:
-        code = ("import json, sys; from tests.test_soak import run_clients; "
+        code = ("import json, sys; from tests.support.live import run_clients; "
                 "print(json.dumps(run_clients(sys.argv[1], sys.argv[2].split(','), float(sys.argv[3]))))")
         done = subprocess.run([sys.executable, "-c", code, server.url, ",".join(emails), str(SECONDS)],
                               cwd=ROOT, capture_output=True, text=True, timeout=SECONDS + 300)

@@ -22,7 +22,7 @@ from sqlalchemy import func, select, text
 
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
-from tests.conftest import PASSWORD, make_app
+from tests.support.app import PASSWORD, make_app
 
 #: Examples per CI run (each a sequence of up to STEPS steps).
 EXAMPLES = int(__import__("os").environ.get("PREP_MACHINE_EXAMPLES", "2000"))

@@ -13,35 +13,10 @@ from prep.accounts.models import Role
 from prep.drill import queue, service
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
-from prep.questions.models import Source
-from prep.questions.service import add_question
 from prep.stats import compute, queries
-from prep.stats.simulate import simulate, store
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 UTC = timezone.utc
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    monkeypatch.setattr(service, "utcnow", lambda: FIXED_NOW)
-    return FIXED_NOW
-
-
-@pytest.fixture
-def simulated(make_user):
-    """A candidate (Asia/Shanghai) with ~100 days of reviews of 60 questions, simulated through
-    the real scheduler with a fixed seed, ending just before FIXED_NOW."""
-    def build(email: str = "sim@example.com", seed: int = 3, n_cards: int = 60, days: int = 100, **settings):
-        user = make_user(email, timezone="Asia/Shanghai", **settings)
-        questions = [add_question(f"Simulated question {seed}-{i}: how does collective {i} work?",
-                                  source=Source.content, tags=("sim",)) for i in range(n_cards)]
-        sim = simulate(start=FIXED_NOW - timedelta(days=days), days=days, n_cards=n_cards, new_per_day=4,
-                       seed=seed, tz_name=user.timezone, day_start_hour=user.day_start_hour)
-        store(db.session, user.id, [q.id for q in questions], sim)
-        db.session.commit()
-        return user, sim
-    return build
 
 
 # ---- pure maths -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from sqlalchemy import text
 from prep.drill.models import CardState
 from prep.extensions import db
 from prep.reminders import sweep as sweep_module
-from tests.test_reminders import SHANGHAI_9, learner, question, smtp, sweep  # noqa: F401  (fixtures)
+from tests.support.reminders import SHANGHAI_9, sweep
 
 POISON = {
     "far-future-due": "UPDATE cards SET due = :far WHERE user_id = :u",
@@ -39,7 +39,7 @@ VALUES = {"far": datetime(9999, 12, 31, 23, 59), "old": datetime(1, 1, 1), "nan"
 
 
 @pytest.mark.parametrize("poison", sorted(POISON))
-def test_a_poisoned_user_does_not_stop_the_others(app, smtp, learner, poison):  # noqa: F811
+def test_a_poisoned_user_does_not_stop_the_others(app, smtp, learner, poison):
     bad = learner("Asia/Shanghai", state=CardState.review)
     good = learner("Asia/Shanghai")
     db.session.execute(text(POISON[poison]), {"u": bad.id} | VALUES)
@@ -51,7 +51,7 @@ def test_a_poisoned_user_does_not_stop_the_others(app, smtp, learner, poison):  
     assert bad.email in served or bad.email not in {u.email for u in report.claimed}
 
 
-def test_a_user_whose_email_cannot_be_composed_is_skipped_logged_and_counted(app, smtp, learner,  # noqa: F811
+def test_a_user_whose_email_cannot_be_composed_is_skipped_logged_and_counted(app, smtp, learner,
                                                                             monkeypatch, caplog):
     bad = learner("Asia/Shanghai")
     good = learner("Asia/Shanghai")
@@ -77,7 +77,7 @@ def test_a_user_whose_email_cannot_be_composed_is_skipped_logged_and_counted(app
 
 
 @pytest.mark.parametrize("poison", sorted(POISON))
-def test_the_stats_pages_of_a_poisoned_user_answer(app, client, learner, poison):  # noqa: F811
+def test_the_stats_pages_of_a_poisoned_user_answer(app, client, learner, poison):
     from flask_login import FlaskLoginClient  # noqa: F401
 
     bad = learner("Asia/Shanghai", state=CardState.review)
@@ -107,13 +107,11 @@ SNAPSHOTS = {
 
 
 @pytest.mark.parametrize("snapshot", sorted(SNAPSHOTS))
-def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, client, learner, snapshot):  # noqa: F811
+def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, client, learner, snapshot, clock):
     """The retention chart reads the interval from each review's snapshot (in SQL): a snapshot
     that is not a time (written past the import's checks) made PostgreSQL raise (a 500)."""
-    import time
-
     from prep.drill.models import Card, ReviewLog
-    from tests.conftest import FIXED_NOW
+    from tests.support.clock import FIXED_NOW
 
     user = learner("UTC", state=CardState.review)
     card = db.session.scalar(db.select(Card).where(Card.user_id == user.id))
@@ -125,15 +123,8 @@ def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, clie
     with client.session_transaction() as s:
         s["_user_id"] = user.get_id()
         s["_fresh"] = True
-        s["login_at"] = s["seen_at"] = int(time.time())
-    from prep.drill import service as drill_service
-
-    real = drill_service.utcnow
-    drill_service.utcnow = lambda: FIXED_NOW
-    try:
-        response = client.get("/stats")
-    finally:
-        drill_service.utcnow = real
+        s["login_at"] = s["seen_at"] = int(clock.now.timestamp())
+    response = client.get("/stats")
     assert response.status_code == 200, response.get_data(as_text=True)[:300]
     # Both reviews are counted, passed; the good snapshot's (30 days) as mature.
     from prep.drill import queue
@@ -145,7 +136,7 @@ def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, clie
 
 
 @pytest.mark.parametrize("poison", sorted(POISON))
-def test_one_learners_poisoned_row_does_not_break_the_instructors_page(app, client, learner, question,  # noqa: F811
+def test_one_learners_poisoned_row_does_not_break_the_instructors_page(app, client, learner, question,
                                                                        poison):
     """/stats/questions reads every learner's memory state and parameters: one learner's bad
     row must not turn it into a 500 for the instructor."""
@@ -184,7 +175,7 @@ def _refuse_claims_of(user_id: int) -> tuple[list[str], list[str]]:
              "BEGIN SELECT RAISE(ABORT, 'poisoned row'); END"], ["DROP TRIGGER IF EXISTS poison_claim"])
 
 
-def test_a_row_the_batched_claim_cannot_write_skips_only_its_user(app, smtp, learner, caplog):  # noqa: F811
+def test_a_row_the_batched_claim_cannot_write_skips_only_its_user(app, smtp, learner, caplog):
     """A page of users is found in one query and claimed in one statement: a row that makes
     that statement fail used to stop the whole sweep. The page is then found and claimed user
     by user; the bad one is skipped (logged, counted, listed), the others get their mail."""
@@ -211,7 +202,7 @@ def test_a_row_the_batched_claim_cannot_write_skips_only_its_user(app, smtp, lea
         db.session.commit()
 
 
-def test_a_page_whose_query_fails_is_read_user_by_user(app, smtp, learner, monkeypatch):  # noqa: F811
+def test_a_page_whose_query_fails_is_read_user_by_user(app, smtp, learner, monkeypatch):
     """Finding a page is one query: when it fails for one user's rows, the page is read user by
     user, pagination goes on past it, and only that user is left out."""
     users = [learner("Asia/Shanghai") for _ in range(5)]

@@ -11,7 +11,7 @@ from prep.drill import service
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, Question, QuestionExplanation
-from tests.conftest import FIXED_NOW
+from tests.support.clock import FIXED_NOW
 
 DOC = """---
 title: Ring AllReduce

@@ -2,14 +2,10 @@
 all recorded exactly once, and each user's reminder goes out once although both run the scheduler."""
 from __future__ import annotations
 
-import http.cookiejar
 import re
 import threading
 import time
-import urllib.parse
-import urllib.request
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -19,8 +15,8 @@ from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import Source
 from prep.questions.service import add_question
-from tests.browser.conftest import LiveServer
-from tests.conftest import PASSWORD
+from tests.support.live import Browser, LiveServer
+from tests.support.app import PASSWORD
 
 USERS = 6
 CARDS_PER_USER = 12
@@ -35,41 +31,9 @@ def _zone_at_noon(now: datetime) -> str:
     return "UTC" if offset == 0 else (f"Etc/GMT-{offset}" if offset > 0 else f"Etc/GMT+{-offset}")
 
 
-class Browser:
-    """A tiny HTTP client with cookies that reads CSRF tokens from pages, like a browser."""
-
-    def __init__(self, base: str):
-        self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-
-    def get(self, path: str) -> str:
-        with self.opener.open(self.base + path, timeout=30) as r:
-            return r.read().decode()
-
-    def post(self, path: str, data: dict) -> int:
-        body = urllib.parse.urlencode(data).encode()
-        req = urllib.request.Request(self.base + path, data=body, method="POST")
-        try:
-            with self.opener.open(req, timeout=30) as r:
-                return r.status
-        except urllib.error.HTTPError as err:
-            self.last_error = err.read().decode(errors="replace")
-            return err.code
-
-    @staticmethod
-    def token(html: str) -> str:
-        return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
-
-    def login(self, email: str) -> None:
-        token = self.token(self.get("/login"))
-        status = self.post("/login", {"email": email, "password": PASSWORD, "csrf_token": token})
-        assert status == 200, re.findall(r"<p>([^<]+)</p>", getattr(self, "last_error", ""))
-
-
 @pytest.fixture
 def pg_app(tmp_path, postgres_url):
-    from tests.conftest import app_on
+    from tests.support.app import app_on
 
     yield from app_on(tmp_path, postgres_url)
 
@@ -143,8 +107,8 @@ def test_two_servers_ratings_once_and_reminders_once(pg_app, postgres_url, tmp_p
             mails = [p for s in servers for p in (s.root / "instance" / "outbox").glob("*.eml")]
             if len(mails) >= USERS:
                 break
-            time.sleep(0.5)
-        time.sleep(2)
+            time.sleep(0.5)  # two server processes send on their own clocks: poll, the clock fixture cannot reach them
+        time.sleep(2)  # and give a late duplicate (the bug this catches) time to arrive
         mails = [p for s in servers for p in (s.root / "instance" / "outbox").glob("*.eml")]
         recipients = sorted(re.search(r"^To: (.+)$", p.read_text(), re.M).group(1).strip() for p in mails)
         assert recipients == sorted(emails)

@@ -21,9 +21,10 @@ from prep.drill.models import Card
 from prep.extensions import db
 from prep.questions.models import Source
 from prep.questions.service import add_question
-from tests.conftest import FIXED_NOW, PASSWORD
-from tests.htmlforms import review_and_save
-from tests.xss_payloads import PAYLOADS
+from tests.support.app import PASSWORD
+from tests.support.clock import FIXED_NOW
+from tests.support.htmlforms import review_and_save
+from tests.support.xss_payloads import PAYLOADS
 
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "poster", "background", "cite",
              "ping", "manifest", "srcset", "lowsrc", "dynsrc", "codebase"}

@@ -30,6 +30,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from .. import clock
 from ..extensions import db
 from .models import PendingRegistration, Role, User
 from .passwords import hash_password, password_problem
@@ -119,20 +120,20 @@ def confirm(token: str, now: datetime) -> User:
     return user
 
 
-def _message(to: str, name: str, subject: str, body: str) -> EmailMessage:
+def _message(to: str, name: str, subject: str, body: str, now: datetime) -> EmailMessage:
     message = EmailMessage()
     message["Subject"] = _header(subject)
     message["From"] = _header(current_app.config["MAIL_FROM"])
     name = _header(name)
     message["To"] = Address(display_name=name, addr_spec=_header(to)) if name else _header(to)
-    message["Date"] = format_datetime(datetime.now().astimezone())
+    message["Date"] = format_datetime(now)
     message["Message-ID"] = make_msgid(domain="prep.register")
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body)
     return message
 
 
-def compose(started: Started, language: str) -> EmailMessage:
+def compose(started: Started, language: str, now: datetime) -> EmailMessage:
     """The mail a registration sends: the link for a new address, "you already have an account"
     for a known one (in the account's language)."""
     base = current_app.config["BASE_URL"].rstrip("/")
@@ -144,14 +145,14 @@ def compose(started: Started, language: str) -> EmailMessage:
                                    name=_header(user.display_name or "") or user.email.split("@")[0],
                                    login_link=base + url_for("accounts.login"),
                                    forgot_link=base + url_for("accounts.forgot_password"))
-        return _message(user.email, user.display_name or "", subject, body)
+        return _message(user.email, user.display_name or "", subject, body, now)
     with force_locale(language):
         subject = _("Finish creating your prep account")
         body = render_template("accounts/register_email.txt", hours=max_age() // 3600 or 1,
                                link=base + url_for("accounts.confirm_registration", token=started.token))
-    return _message(started.email, "", subject, body)
+    return _message(started.email, "", subject, body, now)
 
 
 def send(started: Started, language: str) -> None:
     """Compose now (in the request) and deliver, the same way for both kinds of address."""
-    deliver(compose(started, language), "registration email")
+    deliver(compose(started, language, clock.now()), "registration email")

@@ -10,8 +10,8 @@ import hashlib
 import threading
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from datetime import datetime
+from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from flask import current_app, render_template, url_for
@@ -19,6 +19,7 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from .. import clock
 from ..extensions import db
 from ..reminders.transport import SEND_ERRORS, make_transport
 from .models import User
@@ -70,7 +71,7 @@ def _header(value: str) -> str:
     return " ".join("".join(ch if ch.isprintable() else " " for ch in value).split())
 
 
-def compose(user: User, link: str) -> EmailMessage:
+def compose(user: User, link: str, now: datetime) -> EmailMessage:
     message = EmailMessage()
     name = _header(user.display_name or "")
     with force_locale(user.language or "en"):
@@ -79,7 +80,7 @@ def compose(user: User, link: str) -> EmailMessage:
                                minutes=int(current_app.config.get("PASSWORD_RESET_MAX_AGE", DEFAULT_MAX_AGE)) // 60)
     message["From"] = _header(current_app.config["MAIL_FROM"])
     message["To"] = Address(display_name=name, addr_spec=_header(user.email)) if name else _header(user.email)
-    message["Date"] = format_datetime(datetime.now().astimezone())
+    message["Date"] = format_datetime(now)
     message["Message-ID"] = make_msgid(domain="prep.password-reset")
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(body)
@@ -108,11 +109,11 @@ def send_reset_email(user: User) -> None:
     """Compose now (in the request), deliver (see :func:`deliver`)."""
     # BASE_URL, not the request's Host header: a forged Host cannot point the link elsewhere.
     link = current_app.config["BASE_URL"].rstrip("/") + url_for("accounts.reset_password", token=make_token(user))
-    deliver(compose(user, link), f"password reset email to user {user.id}")
+    deliver(compose(user, link, clock.now()), f"password reset email to user {user.id}")
 
 
 def spend_like_send() -> None:
     """For an unknown address: the same token and composition work as a real reset, sent nowhere."""
     stand_in = User(id=0, email="nobody@invalid", password_hash="", session_version=0, display_name="")
     compose(stand_in, current_app.config["BASE_URL"].rstrip("/")
-            + url_for("accounts.reset_password", token=make_token(stand_in)))
+            + url_for("accounts.reset_password", token=make_token(stand_in)), clock.now())

@@ -1,7 +1,6 @@
 """Register, log in, log out, settings and password change."""
 from __future__ import annotations
 
-import time
 from decimal import Decimal
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
@@ -10,8 +9,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 
+from .. import clock
 from ..extensions import db, limiter, login_manager
-from ..clock import now as utcnow
 from ..i18n import LANGUAGES
 from ..web import safe_local_target
 from ..zones import is_user_zone
@@ -49,7 +48,7 @@ def load_user(user_key: str) -> User | None:
     if parsed is None:
         return None
     user_id, version, login_at = parsed
-    if login_at is not None and not login_time_valid(login_at, int(time.time())):
+    if login_at is not None and not login_time_valid(login_at, int(clock.now().timestamp())):
         return None
     user = db.session.get(User, user_id)
     if user is None or user.session_version != version:
@@ -87,7 +86,7 @@ def register():
         try:
             started = registration.start(form.email.data, form.password.data,
                                          display_name=form.display_name.data or "",
-                                         timezone=_valid_zone(form.timezone.data), language=language, now=utcnow())
+                                         timezone=_valid_zone(form.timezone.data), language=language, now=clock.now())
         except AccountError as err:
             db.session.rollback()
             form.email.errors.append(_ACCOUNT_ERRORS.get(str(err)) or password_message(form.password.data or "")
@@ -108,9 +107,9 @@ def confirm_registration(token: str):
 
     try:
         if request.method == "POST":  # CSRF is checked for every POST (CSRFProtect)
-            user = registration.confirm(token, utcnow())
+            user = registration.confirm(token, clock.now())
         else:
-            pending = registration.pending_for(token, utcnow())
+            pending = registration.pending_for(token, clock.now())
     except registration.LinkExpired:
         problem = _("This link has expired. Register again to get a new one.")
     except registration.LinkInvalid:
@@ -142,7 +141,7 @@ def _take(kind: str, key: str, setting: str, default: str) -> bool:
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return True
     limit, seconds = parse_limit(current_app.config.get(setting, default))
-    return take(kind, key, limit=limit, seconds=seconds, now=utcnow())
+    return take(kind, key, limit=limit, seconds=seconds, now=clock.now())
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -13,17 +13,22 @@ nothing. The session version in it lets logout and a password change refuse it.
 """
 from __future__ import annotations
 
-import time
-
 from flask import Flask, Response, current_app, flash, redirect, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, logout_user, user_loaded_from_cookie
+
+from .. import clock
 
 SEEN_EVERY = 60  # seconds between rewrites of seen_at
 CLOCK_SKEW = 60  # seconds a login time may lie ahead of this host's clock (several hosts)
 # The separate signed cookie that carried a remembered login's time before the token did;
 # no longer read, and deleted when a browser still sends it.
 OLD_SINCE_COOKIE = "remember_since"
+
+
+def _epoch_seconds() -> int:
+    """The clock's time in whole seconds since the epoch (what the session stores)."""
+    return int(clock.now().timestamp())
 
 
 def parse_identity(ident: str) -> tuple[int, int, int | None] | None:
@@ -44,7 +49,7 @@ def login_time_valid(login_at: int, now: int) -> bool:
 def start_session(remember: bool = False, since: int | None = None) -> None:
     """Call right after ``login_user``: stamps the login time on the session and on the identity
     the remember cookie will carry (``since``: the time of the login a remember cookie restores)."""
-    now = int(time.time())
+    now = _epoch_seconds()
     login_at = now if since is None else since
     session["login_at"] = login_at
     session["seen_at"] = now
@@ -74,7 +79,7 @@ def init_sessions(app: Flask) -> None:
         (the user loader has already refused a time outside the absolute lifetime); a token
         without one (issued before tokens carried it, or forged) restores nothing."""
         parsed = parse_identity(session.get("_user_id", ""))
-        if parsed is None or parsed[2] is None or not login_time_valid(parsed[2], int(time.time())):
+        if parsed is None or parsed[2] is None or not login_time_valid(parsed[2], _epoch_seconds()):
             logout_user()  # also clears the remember cookie
             session.pop("remember", None)
             return
@@ -90,7 +95,7 @@ def init_sessions(app: Flask) -> None:
     def _check_timeouts():
         if request.endpoint == "static" or not current_user.is_authenticated:
             return None
-        now = int(time.time())
+        now = _epoch_seconds()
         if _expired(now):
             lang = session.get("lang")
             logout_user()

@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 from sqlalchemy import func, select
 
+from .. import clock
 from ..content.lookup import explanations_for
 from ..extensions import db
 from ..stats.compute import is_leech
@@ -36,7 +37,7 @@ def interval_label(delta: timedelta) -> str:
 
 
 def _now() -> datetime:
-    return service.utcnow()
+    return clock.now()
 
 
 def _user():

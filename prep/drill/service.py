@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from sqlalchemy import Select, and_, case, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -414,7 +414,3 @@ def bury(card: Card, user: User, now: datetime) -> None:
 
 def set_suspended(card: Card, suspended: bool) -> None:
     card.suspended = suspended
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)

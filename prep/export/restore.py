@@ -77,9 +77,10 @@ class ImportReport:
 
 
 class _Checker:
-    def __init__(self, now: datetime | None = None) -> None:
+    def __init__(self, now: datetime | None) -> None:
+        """``now`` bounds the times checked; None for a checker that checks no time."""
         self.problems: list[str] = []
-        self.now = now or datetime.now(timezone.utc)
+        self.now = now
 
     def fail(self, where: str, message: str) -> None:
         if len(self.problems) < MAX_PROBLEMS:
@@ -127,7 +128,7 @@ class _Checker:
             self.fail(where, f"is over {longest:,} characters")
 
 
-def parse(raw: bytes, now: datetime | None = None) -> dict[str, Any]:
+def parse(raw: bytes, now: datetime) -> dict[str, Any]:
     """Decode and validate an export file; raises :class:`ImportProblem` listing every problem.
 
     ``now`` bounds the times a file may hold (reviews not after now, due dates not past the
@@ -340,7 +341,7 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
     from ..questions import service as questions_service
 
     report = ImportReport()
-    check = _Checker()
+    check = _Checker(None)  # question limits only: no time to bound
     found: dict[str, Question | None] = {}
     own = int(db.session.scalar(select(func.count(Question.id)).where(Question.owner_id == user.id)) or 0)
     for i, c in enumerate(data["cards"]):

@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
 
-from ..drill.service import utcnow
+from .. import clock
 from ..extensions import db
 from . import anki, dump, restore
 from .forms import ImportForm
@@ -34,21 +34,21 @@ def index():
 @bp.route("/prep-export.json")
 @login_required
 def json_download():
-    now = utcnow()
+    now = clock.now()
     return _download(dump.export_json(_user(), now), "application/json", f"prep-export-{now:%Y%m%d}.json")
 
 
 @bp.route("/prep-export.zip")
 @login_required
 def csv_download():
-    now = utcnow()
+    now = clock.now()
     return _download(dump.export_csv_zip(_user(), now), "application/zip", f"prep-export-{now:%Y%m%d}.zip")
 
 
 @bp.route("/prep.apkg")
 @login_required
 def apkg_download():
-    now = utcnow()
+    now = clock.now()
     return _download(anki.build_apkg(_user(), now), "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
 
 
@@ -59,7 +59,7 @@ def import_upload():
     if not form.validate():
         return render_template("export/index.html", form=form), 400
     try:
-        data = restore.parse(form.file.data.read(ImportForm.MAX_BYTES + 1), utcnow())
+        data = restore.parse(form.file.data.read(ImportForm.MAX_BYTES + 1), clock.now())
         report = restore.import_export(_user(), data, restore_settings=form.restore_settings.data)
     except restore.ImportProblem as err:
         db.session.rollback()

@@ -6,7 +6,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..drill.forms import ActionForm
-from ..drill.service import utcnow
+from .. import clock
 from ..extensions import db
 from . import fit, service
 
@@ -33,7 +33,7 @@ def run():
         abort(400)
     user = current_user._get_current_object()
     try:
-        result = service.optimise(user, utcnow())
+        result = service.optimise(user, clock.now())
     except fit.OptimizeError as err:
         db.session.rollback()
         flash(_optimize_error(err), "error")
@@ -51,7 +51,7 @@ def run():
 def rollback():
     if not ActionForm().validate():
         abort(400)
-    run = service.rollback(current_user._get_current_object(), utcnow())
+    run = service.rollback(current_user._get_current_object(), clock.now())
     db.session.commit()
     flash(_("Previous parameters restored.") if run else _("There is no optimisation to roll back."),
           "success" if run else "info")

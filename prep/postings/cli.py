@@ -133,7 +133,7 @@ def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) ->
 
     from ..accounts.models import User
     from ..extensions import db
-    from ..clock import now as utcnow
+    from .. import clock
     from .service import PostingLimitError, import_posting, likely_questions
 
     def fail(message: str) -> NoReturn:
@@ -162,7 +162,7 @@ def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) ->
         for message in failures[:-1]:
             click.echo(f"prep postings import: {message}", err=True)
         fail(failures[-1])
-    now = utcnow()
+    now = clock.now()
     lines = []
     outcomes = []
     for path, text in texts:

@@ -12,7 +12,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from ..content.lookup import explanations_for
 from ..drill.models import Card
 from ..extensions import db
-from ..clock import now as utcnow
+from .. import clock
 from ..questions.models import Question, Source
 from ..web import instructor_required, page_arg
 from .decode import MAX_POSTING_BYTES
@@ -104,7 +104,7 @@ def from_role():
             abort(400)
         return _render_new(ImportPostingForm(formdata=None), 400, role_form)
     try:
-        outcome = import_role(_user(), role_form.role.data, utcnow())
+        outcome = import_role(_user(), role_form.role.data, clock.now())
         db.session.commit()
     except PostingLimitError as err:
         db.session.rollback()
@@ -179,7 +179,7 @@ def save():
                                                 q["round"], q["section"]) for q in form.kept_questions()])
     for attempt in range(2):
         try:
-            outcome = import_posting(_user(), form.source.data, utcnow(), review=review)
+            outcome = import_posting(_user(), form.source.data, clock.now(), review=review)
             db.session.commit()
             break
         except PostingLimitError as err:
@@ -271,7 +271,7 @@ def readiness_for(user, posting: Posting, chosen_likely=()):
     from ..drill.models import CardState, ReviewLog
     from .readiness import QuestionState, assess
 
-    now = utcnow()
+    now = clock.now()
     asked = [(pq.question_id, pq.question.text) for pq in posting.questions]
     asked_ids = {qid for qid, _text in asked}
     wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
@@ -323,7 +323,7 @@ def study_likely(posting_id: int):
         return redirect(url_for("postings.show", posting_id=posting.id))
     from ..drill import service as drill_service
 
-    added = drill_service.add_to_study(_user(), ids, utcnow())
+    added = drill_service.add_to_study(_user(), ids, clock.now())
     db.session.commit()
     flash(ngettext("Added %(num)s likely question to your study.",
                    "Added %(num)s likely questions to your study.", added), "success" if added else "info")
@@ -347,7 +347,7 @@ def study(posting_id: int):
         return redirect(url_for("postings.show", posting_id=posting.id))
     from ..drill import service as drill_service
 
-    added = drill_service.add_to_study(_user(), ids, utcnow())
+    added = drill_service.add_to_study(_user(), ids, clock.now())
     db.session.commit()
     if added:
         if added < total:
@@ -409,7 +409,7 @@ def approve_pending(question_id: int):
     question = _pending_or_404(question_id)
     text = " ".join((form.text.data or question.text).split()) or question.text
     public = admit_to_bank(text, [t.name for t in question.tags])
-    decide(question.norm, "approved", current_user.id, utcnow())  # the wording may have changed
+    decide(question.norm, "approved", current_user.id, clock.now())  # the wording may have changed
     db.session.commit()
     flash(_("Added to the shared bank: %(text)s", text=public.text), "success")
     return redirect(url_for("postings.pending"))
@@ -421,7 +421,7 @@ def reject_pending(question_id: int):
     if not PostingActionForm().validate():
         abort(400)
     question = _pending_or_404(question_id)
-    reject_from_bank(question.norm, current_user.id, utcnow())
+    reject_from_bank(question.norm, current_user.id, clock.now())
     db.session.commit()
     flash(_("Kept out of the shared bank: %(text)s", text=question.text), "info")
     return redirect(url_for("postings.pending"))

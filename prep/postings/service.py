@@ -22,7 +22,6 @@ from ..extensions import db
 from ..questions.models import Question, Source
 from ..questions.normalize import normalize_question
 from ..questions.service import add_question, find_public_question
-from ..clock import now as utcnow
 from ..skills import load_taxonomy
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
@@ -449,12 +448,11 @@ def delete_posting(posting: Posting) -> None:
     db.session.flush()
 
 
-def load_sample_postings(directory: Path | str = SAMPLES_DIR, now: datetime | None = None) -> list[str]:
+def load_sample_postings(directory: Path | str = SAMPLES_DIR, *, now: datetime) -> list[str]:
     """Import the shipped sample postings as shared postings (idempotent); returns report lines.
 
     Sample postings whose file is gone or changed are removed (their questions stay).
     """
-    now = now or utcnow()
     directory = Path(directory)
     if not directory.is_dir():
         return [f"no sample postings at {directory}; skipped"]

@@ -8,6 +8,7 @@ from flask_babel import ngettext
 from flask_login import current_user, login_required
 from sqlalchemy import func, or_, select
 
+from .. import clock
 from ..drill import service as drill_service
 from ..drill.forms import ActionForm
 from ..drill.models import Card
@@ -80,7 +81,7 @@ def index():
             db.session.rollback()
             form.text.errors.append(_QUESTION_ERRORS.get(str(err)) or str(err))
             return _render_index(form, 400)
-        drill_service.add_to_study(user, [question.id], drill_service.utcnow())
+        drill_service.add_to_study(user, [question.id], clock.now())
         db.session.commit()
         flash(_("Question added to your study."), "success")
         return redirect(url_for("questions.index"))
@@ -106,7 +107,7 @@ def study(question_id: int):
     if not ActionForm().validate():
         abort(400)
     question = _question_or_404(question_id)
-    added = drill_service.add_to_study(current_user._get_current_object(), [question.id], drill_service.utcnow())
+    added = drill_service.add_to_study(current_user._get_current_object(), [question.id], clock.now())
     db.session.commit()
     flash(_("Added to your study.") if added else _("This question is already in your study."), "success")
     return redirect(safe_local_target(request.form.get("next"), url_for("questions.index")))
@@ -124,7 +125,7 @@ def study_tag():
     if not ids:
         flash(_("No questions have that tag."), "error")
         return redirect(url_for("questions.index"))
-    added = drill_service.add_to_study(current_user._get_current_object(), ids, drill_service.utcnow())
+    added = drill_service.add_to_study(current_user._get_current_object(), ids, clock.now())
     db.session.commit()
     flash(ngettext("Added %(num)d question tagged %(tag)s to your study.",
                    "Added %(num)d questions tagged %(tag)s to your study.", added, tag=form.tag.data), "success")

@@ -69,13 +69,13 @@ def _banner() -> dict[str, Any] | None:
 
     from ..drill import service as drill_service
     from ..extensions import db
-    from ..clock import now as utcnow
+    from .. import clock
     from . import service
 
     if not getattr(current_user, "is_authenticated", False):
         return None
     user = current_user._get_current_object()
-    now = utcnow()
+    now = clock.now()
     try:
         note = service.today_notification(user, now)
         if note is None:

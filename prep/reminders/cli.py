@@ -7,13 +7,14 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from .. import clock
 from .scheduler import SWEEP_MINUTES
 
 
 def parse_now(text: str | None) -> datetime:
     """An ISO 8601 time; without a zone it is taken as UTC. None means the real current time."""
     if not text:
-        return datetime.now(timezone.utc)
+        return clock.now()
     try:
         value = datetime.fromisoformat(text.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:

@@ -7,7 +7,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_login import current_user, login_required
 
 from ..extensions import csrf, db
-from ..clock import now as utcnow
+from .. import clock
 from . import service, timing
 from .forms import ActionForm, ReminderSettingsForm
 
@@ -36,7 +36,7 @@ def settings():
     if not form.is_submitted():
         form.enabled.data, form.email.data, form.in_app.data = row.enabled, row.email, row.in_app
         form.remind_at.data = time(row.remind_minute // 60, row.remind_minute % 60)
-    now = utcnow()
+    now = clock.now()
     calendar_url = (url_for("reminders.calendar_feed", token=row.calendar_token, _external=True)
                     if row.calendar_token else None)
     return render_template(
@@ -62,7 +62,7 @@ def calendar_feed(token: str):
     row = service.settings_for_calendar_token(token)
     if row is None:
         abort(404)
-    body = service.calendar_feed(row, utcnow())
+    body = service.calendar_feed(row, clock.now())
     db.session.rollback()
     return Response(body, mimetype="text/calendar", headers={
         "Content-Disposition": 'inline; filename="prep-reviews.ics"',
@@ -84,7 +84,7 @@ def notifications():
 def dismiss(notification_id: int | None):
     if not ActionForm().validate():
         abort(400)
-    changed = service.dismiss(_user(), notification_id, utcnow())
+    changed = service.dismiss(_user(), notification_id, clock.now())
     db.session.commit()
     if notification_id is not None and not changed:
         abort(404)

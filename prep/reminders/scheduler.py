@@ -8,13 +8,15 @@ from __future__ import annotations
 import atexit
 import logging
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta, timezone
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask
+
+from .. import clock
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +34,7 @@ def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
         from . import service
 
         with app.app_context():
-            now = datetime.now(timezone.utc)
+            now = clock.now()
             try:
                 # One process at a time across workers and hosts; the claims keep each email
                 # to one send even if two ever overlapped.
@@ -54,7 +56,7 @@ def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
 
 def configure(scheduler: BaseScheduler, app: Flask, minutes: int = SWEEP_MINUTES) -> BaseScheduler:
     scheduler.add_job(sweep_job(app, minutes), IntervalTrigger(minutes=minutes, timezone=timezone.utc), id=JOB_ID,
-                      next_run_time=datetime.now(timezone.utc), coalesce=True, max_instances=1,
+                      next_run_time=clock.now(), coalesce=True, max_instances=1,
                       misfire_grace_time=minutes * 60, replace_existing=True)
     return scheduler
 

@@ -17,6 +17,7 @@ from flask_babel import force_locale, ngettext
 from werkzeug.routing import MapAdapter
 from sqlalchemy import and_, func, or_, select, update
 
+from .. import clock
 from ..accounts.models import User
 from ..drill import queue
 from ..drill import service as drill_service
@@ -116,7 +117,7 @@ def compose(mail: ReminderEmail) -> EmailMessage:
     message = EmailMessage()
     message["From"] = current_app.config["MAIL_FROM"]
     message["To"] = user.email
-    message["Date"] = format_datetime(datetime.now().astimezone())
+    message["Date"] = format_datetime(clock.now())
     message["Message-ID"] = mail.message_id or make_msgid(domain=mail_domain())
     message["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -8,6 +8,7 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
+from .. import clock
 from ..drill import queue, service
 from ..web import instructor_required, page_arg
 from ..zones import user_zone
@@ -32,7 +33,7 @@ def _month_label(day) -> str:
 @login_required
 def index():
     user = current_user._get_current_object()
-    now = service.utcnow()
+    now = clock.now()
     today = service.study_day(user, now)
     tz = user_zone(user.timezone)
     first = queue.day_bounds(today.day - timedelta(days=compute.HEATMAP_DAYS - 1), tz, user.day_start_hour)
@@ -59,7 +60,7 @@ def index():
 def questions():
     page = page_arg()
     per_page = 25
-    rows, total = queries.question_difficulty(service.utcnow(), page, per_page)
+    rows, total = queries.question_difficulty(clock.now(), page, per_page)
     pages = max(1, -(-total // per_page))
     return render_template("stats/questions.html", rows=rows, total=total, page=page, pages=pages,
                            min_learners=queries.MIN_LEARNERS, leech_lapses=compute.LEECH_LAPSES)

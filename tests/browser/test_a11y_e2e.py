@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import shutil
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
@@ -20,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, LiveServer, register, screenshot
+from tests.support.live import LiveServer, axe_violations, register, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -80,24 +79,10 @@ def _study_some_questions(page, server: LiveServer) -> None:
         page.wait_for_selector(".flash")
 
 
-def _axe(page, name: str) -> list[dict]:
-    """Run axe-core on the page; returns the serious and critical violations (all are saved)."""
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ["violations"]});
-        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.map(n => ({target: n.target, summary: n.failureSummary}))}));
-    }""")
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"axe-{name}.json").write_text(json.dumps(result, indent=2, ensure_ascii=False),
-                                                encoding="utf-8")
-    return [v for v in result if v["impact"] in ("serious", "critical")]
-
-
 def _check(page, name: str, width: str, problems: list[str]) -> None:
     page.wait_for_load_state("load")
     screenshot(page, name)
-    for v in _axe(page, name):
+    for v in axe_violations(page, name):
         problems.append(f"{name}: {v['impact']} {v['id']} ({v['help']}): "
                         + "; ".join(str(n["target"]) for n in v["nodes"][:5]))
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import register, screenshot
+from tests.support.live import register, screenshot
 
 pytestmark = pytest.mark.browser
 

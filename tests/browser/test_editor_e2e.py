@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import LiveServer, register, screenshot
+from tests.support.live import LiveServer, register, screenshot
 
 pytestmark = pytest.mark.browser
 

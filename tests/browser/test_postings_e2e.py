@@ -1,29 +1,25 @@
 """End to end: register → import a seed posting (upload) → "Study this posting" → its questions
-are in the drill queue. Uses a shipped sample posting when ../shared/seeds is absent."""
+are in the drill queue (the seed posting of tests/data/seeds)."""
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from prep.questions.normalize import normalize_question
-from tests.browser.conftest import register, screenshot
+from tests.support.data import SEEDS
+from tests.support.live import register, screenshot
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parents[2]
-SEED = REPO.parent / "shared" / "seeds" / "000_97fc3cec54768f54.txt"
-SAMPLE = REPO / "prep" / "postings" / "samples" / "01_yunfan_llm_comm_zh.txt"
+SEED = SEEDS / "000_97fc3cec54768f54.txt"
 
 
 def test_import_posting_and_study_it(live_server, page):
-    posting_file = SEED if SEED.is_file() else SAMPLE
     register(page, live_server)
 
     page.click("nav >> text=Postings")
     page.wait_for_selector("#no-postings")
     page.click("#import-posting")
-    page.set_input_files("#file", str(posting_file))
+    page.set_input_files("#file", str(SEED))
     page.click("#import-form button[type=submit]")
     page.wait_for_selector("#review-form")  # the checklist: nothing stored yet
     page.click("#review-save")
@@ -32,11 +28,10 @@ def test_import_posting_and_study_it(live_server, page):
 
     questions = page.locator("a.posting-question").all_inner_texts()
     assert len(questions) >= 3
-    if posting_file == SEED:
-        assert page.locator("#posting-company").inner_text() == "百度"
-        assert questions[0] == "请解释NCCL中AllReduce的Ring算法原理"
-        assert page.locator(".chip.skill", has_text="NCCL").count() == 1
-        assert page.locator(".no-explanation").count() == 0
+    assert page.locator("#posting-company").inner_text() == "百度"
+    assert questions[0] == "请解释NCCL中AllReduce的Ring算法原理"
+    assert page.locator(".chip.skill", has_text="NCCL").count() == 1
+    assert page.locator(".no-explanation").count() == 0
     assert page.locator(".explanations a[href^='/explanations/']").count() >= 1
     screenshot(page, "posting")
 

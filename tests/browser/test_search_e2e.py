@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import register, screenshot
-from tests.browser.test_a11y_e2e import _axe
+from tests.support.live import axe_violations, register, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +52,7 @@ def test_header_search_shows_grouped_results(live_server, browser, width):
         assert mine.locator("[data-state=new]").count() == 1 and mine.locator("a[href^='/cards/']").count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         screenshot(page, f"search-en-{width}")
-        serious = _axe(page, f"search-en-{width}")
+        serious = axe_violations(page, f"search-en-{width}")
         assert not serious, serious
 
         _search_from_header(page, "环形")

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from tests.browser.conftest import register, screenshot
+from tests.support.live import register, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import register
-from tests.xss_payloads import PAYLOADS
+from tests.support.live import register
+from tests.support.xss_payloads import PAYLOADS
 
 pytestmark = pytest.mark.browser
 

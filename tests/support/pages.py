@@ -1,0 +1,32 @@
+"""Reading pages as a browser would: the CSRF token of a form, the link a registration mailed."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+
+def csrf_token_from(html: str) -> str:
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html) or re.search(
+        r'value="([^"]+)"[^>]*name="csrf_token"', html)
+    assert match, "no csrf token in page"
+    return match.group(1)
+
+
+def confirm_registration(app: Flask, client: FlaskClient, email: str):
+    """Follow the link of the newest registration mail sent to ``email`` (registering creates the
+    account only then; see prep.accounts.registration) with ``client``; the response."""
+    import email as email_lib
+    from email import policy
+
+    outbox = Path(app.instance_path) / "outbox"
+    for path in sorted(outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns, reverse=True):
+        message = email_lib.message_from_bytes(path.read_bytes(), policy=policy.default)
+        if message["To"].addresses[0].addr_spec != email.strip().lower():
+            continue
+        found = re.search(r"https?://[^/\s]+(/register/confirm/\S+)", message.get_body(("plain",)).get_content())
+        if found:
+            return client.post(found.group(1))
+    raise AssertionError(f"no registration link was mailed to {email}")

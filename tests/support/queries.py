@@ -1,0 +1,23 @@
+"""Counting the SQL statements a piece of work runs (so a page's query count can be pinned)."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from sqlalchemy import event
+
+from prep.extensions import db
+
+
+@contextmanager
+def count_statements():
+    counter = {"n": 0}
+
+    def before(conn, cursor, statement, params, context, executemany):
+        if not statement.lstrip().upper().startswith(("BEGIN", "SAVEPOINT", "RELEASE", "PRAGMA")):
+            counter["n"] += 1
+
+    event.listen(db.engine, "before_cursor_execute", before)
+    try:
+        yield counter
+    finally:
+        event.remove(db.engine, "before_cursor_execute", before)
