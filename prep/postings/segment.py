@@ -1,0 +1,99 @@
+"""Stage 2 of extraction: the lines of a document into blocks under their headings.
+
+The lines before the first recognised heading are the *header* block; noise sections (英伟达
+的其他在招职位, 相似职位推荐, Similar jobs, More jobs at ...) and their lines are dropped until the
+next real heading; an interview round's sub-headings stay in that round.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .asking import judge_line, strip_list_marker
+from .headings import GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading
+from .rounds import REVERSE, round_line
+
+
+@dataclass
+class Block:
+    """A heading and the lines under it (the first block of a document is its header)."""
+
+    name: str
+    kind: str  # required | responsibilities | nice | content | interview | round | generic | header
+    round: str | None
+    lines: list[str] = field(default_factory=list)
+    reverse: bool = False  # inside a round's 反问 part
+
+
+def segment(lines: list[str]) -> tuple[list[Block], bool]:
+    """Lines into blocks under their headings (noise dropped); whether any known heading was seen."""
+    blocks = [Block("", "header", None)]
+    recognised = False
+    noise = False
+    current_round: str | None = None
+    for index, line in enumerate(lines):
+        heading = match_heading(line)
+        if heading:
+            name, kind, rest = heading
+            if kind == NOISE:
+                noise = True
+                continue
+            noise = False
+            recognised = True
+            if kind != INTERVIEW:
+                current_round = None
+            blocks.append(Block(name, kind, current_round if kind == INTERVIEW else None))
+            if rest:
+                blocks[-1].lines.append(rest)
+            continue
+        round_ = round_line(line)
+        if round_:
+            noise = False
+            recognised = True
+            current_round, rest = round_
+            blocks.append(Block(current_round, ROUND_KIND, current_round))
+            # "Round 1 - Hiring manager (45 min)": a description of the round, not a question
+            if rest and (len(rest) > 40 or judge_line(rest).asks):
+                blocks[-1].lines.append(rest)
+            continue
+        if noise:
+            continue
+        generic = generic_heading(line)
+        if generic and len(blocks) == 1 and not blocks[0].lines:
+            blocks[0].lines.append(generic)  # "【Job title】" or "## Title" opening the page: the header
+            continue
+        if not generic and (len(blocks) > 1 or len(blocks[0].lines) >= 2):
+            generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "")
+        if generic:
+            reverse = bool(REVERSE.fullmatch(generic) or REVERSE.fullmatch(line))
+            if reverse and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
+                blocks.append(Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
+                continue
+            if not any(c in line.rstrip(HEADING_TRAILERS) for c in ":："):  # "Label: text" is a line
+                # a sub-heading inside a round stays in that round ("算法题：", "## Coding")
+                parent = blocks[-1]
+                if parent.kind in (ROUND_KIND, INTERVIEW) and not parent.reverse:
+                    blocks.append(Block(generic, parent.kind, parent.round))
+                else:
+                    blocks.append(Block(generic, GENERIC, None))
+                continue
+        if REVERSE.match(line) and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
+            continue  # "反问：…" on one line
+        blocks[-1].lines.append(line)
+    return blocks, recognised
+
+
+def _plain_heading(line: str, following: str) -> str | None:
+    """A short plain line that introduces a list ("Be ready to discuss", "Things we ask about"):
+    no list marker, no sentence or question punctuation, and a list item on the next line."""
+    if not following or len(line) > 60 or len(line) < 2:
+        return None
+    if line[-1:] in "。.!！?？;；,，" or strip_list_marker(line) != line:
+        return None
+    if strip_list_marker(following) == following.strip():
+        return None
+    judged = judge_line(line)
+    if judged.asks or round_line(line):
+        return None
+    return line.rstrip(HEADING_TRAILERS).strip() or None
