@@ -32,7 +32,8 @@ import yaml
 
 from ..questions.normalize import normalize_question
 from .errors import Problem
-from .render import MAX_BLOCK_NESTING, MAX_RENDER_CHARS, SLUG_RE, block_nesting_overflow
+from .markdown_rules import MAX_BLOCK_NESTING, SLUG_RE
+from .render import MAX_RENDER_CHARS, block_nesting_overflow
 
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
