@@ -126,7 +126,6 @@ def test_study_this_posting_takes_both_and_readiness_counts_them(content_app, ru
     assert f"of {1 + likely} questions" in page  # readiness counts what was chosen
 
 
-
 def test_a_second_posting_page_view_reads_the_bank_from_the_cache_and_a_content_change_is_seen(
         content_app, runner, client, make_user, login):
     """The explanations and the explained bank questions are read once (cached per database like

@@ -246,6 +246,7 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
 def _cut(value: str | None, length: int) -> str | None:
     return value[:length] if value else value
 
+
 def role_choices(directory: Path = ROLES_DIR) -> list[tuple[str, str]]:
     """``(slug, title)`` of each shipped target role, by title."""
     out = []
