@@ -12,6 +12,8 @@ import math
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from fsrs import Scheduler
+
 from ..drill.models import CardState
 from ..drill.scheduling import SchedulingError, parse_steps
 from ..questions.normalize import normalize_question
@@ -197,8 +199,6 @@ def _check_settings(check: FileChecker, s: Any) -> None:
                 check.fail(f"user.settings.{key}", str(err))
     params = s.get("fsrs_parameters")
     if params is not None:
-        from fsrs import Scheduler
-
         try:
             Scheduler(parameters=params)
         except (ValueError, TypeError) as err:

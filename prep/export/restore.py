@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from ..accounts.models import User
 from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
+from ..questions import service as questions_service
 from ..questions.models import Question, Source
 from ..questions.normalize import guess_lang, normalize_question
 from ..questions.service import get_or_create_tags
@@ -73,8 +74,6 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
     First every card's question is looked up (no write): questions the file would create are
     held to the question form's limits and to the user's own-question limit, and
     :class:`ImportProblem` is raised before anything is added."""
-    from ..questions import service as questions_service
-
     report = ImportReport()
     check = FileChecker()
     found: dict[str, Question | None] = {}

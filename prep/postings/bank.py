@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import func, select
 
+from ..content.models import Explanation
 from ..content.sync import link_question
 from ..extensions import db
 from ..questions.models import Question, Source
@@ -45,8 +47,6 @@ def questions_fingerprint(*where: Any) -> tuple[int, int | None, str | None]:
 def explanations_fingerprint() -> tuple[Any, ...]:
     """(count, newest update) of the explanations: a content sync, the one place a public
     question's text is edited, changes them."""
-    from ..content.models import Explanation
-
     return tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at))).one())
 
 
@@ -111,8 +111,6 @@ def admit_if_asked(question: Question, tags: Sequence[str], linker: Any) -> Ques
     """Put a candidate's question into the shared bank once enough independent accounts ask it
     (their own copies stay theirs); None while it stays private."""
     try:
-        from flask import current_app
-
         threshold = int(current_app.config.get("BANK_ADMIT_ACCOUNTS", BANK_ADMIT_ACCOUNTS))
     except RuntimeError:  # outside an app context
         threshold = BANK_ADMIT_ACCOUNTS

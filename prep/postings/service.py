@@ -13,19 +13,21 @@ from typing import Any
 
 from sqlalchemy import case, func, or_, select
 
+from ..clock import now as utcnow
+from ..content.models import Explanation
 from ..drill import service as drill_service
 from ..extensions import db
-from ..questions.models import Question
-from ..clock import now as utcnow
+from ..questions.models import Question, QuestionExplanation
 from ..skills import load_taxonomy
 from .bank import (BANK_ADMIT_ACCOUNTS, PendingQuestion, admit_to_bank, database_key, decide,
                    explanations_fingerprint, pending_accounts, pending_questions, questions_fingerprint,
                    reject_from_bank)
+from .decode import read_posting_file
 from .errors import PostingInputError
 from .importing import (MAX_POSTINGS_PER_USER, ROLES_DIR, ImportResult, PostingLimitError, Preview, Review,
                         ReviewedQuestion, count_postings, find_posting_by_hash, import_posting, import_role,
                         normalise_posting_text, posting_hash, preview_posting, question_tags, role_choices)
-from .decode import read_posting_file
+from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
 from .models import Posting, PostingQuestion
 
 __all__ = [  # what the views, the CLI and the tests call, wherever it is written
@@ -139,8 +141,6 @@ _LIKELY_CACHE: dict[str, tuple[tuple[Any, ...], list[tuple[int, str, frozenset[s
 def _links_fingerprint() -> tuple[Any, ...]:
     """(count, highest id, rejected ones, total score) of the question-explanation links: an
     instructor's decision or a relink changes which explanation a question has."""
-    from ..questions.models import QuestionExplanation
-
     return tuple(db.session.execute(select(
         func.count(QuestionExplanation.id), func.max(QuestionExplanation.id),
         func.sum(case((QuestionExplanation.rejected.is_(True), 1), else_=0)),
@@ -154,9 +154,6 @@ def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
     Cached in the process like :func:`.bank.bank_candidates`: read again when the public
     questions (count, highest id and that row's text), the explanations (count, newest update)
     or the links (count, highest id, rejected ones, total score) change."""
-    from ..content.models import Explanation
-    from ..questions.models import QuestionExplanation
-
     key = (questions_fingerprint(Question.owner_id.is_(None)), explanations_fingerprint(), _links_fingerprint())
     url = database_key()
     cached = _LIKELY_CACHE.get(url)
@@ -185,8 +182,6 @@ def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
 def likely_questions(posting: Posting, limit: int | None = None) -> list[Any]:
     """The bank's questions this posting is likely to lead to (see :mod:`prep.postings.likely`),
     excluding the ones it asks, each with its explanation's slug."""
-    from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
-
     weights = posting.skill_weights or {s: 1.0 for s in posting.skills}
     if not weights:
         return []

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Date, String, and_, case, func, literal, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -195,12 +196,11 @@ def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
 def _insert(model: Any) -> Any:
     dialect = db.session.get_bind().dialect.name
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert
-    else:  # pragma: no cover - the app supports SQLite and PostgreSQL
-        raise NotImplementedError(f"reminder claims need INSERT ... ON CONFLICT; {dialect} is not supported")
-    return insert(model)
+        return postgresql.insert(model)
+    if dialect == "sqlite":
+        return sqlite.insert(model)
+    raise NotImplementedError(  # pragma: no cover - the app supports SQLite and PostgreSQL
+        f"reminder claims need INSERT ... ON CONFLICT; {dialect} is not supported")
 
 
 def expire_ended_days(now: datetime) -> int:
