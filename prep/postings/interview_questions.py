@@ -14,6 +14,7 @@ import re
 
 from .asking import judge_line, split_questions, strip_list_marker
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .prose import is_prose, prose_questions
 from .segment import Block
 
 #: At most this many questions are taken from one document; the rest are counted in ``truncated``.
@@ -71,7 +72,14 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
                 rest = block.lines[index:]
                 truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
                 break
-            if len(line) > MAX_LINE_CHARS:
+            if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line):
+                continue
+            if report and is_prose(line):
+                for text, how in prose_questions(line):
+                    if how == "topic" and not in_round:
+                        continue
+                    confidence = {"cue": 0.7, "asks": 0.75, "topic": 0.55}[how]
+                    found.setdefault(text.casefold(), (text, section, block.round, confidence))
                 continue
             for part in split_questions(line):
                 judgement = judge_line(part)
@@ -100,6 +108,22 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
                                  (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
     return list(found.values())[:MAX_QUESTIONS], truncated
 
+
+#: Lines that are never questions: the candidate's answers (答：…, A: …, 我答的：…), what the
+#: candidate did (写了…, 答了…), code (``int f(...) {``, ``return k;``), Markdown link lines
+#: (a blog's "related posts") and copyright footers.
+_NOT_A_QUESTION_LINE = re.compile(
+    r"\s{0,4}(?:[-*•]\s{0,3})?(?:"
+    r"(?:答|回答|我答(?:的)?|我的回答|我的答案|参考答案|我说|我回答|a|ans(?:wer)?|my\s+answer|i\s+(?:said|answered))\s{0,2}[:：]"
+    r"|(?:我)?(?:答了|写了|说了|讲了|提了|回答了|画了|推了)(?!解|吗|么)"
+    r"|(?:int|void|bool|char|auto|long|double|float|return|for|while|if|else|switch|case|break|continue|"
+    r"const|static|template|typedef|struct|class|public|private|def|import|#include|std::)\b[^\u4e00-\u9fff]{0,200}[;{}):]\s*$"
+    r"|[{}]\s*;?\s*$"
+    r"|\[[^\]]{1,200}\]\([^)\s]{1,300}\)\s*$"
+    r"|(?:©|\(c\)|copyright\b)"
+    r")",
+    re.IGNORECASE,
+)
 
 _TECHNICAL = re.compile(r".{0,60}?(?:[A-Za-z]{2,}|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
                         r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构)")

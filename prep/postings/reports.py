@@ -26,7 +26,8 @@ _REPORT_MARKERS = re.compile(
 def is_report(lines: list[str], blocks: list[Block]) -> bool:
     """Whether the document of ``lines`` (segmented into ``blocks``) is an interview report."""
     kept = [line for block in blocks for line in block.lines][:400]
-    titles = sum(1 for line in kept if len(line) > 6 and _REPORT_TITLE.match(line[:200]))
+    # A list of other reports' titles: short lines, not a report's own paragraphs ("一面是电话，…").
+    titles = sum(1 for line in kept if 6 < len(line) <= 60 and _REPORT_TITLE.match(line))
     if titles >= 4:  # a board's list of report titles, not a report
         return False
     rounds = sum(1 for b in blocks if b.kind == ROUND_KIND)
