@@ -30,17 +30,27 @@ _ROUND_TAIL_META = re.compile(  # "（60min）", "- 45 分钟", "(video, 2 inter
 REVERSE = re.compile(r"(?:反问(?:环节)?|我的问题|questions?\s+i\s+asked|my\s+questions|reverse\s+q(?:&|and)?a)"
                      r"\s{0,2}[:：]?", re.IGNORECASE)
 _ROUND_SEPARATORS = (":", "：", "-", "—", "–")
+_LABEL_CLOSERS = "】]」』*_"
+# Decoration around a round label: "————一面（60min）————", "📍一面", "=== Round 2 ===", "🔥 二面".
+_EDGE_DECOR = re.compile(
+    r"^[\s\-—–=~～_*#·•|>\u2500-\u257f\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]{1,20}"
+    r"|[\s\-—–=~～_*#·•|<\u2500-\u257f\u2190-\u21ff\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff\ufe0f\u200d]{1,20}$"
+)
 
 
 def round_line(line: str) -> tuple[str, str] | None:
     """``(round label, rest of the line)`` if ``line`` opens an interview round."""
     if len(line) > 240:
         return None
-    text = undecorate(line) if len(line) <= 80 else line
+    text = _EDGE_DECOR.sub("", undecorate(line) if len(line) <= 80 else line)
     match = _ROUND.match(text)
     if not match:
         return None
     label, tail = match["r"].strip(), match["tail"]
+    if tail[:1] in _LABEL_CLOSERS:  # "【一面】 11.25 45min", "**Round 2** - …"
+        tail = tail[1:]
+        if tail[:1] in _LABEL_CLOSERS:
+            tail = tail[1:]
     if tail[:1].isalnum() and tail[:1].isascii() and label[-1:].isascii():
         return None  # "online assessments are …", "Roundtable"
     meta = _ROUND_TAIL_META.match(tail)

@@ -8,11 +8,21 @@ Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .asking import judge_line, strip_list_marker
 from .headings import GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading
 from .rounds import REVERSE, round_line
+
+
+#: A line that opens a forum thread's comments ("87 Comments", "Sort by: Best", "12 条回复",
+#: "全部评论（23）"): what follows is other people talking until the next real heading.
+_COMMENTS_START = re.compile(
+    r"(?:^|\s)(?:sort\s+by\s{0,2}[:：]|\d{1,6}\s{0,2}(?:comments?|replies|answers)\b|view\s+all\s+\d{1,6}\s+comments?|"
+    r"\d{1,6}\s{0,2}条(?:回复|评论)|全部评论|共\s{0,2}\d{1,6}\s{0,2}条评论|评论区|热门评论|最新评论)",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -33,6 +43,9 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     noise = False
     current_round: str | None = None
     for index, line in enumerate(lines):
+        if len(line) <= 120 and _COMMENTS_START.search(line):
+            noise = True  # the thread's comments: other people's questions, not the report's
+            continue
         heading = match_heading(line)
         if heading:
             name, kind, rest = heading
