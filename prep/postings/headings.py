@@ -45,7 +45,10 @@ _INTERVIEW_HEADINGS = re.compile(
     r"(?:questions|topics|problems)|topics\s+(?:we|we'll|we\s+will|you)\s+.{0,30}|"
     r"what\s+(?:we'll|we\s+will|we)\s+(?:ask|discuss|cover|talk\s+about)(?:\s+.{0,30})?|"
     r"in\s+the\s+interview.{0,50}|questions?\s+(?:you\s+(?:may|might|could|will)\s+be\s+asked|to\s+expect|we\s+ask)|"
-    r"(?:how to prepare|preparing)(?:\s+for\s+(?:the|your|an)\s+interview)?",
+    r"(?:how to prepare|preparing)(?:\s+for\s+(?:the|your|an)\s+interview)?|"
+    r"how\s+we\s+interview|(?:the\s+)?(?:kinds?|types?|examples?)\s+of\s+(?:questions|prompts)(?:\s+.{0,30})?|"
+    r"topics\s+(?:to\s+(?:expect|prepare)|for\s+(?:the\s+)?interviews?)|"
+    r".{0,8}(?:面试|笔试|技术面|面谈).{0,4}(?:考察|考点|考题|题|问题|方向|内容|重点|范围|会问|常问|问什么).{0,6}",
     re.IGNORECASE,
 )
 _NOISE_HEADINGS = re.compile(
@@ -138,13 +141,24 @@ def match_heading(line: str) -> tuple[str, str, str] | None:
         rest = line[colon + 1:].strip()
         if kind and rest:
             return name, kind, rest
+        if _MARKUP_HEADING.match(line) and rest and len(line) <= 80:
+            # "## Prep notes: topics we'll dig into": a Markdown heading, named by either half
+            after = undecorate(rest)
+            kind = classify_heading(after)
+            if kind:
+                return undecorate(line), kind, ""
     return None
+
+
+_MARKUP_HEADING = re.compile(r"#{1,6}\s|(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)\s{0,2}$")
 
 
 def generic_heading(line: str) -> str | None:
     """The name of an unknown heading (``## Something``, ``**Something**``, ``【…】``, ``Something：``)."""
     if len(line) > 64 or not _GENERIC_HEADING.fullmatch(line):
         return None
+    if _MARKUP_HEADING.match(line):
+        return undecorate(line) or None  # "## Notes: what to read" is a heading, colon and all
     name = undecorate(line)
     return name if 2 <= len(name) <= _MAX_HEADING_CHARS else None
 

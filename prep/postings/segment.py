@@ -25,6 +25,18 @@ _COMMENTS_START = re.compile(
 )
 
 
+#: A sentence that introduces a list of interview questions and ends with a colon ("Here are the
+#: kinds of prompts our engineers use:", "面试官可能会问到下面这些问题：").
+_INTRODUCES_QUESTIONS = re.compile(
+    r"(?:.{0,160}\b(?:interview\s+)?(?:questions|prompts|problems)\b.{0,60}|"
+    r".{0,120}\b(?:we(?:'ll|\s+will)?|interviewers?|they)\s+(?:may\s+|might\s+|will\s+|often\s+|usually\s+)?"
+    r"(?:ask|asked|cover|discuss|dig\s+into)\b.{0,60}|"
+    r".{0,80}(?:面试官|面试中|面试时|技术面).{0,20}(?:问|考).{0,30}|.{0,80}(?:以下|下面|这些|这几)(?:个|道)?(?:问题|题目|题).{0,30})"
+    r"[:：]\s{0,2}$",
+    re.IGNORECASE,
+)
+
+
 @dataclass
 class Block:
     """A heading and the lines under it (the first block of a document is its header)."""
@@ -83,7 +95,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             if reverse and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
                 blocks.append(Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
                 continue
-            if not any(c in line.rstrip(HEADING_TRAILERS) for c in ":："):  # "Label: text" is a line
+            markup = line.startswith("#") or line.startswith(("**", "__"))
+            if markup or not any(c in line.rstrip(HEADING_TRAILERS) for c in ":："):  # "Label: text" is a line
                 # a sub-heading inside a round stays in that round ("算法题：", "## Coding")
                 parent = blocks[-1]
                 if parent.kind in (ROUND_KIND, INTERVIEW) and not parent.reverse:
@@ -93,6 +106,9 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 continue
         if REVERSE.match(line) and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
             continue  # "反问：…" on one line
+        if blocks[-1].kind not in (ROUND_KIND, INTERVIEW) and len(line) <= 200 and _INTRODUCES_QUESTIONS.match(line):
+            blocks.append(Block(line.rstrip(HEADING_TRAILERS), INTERVIEW, None))  # "Here are prompts we use:"
+            continue
         blocks[-1].lines.append(line)
     return blocks, recognised
 
