@@ -24,6 +24,7 @@ _LIST_MARKER = re.compile(
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
     r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f\u2776-\u277f]\s{0,4}"
+    r"|\d{1,2}\ufe0f?\u20e3\s{0,4}|\U0001f51f\s{0,4}"
     r"|[一二三四五六七八九十]{1,3}\s{0,2}[、.．)）]\s{0,4}"
     r"|[a-zA-Z][.)]\s{1,4}"
     r"|#{1,6}\s{1,4}"
@@ -119,7 +120,8 @@ _DROP_ZH = re.compile(
     r"凉了|凉凉|挂了|被挂|已挂|攒人品|攒rp|许愿|祝好运|好运|求offer|求过|求捞|蹲|等通知|感谢|谢谢|祝大家|"
     r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
     r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经|凉经|面试经验|值得|卷吗|大家|"
-    r"有没有人|有人知道|求问|难不难|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说))",
+    r"有没有人|有人知道|求问|难不难|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说)|点个?赞|一键三连|"
+    r"远程办公|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
     re.IGNORECASE,
 )
 _DROP_EN = re.compile(
@@ -133,7 +135,9 @@ _DROP_EN = re.compile(
     r"contact\s+(?:us|support|recruit\w*|hr|our)|email\s+us|reach\s+out|^(?:any\s+)?(?:other\s+)?questions\s*\?|"
     r"still\s+stuck|need\s+help|why\s+join|why\s+us\b|why\s+work|what'?s\s+in\s+it|what\s+we\s+offer|"
     r"what\s+you'?ll\s+(?:do|get|bring)|who\s+we\s+are|who\s+you\s+are|benefits\s+package|perks|"
-    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b)",
+    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b|"
+    r"^(?:do|can|should|will|must|may)\s+i\b|^am\s+i\b|^is\s+(?:there|the\s+(?:role|position|job|salary|team))\b|"
+    r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b)",
     re.IGNORECASE,
 )
 _RHETORICAL_ZH = re.compile(
@@ -229,7 +233,7 @@ def judge_line(line: str) -> LineJudgement:
         dropped = "short"
     elif len(text) > MAX_QUESTION_CHARS:
         dropped = "long"
-    elif text.endswith((":", "：")) or _TIP_LABEL.match(text):
+    elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
     elif _DROP_ZH.match(text) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(text):
         dropped = "not a technical question"

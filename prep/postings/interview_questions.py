@@ -15,6 +15,7 @@ import re
 from .asking import judge_line, split_questions, strip_list_marker
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .prose import is_prose, prose_questions
+from .reports import REPORT_TITLE as _REPORT_TITLE
 from .segment import Block
 
 #: At most this many questions are taken from one document; the rest are counted in ``truncated``.
@@ -74,6 +75,8 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
                 break
             if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line):
                 continue
+            if kind == "header" and report and len(line) <= 60 and _REPORT_TITLE.match(line):
+                continue  # the report's own title ("… 面试记录，顺便吐槽一下流程")
             if report and is_prose(line):
                 for text, how in prose_questions(line):
                     if how == "topic" and not in_round:
@@ -125,7 +128,7 @@ _NOT_A_QUESTION_LINE = re.compile(
     re.IGNORECASE,
 )
 
-_TECHNICAL = re.compile(r".{0,60}?(?:[A-Za-z]{2,}|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
+_TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
                         r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构)")
 
 

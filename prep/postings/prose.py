@@ -56,11 +56,27 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_QUESTION_CHARS = 6
 
 
+_NARRATION = re.compile(
+    r"(?:i|we|he|she|they|the\s+interviewer|interviewer|my|our|it\s+was|this\s+was|started|finished|ended|"
+    r"我|我们|他|她|面试官|对方|感觉|结果|然后|最后|之后|接着|整体|全程|这轮|这一轮|本轮)\b"
+    r"|(?:我|我们|他|她|面试官|对方|感觉|结果|整体|全程|这轮|这一轮|本轮)",
+    re.IGNORECASE,
+)
+
+
 def is_prose(line: str) -> bool:
-    """Whether ``line`` narrates (several sentences, or long) rather than states one question."""
+    """Whether ``line`` narrates (several sentences with a cue or a narrating one, or long)
+    rather than states one question, however many sentences that question takes ("A job hangs
+    at NCCL init. How do you troubleshoot it?" is one question)."""
     if len(line) < MIN_PROSE_CHARS or len(line) > MAX_PROSE_CHARS:
         return False
-    return len(sentences(line)) >= 2 or len(line) > 150
+    parts = sentences(line)
+    if len(parts) < 2 and len(line) <= 150:
+        return False
+    if any(_NARRATION.match(part) for part in parts):
+        return True
+    cue_re = _CUE_ZH if _CJK.search(line[:400]) else _CUE_EN
+    return any(c.end() > c.start("cue") for part in parts for c in cue_re.finditer(part))
 
 
 def sentences(line: str) -> list[str]:

@@ -22,7 +22,7 @@ _ROUND = re.compile(
     re.IGNORECASE,
 )
 _ROUND_TAIL_META = re.compile(  # "（60min）", "- 45 分钟", "(video, 2 interviewers)", " 11.20"
-    r"(?:\s{0,3}(?:[(（\[【][^)）\]】]{0,40}[)）\]】]|\d{1,3}\s{0,2}(?:min|mins|minutes|分钟|小时|h|hours?)\b|"
+    r"(?:\s{0,3}(?:[(（\[【][^)）\]】]{0,80}[)）\]】]|\d{1,3}\s{0,2}(?:min|mins|minutes|分钟|小时|h|hours?)\b|"
     r"\d{1,2}[./月]\d{1,2}日?|[~\-–—,，、/]))*",
     re.IGNORECASE,
 )
