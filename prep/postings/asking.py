@@ -292,8 +292,8 @@ def split_questions(line: str) -> list[str]:
             return parts
     if not any(c in line for c in "；;？?"):
         return [line]
-    listed = body != line.strip()  # a listed item splits on "；" only, not on "？"
-    parts = [p.strip(" ，,、") for p in (_SEMICOLON if listed else _SPLIT).split(body)]
+    # A line splits on "；" only: "A？B" on one line is a question and its follow-up.
+    parts = [p.strip(" ，,、") for p in _SEMICOLON.split(body)]
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(len(p) < _MIN_CHARS for p in parts):
         return [line]
