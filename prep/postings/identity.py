@@ -150,6 +150,7 @@ def _is_name_line(line: str) -> bool:
     """Whether a header line can be a company name or a job title."""
     return (
         len(line) <= 80
+        and not line.startswith(("<!--", "-->"))
         and not _is_navigation(line)
         and not _PLACE.match(line)
         and not _SENTENCE_END.fullmatch(line)
@@ -199,8 +200,16 @@ def find_identity(
         company = _LEGAL_FORM_CAREERS.sub("", company).strip(" -–—|｜·")
         if not company or _is_navigation(company) or city(company) or _PLACE.match(company) or company == title:
             company = None
+    if company is not None and _BREADCRUMB.search(company):
+        company = None
     if title is not None:
         title = _TAG_PREFIX.sub("", title).strip() or None
+        if title is not None and _BREADCRUMB.search(title):  # "智联招聘 > 北京招聘 > … > 高性能网络开发工程师"
+            title = _BREADCRUMB.split(title)[-1].strip() or None
+        if title is not None:
+            head, comma, _rest = title.partition("，")  # "分布式训练框架工程师，团队直招，…"
+            if comma and looks_like_role(head) and len(head) >= 4:
+                title = head.strip()
         if title is not None and (_is_navigation(title) or city(title)):
             title = None
     return company, title, location
@@ -215,6 +224,7 @@ _LEGAL_FORM = re.compile(
     re.IGNORECASE,
 )
 _LEGAL_FORM_CAREERS = re.compile(r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$", re.IGNORECASE)
+_BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
 _NAV_WORDS = re.compile(
     r"登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
     r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications",

@@ -17,7 +17,7 @@ REPORT_TITLE = re.compile(
     re.IGNORECASE,
 )
 _REPORT_MARKERS = re.compile(
-    r".{0,40}?(?:面试官|问了|问到|手撕|反问|oc|i\s+interviewed|i\s+applied|interviewer|they\s+asked|the\s+interviewer|"
+    r".{0,40}?(?:面试官|问了|问到|手撕|反问|(?<![a-z])oc(?![a-z])|i\s+interviewed|i\s+applied|interviewer|they\s+asked|the\s+interviewer|"
     r"asked\s+me|got\s+the\s+offer|got\s+rejected)",
     re.IGNORECASE,
 )
