@@ -19,7 +19,7 @@ _MIN_CHARS = 4
 
 _LIST_MARKER = re.compile(
     r"(?:"
-    r"[-–—•·●○◦▪▫■□◆◇►▶➤✓✔*+]\s{0,4}"
+    r"[-–—•·●○◦▪▫■□◆◇►▶▸▹▻➤➢➔→⁃∙・◉◎★☆✦✧❖▍✓✔*+]\s{0,4}"
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
@@ -137,11 +137,13 @@ _DROP_EN = re.compile(
     r"what\s+you'?ll\s+(?:do|get|bring)|who\s+we\s+are|who\s+you\s+are|benefits\s+package|perks|"
     r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b|"
     r"^(?:do|can|should|will|must|may)\s+i\b|^am\s+i\b|^is\s+(?:there|the\s+(?:role|position|job|salary|team))\b|"
-    r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b)",
+    r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b|how\s+did\s+you\s+(?:hear|find|learn)\s+about|"
+    r"legally\s+authori[sz]ed|authori[sz]ation\s+to\s+work|gender|pronouns|ethnicity|\brace\b|veteran|"
+    r"linkedin\s+profile|cover\s+letter|^why\s+(?-i:[A-Z][a-z]{2,30}(?:\s[A-Z][a-z]{2,30})?)\s{0,2}\?\s{0,2}\*?$)",
     re.IGNORECASE,
 )
 _RHETORICAL_ZH = re.compile(
-    r".{0,20}?(?:为什么(?:选择|加入)(?:我们|我司)|我们(?:能)?(?:提供|给你)什么|你将(?:获得|得到)|你能得到|"
+    r".{0,20}?(?:为什么(?:选择|加入)(?:我们|我司|[^\s，,。？?]{1,12}[？?]\s{0,2}$)|我们(?:能)?(?:提供|给你)什么|你将(?:获得|得到)|你能得到|"
     r"为什么是我们|加入我们|福利|有疑问|有问题.{0,6}(?:联系|邮件|邮箱)|联系我们)"
 )
 _PROJECT_ONLY = re.compile(

@@ -27,6 +27,7 @@ no database.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
@@ -130,12 +131,22 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     taxonomy = taxonomy or load_taxonomy()
     lines: list[str] = []
     tail: list[str] = []
+    item_indent = -1  # the indentation of the list item the previous line opened or continued
     for raw in text.splitlines():
         line = raw.strip()
-        if not line or (len(line) <= 20 and line.casefold() in FURNITURE):
+        if not line:
+            item_indent = -1
             continue
+        if len(line) <= 20 and line.casefold() in FURNITURE:
+            continue
+        indent = len(raw) - len(raw.lstrip())
         if len(lines) < MAX_LINES:
+            if item_indent >= 0 and indent > item_indent and _continues(lines[-1], line):
+                joiner = "" if _CJK_END.search(lines[-1][-1:]) else " "  # a wrapped item (a PDF, an e-mail)
+                lines[-1] = lines[-1] + joiner + line
+                continue
             lines.append(line)
+            item_indent = indent if strip_list_marker(line) != line else -1
         else:
             tail.append(line)
     blocks, recognised = segment(lines)
@@ -178,6 +189,20 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         skill_weights={name: weights[name] for name in skills},
         truncated=truncated,
     )
+
+
+_CJK_END = re.compile(r"[\u4e00-\u9fff，、（]")
+_TERMINAL = tuple(".?!。？！:：;；")
+#: A joined item stays a line a person could write; longer, it is prose.
+_MAX_JOINED_CHARS = 600
+#: A wrapped line was cut near the page's width: a short item ("1. 一面") is not wrapped.
+_MIN_WRAPPED_CHARS = 40
+
+
+def _continues(previous: str, line: str) -> bool:
+    """Whether ``line`` (indented deeper than the list item ``previous``) is that item wrapped."""
+    return (len(previous) >= _MIN_WRAPPED_CHARS and not previous.endswith(_TERMINAL) and strip_list_marker(line) == line
+            and len(previous) + len(line) < _MAX_JOINED_CHARS)
 
 
 def _mentions(taxonomy: Taxonomy, text: str) -> list[str]:

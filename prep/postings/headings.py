@@ -46,9 +46,9 @@ _INTERVIEW_HEADINGS = re.compile(
     r"what\s+(?:we'll|we\s+will|we)\s+(?:ask|discuss|cover|talk\s+about)(?:\s+.{0,30})?|"
     r"in\s+the\s+interview.{0,50}|questions?\s+(?:you\s+(?:may|might|could|will)\s+be\s+asked|to\s+expect|we\s+ask)|"
     r"(?:how to prepare|preparing)(?:\s+for\s+(?:the|your|an)\s+interview)?|"
-    r"how\s+we\s+interview|(?:the\s+)?(?:kinds?|types?|examples?)\s+of\s+(?:questions|prompts)(?:\s+.{0,30})?|"
+    r"how\s+we\s+interview|(?:our|the)\s+(?:interview(?:ing)?|selection|hiring)\s+(?:process|loop)|(?:the\s+)?selection\s+process|(?:the\s+)?(?:kinds?|types?|examples?)\s+of\s+(?:questions|prompts)(?:\s+.{0,30})?|"
     r"topics\s+(?:to\s+(?:expect|prepare)|for\s+(?:the\s+)?interviews?)|"
-    r".{0,8}(?:面试|笔试|技术面|面谈).{0,4}(?:考察|考点|考题|题|问题|方向|内容|重点|范围|会问|常问|问什么).{0,6}",
+    r".{0,8}(?:面试|笔试|技术面|面谈).{0,4}(?:考察|考点|考题|题|问题|方向|内容|重点|范围|会问|常问|问什么|聊).{0,6}",
     re.IGNORECASE,
 )
 _NOISE_HEADINGS = re.compile(
@@ -70,7 +70,8 @@ _NOISE_HEADINGS = re.compile(
     re.IGNORECASE,
 )
 _HEADING_DECOR = re.compile(
-    r"(?:#{1,6}\s{0,3})?(?:\*\*|__)?[【\[「『]?\s{0,3}"
+    r"(?:#{1,6}\s{0,3})?[\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f]{0,3}\s{0,2}"
+    r"(?:\*\*|__)?[【\[「『]?\s{0,3}"
     r"(?:[一二三四五六七八九十]{1,3}\s{0,2}[、.．]|\d{1,2}\s{0,2}[、.．)）]|[（(]\s{0,2}[一二三四五六七八九十\d]{1,3}\s{0,2}[)）])?"
     r"\s{0,3}"
 )
@@ -78,6 +79,9 @@ HEADING_TRAILERS = " \t:：*_】]」』"
 _GENERIC_HEADING = re.compile(r"(?:#{1,6}\s{1,3}.{1,60}|(?:\*\*|__).{1,60}(?:\*\*|__)[:：]?|[【\[].{1,40}[】\]][:：]?|"
                               r"[^\s:：。.!！?？]{1,30}[:：])")
 _MAX_HEADING_CHARS = 40
+# "**1）RoCEv2 报文格式说一下？**", "**Q3: …?**": a numbered or asking item set in bold, not a heading.
+_BOLD_ITEM = re.compile(r"(?:\*\*|__)\s{0,2}(?:(?:q|问题|题)?\s{0,2}\d{1,2}\s{0,2}[)）.、:：]|.{1,60}[?？]\s{0,2}(?:\*\*|__)$)",
+                        re.IGNORECASE)
 
 
 def heading_key(text: str) -> str:
@@ -155,7 +159,7 @@ _MARKUP_HEADING = re.compile(r"#{1,6}\s|(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)\s{0,2}
 
 def generic_heading(line: str) -> str | None:
     """The name of an unknown heading (``## Something``, ``**Something**``, ``【…】``, ``Something：``)."""
-    if len(line) > 64 or not _GENERIC_HEADING.fullmatch(line):
+    if len(line) > 64 or not _GENERIC_HEADING.fullmatch(line) or _BOLD_ITEM.match(line):
         return None
     if _MARKUP_HEADING.match(line):
         return undecorate(line) or None  # "## Notes: what to read" is a heading, colon and all

@@ -116,14 +116,19 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
 #: candidate did (写了…, 答了…), code (``int f(...) {``, ``return k;``), Markdown link lines
 #: (a blog's "related posts") and copyright footers.
 _NOT_A_QUESTION_LINE = re.compile(
-    r"\s{0,4}(?:[-*•]\s{0,3})?(?:"
+    r"\s{0,4}(?:[-*•>]\s{0,3})?(?:\*\*)?(?:"
     r"(?:答|回答|我答(?:的)?|我的回答|我的答案|参考答案|我说|我回答|a|ans(?:wer)?|my\s+answer|i\s+(?:said|answered))\s{0,2}[:：]"
     r"|(?:我)?(?:答了|写了|说了|讲了|提了|回答了|画了|推了)(?!解|吗|么)"
     r"|(?:int|void|bool|char|auto|long|double|float|return|for|while|if|else|switch|case|break|continue|"
     r"const|static|template|typedef|struct|class|public|private|def|import|#include|std::)\b[^\u4e00-\u9fff]{0,200}[;{}):]\s*$"
     r"|[{}]\s*;?\s*$"
     r"|\[[^\]]{1,200}\]\([^)\s]{1,300}\)\s*$"
-    r"|(?:©|\(c\)|copyright\b)"
+    r"|(?:©|\(c\)|copyright\b|版权声明|原文链接|本文为)"
+    r"|>"  # a quoted line: the candidate's answer or someone else's comment
+    r"|[（(][^（）()]{4,200}[)）]\s{0,3}$"  # a note in brackets: "（这几个答案比较长，后面单独写一篇）"
+    r"|.{0,80}?\d{4}[/-]\d{1,2}[/-]\d{1,2}\s{1,3}\d{1,2}:\d{2}"  # a chat message's header
+    r"|.{0,60}?\b\d{1,3}\s{0,2}[-~–]\s{0,2}\d{1,3}\s{0,2}[kK万]\b"  # a job list's "Java架构师  50-80k  …"
+    r"|.{0,40}?(?:posted\s+by\s+u/|\br/\w{2,40}\s{0,3}•)"
     r")",
     re.IGNORECASE,
 )

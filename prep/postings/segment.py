@@ -37,6 +37,11 @@ _INTRODUCES_QUESTIONS = re.compile(
 )
 
 
+#: The rest of a round line that states its problem ("Coding 1 - LRU cache with O(1) get and put"):
+#: an acronym, a call or a figure, unlike "Round 1 - Hiring manager (45 min)".
+_NAMES_A_PROBLEM = re.compile(r"[A-Z]{2,}|\w\(\w|[A-Za-z]\d|\d[A-Za-z]|[\u4e00-\u9fff]{2,}.{0,20}(?:实现|算法|设计|问题)")
+
+
 @dataclass
 class Block:
     """A heading and the lines under it (the first block of a document is its header)."""
@@ -79,7 +84,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             current_round, rest = round_
             blocks.append(Block(current_round, ROUND_KIND, current_round))
             # "Round 1 - Hiring manager (45 min)": a description of the round, not a question
-            if rest and (len(rest) > 40 or judge_line(rest).asks):
+            if rest and (len(rest) > 40 or judge_line(rest).asks or _NAMES_A_PROBLEM.search(rest)):
                 blocks[-1].lines.append(rest)
             continue
         if noise:
