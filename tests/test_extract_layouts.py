@@ -77,3 +77,34 @@ def test_a_thread_comments_and_a_job_list_are_dropped() -> None:
         "87 Comments",
         "Did they ask anything about SHARP?",
     ) == ["Walk me through how you would find a slow link in a RoCE fabric."]
+
+
+def test_a_plain_line_that_introduces_a_list_and_numbered_q_lines() -> None:
+    assert _questions(
+        "存储开发工程师",
+        "任职要求：",
+        "1. 精通 C++11/14/17；",
+        "聊之前可以先想想这几个问题",
+        "- 讲讲 C++ 里移动语义解决了什么问题",
+        "- 虚函数表的内存布局是怎样的",
+    ) == ["讲讲 C++ 里移动语义解决了什么问题", "虚函数表的内存布局是怎样的"]
+    assert _questions(
+        "SRE, GPU fleet",
+        "What you bring",
+        "- 4+ years running Linux at scale",
+        "How our engineers will poke at your knowledge",
+        "Q1: Explain what an Xid 79 error means and what you would do with the node.",
+        "Q2: A job hangs at step 0 during NCCL init. Describe how you'd triage it.",
+    ) == ["Explain what an Xid 79 error means and what you would do with the node.",
+          "A job hangs at step 0 during NCCL init. Describe how you'd triage it."]
+
+
+def test_a_label_before_the_question_and_an_answer_in_brackets_come_off() -> None:
+    assert _questions(
+        "AI Infra 面经",
+        "三面",
+        "印象最深的两个问题：你觉得未来两年训练系统最大的瓶颈在哪？",
+        "- What tools would you use to find where CPU time goes? (I said perf and flame graphs)",
+        "- Write a softmax kernel for a [batch, 4096] matrix; then, what changes if the row length is 128k?",
+    ) == ["你觉得未来两年训练系统最大的瓶颈在哪？", "What tools would you use to find where CPU time goes?",
+          "Write a softmax kernel for a [batch, 4096] matrix; then, what changes if the row length is 128k?"]

@@ -19,7 +19,7 @@ _MIN_CHARS = 4
 
 _LIST_MARKER = re.compile(
     r"(?:"
-    r"[-–—•·●○◦▪▫■□◆◇►▶▸▹▻➤➢➔→⁃∙・◉◎★☆✦✧❖▍✓✔*+]\s{0,4}"
+    r"[-–—•·●○◦▪▫■□◆◇►▶▸▹▻➤➢➔→⁃∙・◉◎★☆✦✧❖✓✔*+]\s{0,4}"
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
@@ -158,7 +158,11 @@ _PROJECT_ONLY_EN = re.compile(
     re.IGNORECASE,
 )
 _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.)\s{0,2}[:：]", re.IGNORECASE)
-_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：])")
+_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
+                         r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
+#: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
+_QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}[：:]\s{0,2}",
+                             re.IGNORECASE)
 
 # --- Kinds --------------------------------------------------------------------------------------
 
@@ -224,7 +228,10 @@ def clean_question(line: str) -> str:
     cut = _ANSWER_CUT.search(text, 4) if len(text) > 4 else None
     if cut:
         text = text[: cut.start()].rstrip(" ，,;；:：")
-    return text.strip()
+    label = _QUESTION_LABEL.match(text)
+    if label and len(text) - label.end() >= 4:
+        text = text[label.end():]
+    return text.strip().strip("*_").strip()
 
 
 def judge_line(line: str) -> LineJudgement:
@@ -275,6 +282,8 @@ def question_text(line: str) -> str | None:
 
 _SPLIT = re.compile(r"[；;]|(?<=[？?])\s{0,3}(?=\S)")
 _SEMICOLON = re.compile(r"[；;]")
+_FOLLOW_UP = re.compile(r"(?:then|and|also|what\s+if|how\s+about|follow[- ]?up|再|然后|如果|那|追问)\b|(?:再|然后|如果|那么|追问)",
+                        re.IGNORECASE)
 _INLINE_ENUM = re.compile(r"(?:(?<=[\s：:，,。；;])|^)(?:\d{1,2}\s?[)）、]|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s{0,2}")
 
 
@@ -294,8 +303,15 @@ def split_questions(line: str) -> list[str]:
             return parts
     if not any(c in line for c in "；;？?"):
         return [line]
-    # A line splits on "；" only: "A？B" on one line is a question and its follow-up.
-    parts = [p.strip(" ，,、") for p in _SEMICOLON.split(body)]
+    # A line splits on "；" only: "A？B" on one line is a question and its follow-up, and so is
+    # "A; then, B" (a follow-up opened by a connector).
+    parts = []
+    for part in _SEMICOLON.split(body):
+        part = part.strip(" ，,、")
+        if parts and _FOLLOW_UP.match(part):
+            parts[-1] = f"{parts[-1]}; {part}"
+        else:
+            parts.append(part)
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(len(p) < _MIN_CHARS for p in parts):
         return [line]

@@ -20,7 +20,7 @@ from .asking import judge_line
 #: A line longer than this is not read as prose (it is a pasted article, not a report's round).
 MAX_PROSE_CHARS = 3_000
 #: Shorter than this, a line is one question or none: the line-level judgement decides.
-MIN_PROSE_CHARS = 60
+MIN_PROSE_CHARS = 24
 
 _SENTENCE_END_ZH = re.compile(r"(?<=[。！？!?；;])")
 _SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")

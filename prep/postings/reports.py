@@ -13,7 +13,8 @@ from .segment import Block
 REPORT_TITLE = re.compile(
     r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试分享|一面|二面|三面|终面|hr面|秋招|春招|"
     r"interview\s+(?:experience|report|review)|interviewed\s+(?:at|with|for)|my\s+interview|onsite\s+experience|"
-    r"phone\s+screen|interview\s+questions\s+(?:at|from))",
+    r"phone\s+screen|interview\s+questions\s+(?:at|from)|面试.{0,30}(?:体验|经历|感受)|"
+    r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}$)",
     re.IGNORECASE,
 )
 _REPORT_MARKERS = re.compile(

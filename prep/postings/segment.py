@@ -27,14 +27,19 @@ _COMMENTS_START = re.compile(
 
 #: A sentence that introduces a list of interview questions and ends with a colon ("Here are the
 #: kinds of prompts our engineers use:", "面试官可能会问到下面这些问题：").
-_INTRODUCES_QUESTIONS = re.compile(
+_INTRO_BODY = (
     r"(?:.{0,160}\b(?:interview\s+)?(?:questions|prompts|problems)\b.{0,60}|"
     r".{0,120}\b(?:we(?:'ll|\s+will)?|interviewers?|they)\s+(?:may\s+|might\s+|will\s+|often\s+|usually\s+)?"
     r"(?:ask|asked|cover|discuss|dig\s+into)\b.{0,60}|"
     r".{0,80}(?:面试官|面试中|面试时|技术面).{0,20}(?:问|考).{0,30}|.{0,80}(?:以下|下面|这些|这几)(?:个|道)?(?:问题|题目|题).{0,30})"
-    r"[:：]\s{0,2}$",
-    re.IGNORECASE,
 )
+#: A sentence that introduces a list of interview questions and ends with a colon ("Here are the
+#: kinds of prompts our engineers use:", "面试官可能会问到下面这些问题："), or without the colon
+#: when a list item follows ("聊之前可以先想想这几个问题").
+_INTRODUCES_QUESTIONS = re.compile(_INTRO_BODY + r"[:：]\s{0,2}$", re.IGNORECASE)
+_INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
+#: "Q1: …", "Q2. …": numbered questions, wherever they start.
+_Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
 
 
 #: The rest of a round line that states its problem ("Coding 1 - LRU cache with O(1) get and put"):
@@ -111,9 +116,15 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 continue
         if REVERSE.match(line) and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
             continue  # "反问：…" on one line
-        if blocks[-1].kind not in (ROUND_KIND, INTERVIEW) and len(line) <= 200 and _INTRODUCES_QUESTIONS.match(line):
-            blocks.append(Block(line.rstrip(HEADING_TRAILERS), INTERVIEW, None))  # "Here are prompts we use:"
-            continue
+        if blocks[-1].kind not in (ROUND_KIND, INTERVIEW) and not blocks[-1].reverse:
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            if len(line) <= 200 and line[:1] not in "(（" and (_INTRODUCES_QUESTIONS.match(line) or (
+                    following and strip_list_marker(following) != following and line[-1:] not in "?？"
+                    and _INTRODUCES_LIST.match(line))):
+                blocks.append(Block(line.rstrip(HEADING_TRAILERS), INTERVIEW, None))  # "Here are prompts we use:"
+                continue
+            if _Q_ITEM.match(line) and blocks[-1].kind != GENERIC:
+                blocks.append(Block("", INTERVIEW, None))  # "Q1: …" under a heading of the author's own
         blocks[-1].lines.append(line)
     return blocks, recognised
 
