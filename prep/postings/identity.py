@@ -230,7 +230,7 @@ _NAV_WORDS = re.compile(
     r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications",
     re.IGNORECASE,
 )
-_NAV_TOKENS = re.compile(r"(?:[\u4e00-\u9fffA-Za-z]{1,4}\s{1,6}){2,}[\u4e00-\u9fffA-Za-z]{1,4}")
+_NAV_TOKENS = re.compile(r"(?:[\u4e00-\u9fff]{1,4}\s{1,6}){2,}(?:[\u4e00-\u9fff]{1,4}|app|APP)")
 _PLACE = re.compile(
     r"[A-Z][A-Za-z .'-]{1,30},\s{0,2}[A-Z]{2}(?:\s{1,2}\d{5})?(?:\s{0,2}[(（][^)）]{0,30}[)）])?\s{0,2}$|(?:greater\s+)?[A-Z][\w .'-]{1,30}\s(?:bay\s+)?"
     r"(?:metropolitan\s+)?area$|remote\b",
