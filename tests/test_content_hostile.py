@@ -15,7 +15,8 @@ from prep.accounts.models import Role
 from prep.content.check import check_tree
 from prep.content.cli import check_command
 from prep.content.document import parse_document
-from prep.content.render import MAX_ANCHORED_HEADINGS, MAX_BLOCK_NESTING, render_markdown
+from prep.content.markdown_rules import MAX_ANCHORED_HEADINGS, MAX_BLOCK_NESTING
+from prep.content.render import render_markdown
 from prep.content.models import Explanation
 from prep.content.sync import sync_tree
 from prep.extensions import db

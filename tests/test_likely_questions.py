@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,57 @@ def test_study_this_posting_takes_both_and_readiness_counts_them(content_app, ru
     page = client.get(saved.headers["Location"]).get_data(as_text=True)
     assert f"of {1 + likely} questions" in page  # readiness counts what was chosen
 
+
+def test_a_second_posting_page_view_reads_the_bank_from_the_cache_and_a_content_change_is_seen(
+        content_app, runner, client, make_user, login):
+    """The explanations and the explained bank questions are read once (cached per database like
+    the merge candidates), not on every view; a content change reads them again."""
+    from datetime import timedelta
+
+    from sqlalchemy import event
+
+    from prep.content.models import Explanation
+    from prep.extensions import db
+    from prep.postings import service
+    from prep.postings.models import Posting
+
+    assert runner.invoke(args=["init"]).exit_code == 0
+    user = make_user("cache@example.com")
+    login(user)
+    text = "Orbital AI\nGPU Communication Engineer\nRequirements\n- NCCL, RDMA and CUDA in production.\n"
+    saved = review_and_save(client, client.post("/postings/new", data={"text": text},
+                                                content_type="multipart/form-data"))
+    url = saved.headers["Location"]
+    service._LIKELY_CACHE.clear()
+
+    def view() -> tuple[str, list[str]]:
+        """The page, and the statements of that view which read the bank's explanations."""
+        statements: list[str] = []
+
+        def record(conn, cursor, statement, *rest) -> None:
+            statements.append(" ".join(statement.split()))
+
+        event.listen(db.engine, "before_cursor_execute", record)
+        try:
+            page = client.get(url).get_data(as_text=True)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", record)
+        return page, [s for s in statements if "explanations.skills" in s or "questions.text, question_explanations.slug" in s]
+
+    first, reads = view()
+    assert len(reads) == 2 and first.count('class="likely-question"') >= 8
+    second, reads = view()
+    likely = re.compile(r'class="likely-question">([^<]*)<')
+    assert reads == [] and likely.findall(second) == likely.findall(first)
+
+    posting = db.session.scalar(db.select(Posting).where(Posting.user_id == user.id))
+    before = [q.id for q in service.likely_questions(posting, limit=1000)]
+    for row in db.session.scalars(db.select(Explanation)):  # a content sync stamps what it changes
+        row.skills = []
+        row.updated_at = row.updated_at + timedelta(seconds=1)
+    db.session.commit()
+    _, reads = view()
+    assert len(reads) == 2
+    after = [q.id for q in service.likely_questions(posting, limit=1000)]
+    service._LIKELY_CACHE.clear()
+    assert after != before and after == [q.id for q in service.likely_questions(posting, limit=1000)]

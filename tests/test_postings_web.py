@@ -296,7 +296,9 @@ Engineer <script>alert("title")</script>
 
 
 def test_per_user_cap(client, candidate, monkeypatch):
-    monkeypatch.setattr(service, "MAX_POSTINGS_PER_USER", 1)
+    from prep.postings import importing
+
+    monkeypatch.setattr(importing, "MAX_POSTINGS_PER_USER", 1)
     paste(client, POSTING)
     before = counts()
     response = paste(client, ZH_POSTING)

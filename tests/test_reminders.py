@@ -19,7 +19,7 @@ from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
 from prep.reminders import service, timing
 from prep.reminders.models import Notification, ReminderAttempt, ReminderLog, ReminderSettings
-from prep.reminders.sweep import find_due
+from prep.reminders.sweep_query import find_due
 
 from tests.support.clock import FIXED_NOW
 from tests.support.pages import csrf_token_from
@@ -434,7 +434,8 @@ def _paged_world(learner, n: int = 11) -> list[User]:
 
 
 def test_one_sweep_reminds_every_due_user_a_page_at_a_time(app: Flask, learner) -> None:
-    from prep.reminders.sweep import find_due_page, run_sweep, zone_clocks
+    from prep.reminders.sweep import run_sweep
+    from prep.reminders.sweep_query import find_due_page, zone_clocks
 
     due = _paged_world(learner)
     candidates = 11 + 4  # the users with no cards are candidates too; reminders off are not

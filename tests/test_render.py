@@ -12,18 +12,11 @@ from bs4 import BeautifulSoup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prep.content.render import (
-    RENDERER_VERSION,
-    RenderCache,
-    Rendered,
-    TocEntry,
-    heading_slug,
-    highlight_code,
-    highlight_css,
-    is_safe_url,
-    render_key,
-    render_markdown,
-)
+from prep.content.highlight import highlight_code, highlight_css
+from prep.content.markdown_rules import heading_slug
+from prep.content.render import RENDERER_VERSION, Rendered, TocEntry, render_markdown
+from prep.content.render_cache import RenderCache, render_key
+from prep.content.safe_urls import is_safe_url
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "data" / "render"
@@ -112,24 +105,24 @@ def test_highlight_code_unknown_language_is_escaped_plain_text() -> None:
 
 
 def test_lexers_are_looked_up_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    from prep.content import render
+    from prep.content import highlight
 
     calls: list[str] = []
-    real = render.get_lexer_by_name
+    real = highlight.get_lexer_by_name
 
     def counting(name: str, **options):
         calls.append(name)
         return real(name, **options)
 
-    monkeypatch.setattr(render, "get_lexer_by_name", counting)
-    render._lexer.cache_clear()
+    monkeypatch.setattr(highlight, "get_lexer_by_name", counting)
+    highlight._lexer.cache_clear()
     first = [highlight_code(f"x = {i}  # <{i}>\n", "python") for i in range(5)]
     unknown = [highlight_code("<b>", "klingon") for _ in range(3)]
     assert calls == ["python", "klingon"]
     assert first[3] == highlight_code("x = 3  # <3>\n", "python") and "&lt;3&gt;" in first[3]
     assert first[0] != first[1] and 'class="n"' in first[0]  # still highlighted, each fence its own
     assert unknown[0] == '<div class="highlight"><pre><span></span>&lt;b&gt;</pre></div>\n'
-    render._lexer.cache_clear()
+    highlight._lexer.cache_clear()
 
 
 @pytest.mark.parametrize(
@@ -281,7 +274,7 @@ def test_rendering_never_raises_and_never_emits_script(text: str) -> None:
 
 
 def test_render_cache_does_not_rerender_unchanged_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    import prep.content.render as render_module
+    import prep.content.render_cache as render_module
 
     calls: list[str] = []
     real = render_module.render_markdown

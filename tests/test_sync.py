@@ -206,12 +206,13 @@ def test_linker_is_reused_until_the_explanations_change(app, tmp_path):
 def test_posting_imports_reuse_the_bank_candidates_and_see_new_questions(app, make_user, monkeypatch):
     """The near-duplicate search's candidate list is cached between imports, topped up with the
     questions added since, and loaded again when a question is gone or content changed."""
+    from prep.postings import bank
     from prep.postings import service as postings
 
     loads: list[tuple] = []
-    real = postings._load_candidates
-    monkeypatch.setattr(postings, "_load_candidates", lambda *where: loads.append(where) or real(*where))
-    postings._CANDIDATE_CACHE.clear()
+    real = bank._load_candidates
+    monkeypatch.setattr(bank, "_load_candidates", lambda *where: loads.append(where) or real(*where))
+    bank._CANDIDATE_CACHE.clear()
     # Shared samples: their new questions join the public bank at once (a candidate's stay
     # private until admitted, see test_postings_merge), which is what the cache holds.
 
@@ -237,4 +238,4 @@ def test_posting_imports_reuse_the_bank_candidates_and_see_new_questions(app, ma
                                                        "in FSDP training job?"), FIXED_NOW)
     db.session.commit()
     assert len(d.new_questions) == 1 and len(loads) == 3 and loads[-1] == ()  # a question gone: loaded again
-    postings._CANDIDATE_CACHE.clear()
+    bank._CANDIDATE_CACHE.clear()

@@ -18,7 +18,7 @@ from typing import Protocol
 from ..questions.normalize import normalize_question  # the bank's identity, as the sync stores it
 from .document import MAX_PATH_CHARS, ExplanationDoc, parse_document
 from .errors import Problem
-from .render import ADMONITION_KINDS, SLUG_RE
+from .markdown_rules import ADMONITION_KINDS, SLUG_RE
 
 _CROSS_LINK_RE = re.compile(r"\[\[([^\[\]\|\n]{1,200})(?:\|[^\[\]\n]{0,500})?\]\]")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

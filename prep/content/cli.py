@@ -13,7 +13,7 @@ import click
 
 from .check import check_tree
 from .linker import Linker
-from .render import highlight_css
+from .highlight import highlight_css
 
 
 def default_content_dir() -> str:

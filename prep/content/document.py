@@ -1,5 +1,8 @@
 """Parse one explanation file: YAML front matter (with line numbers for every problem) + Markdown.
 
+The front matter is read and its fields type-checked by :mod:`.front_matter`; this module
+checks the fields' values, the body and the file's name and folder.
+
 The format (see docs/TEAM_NOTES.md)::
 
     ---
@@ -26,13 +29,11 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
 
-import yaml
-
-from ..questions.normalize import normalize_question
 from .errors import Problem
-from .render import MAX_BLOCK_NESTING, MAX_RENDER_CHARS, SLUG_RE, block_nesting_overflow
+from .front_matter import MAX_SLUG_CHARS, check_list, check_string, load_front_matter
+from .markdown_rules import MAX_BLOCK_NESTING, SLUG_RE
+from .render import MAX_RENDER_CHARS, block_nesting_overflow
 
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
@@ -43,35 +44,11 @@ _CLOSERS = ("---", "...")
 
 # Limits, the same as the database columns and the renderer: a file that passes the check is
 # stored and rendered whole (``prep content check`` and a save run this same parse).
-MAX_FRONT_MATTER_CHARS = 20_000
 MAX_BODY_CHARS = MAX_RENDER_CHARS
 MAX_TITLE_CHARS = 300
-MAX_SLUG_CHARS = 120
-MAX_ITEMS = 100
-MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SLUG_CHARS}
-MAX_YAML_DEPTH = 20
 #: The longest area (folder) name and relative file path the database stores.
 MAX_AREA_CHARS = 80
 MAX_PATH_CHARS = 500
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """YAML without anchors and aliases ("billion laughs": a few lines expanding to millions of
-    items) and without deep nesting; composing is then linear in the text."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases (&name, *name) are not allowed in front matter", event.start_mark)
-        self._depth = getattr(self, "_depth", 0) + 1
-        try:
-            if self._depth > MAX_YAML_DEPTH:
-                raise yaml.composer.ComposerError(
-                    None, None, f"values nest more than {MAX_YAML_DEPTH} levels deep", event.start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
 
 
 @dataclass
@@ -139,129 +116,6 @@ def slug_and_lang_from_path(path: str) -> tuple[str, str | None]:
     return stem, None
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "nothing"
-    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping",
-            str: "text"}.get(type(value), type(value).__name__)
-
-
-class _FrontMatter:
-    """Front-matter fields with the file line of every key and list item."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-        self.key_lines: dict[str, int] = {}
-        self.item_lines: dict[str, list[int]] = {}
-
-
-def _load_front_matter(
-    fm_text: str, first_line: int, path: str, problems: list[Problem]
-) -> _FrontMatter | None:
-    """Compose the YAML (keeping marks) and construct each value; None if it is not a mapping."""
-    if len(fm_text) > MAX_FRONT_MATTER_CHARS:
-        problems.append(Problem(path, first_line, f"front matter is over {MAX_FRONT_MATTER_CHARS:,} characters"))
-        return None
-    try:
-        loader = _StrictLoader(fm_text)
-    except yaml.reader.ReaderError as exc:
-        line = first_line + fm_text[: exc.position].count("\n")
-        problems.append(Problem(
-            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
-        return None
-    try:
-        node = loader.get_single_node()
-        if node is None:
-            return _FrontMatter()
-        if not isinstance(node, yaml.MappingNode):
-            problems.append(Problem(path, first_line + node.start_mark.line,
-                                    "front matter must be a mapping of fields (key: value)"))
-            return None
-        fm = _FrontMatter()
-        for key_node, value_node in node.value:
-            line = first_line + key_node.start_mark.line
-            key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, str):
-                problems.append(Problem(path, line, f"unknown field {key!r}"))
-                continue
-            if key in fm.key_lines:
-                problems.append(Problem(
-                    path, line, f"duplicate field '{key}' (first on line {fm.key_lines[key]})"))
-                continue
-            fm.key_lines[key] = line
-            fm.values[key] = loader.construct_object(value_node, deep=True)
-            if isinstance(value_node, yaml.SequenceNode):
-                fm.item_lines[key] = [first_line + n.start_mark.line for n in value_node.value]
-        return fm
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = first_line + mark.line if mark is not None else first_line
-        what = exc.problem or exc.context or "syntax error"
-        if exc.problem and exc.context and exc.context_mark is not None:
-            started = first_line + exc.context_mark.line
-            if started != line:
-                what += f" ({exc.context} started on line {started})"
-        problems.append(Problem(path, line, f"invalid YAML in front matter: {what}"))
-        return None
-    except yaml.reader.ReaderError as exc:
-        line = first_line + fm_text[: exc.position].count("\n")
-        problems.append(Problem(
-            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
-        return None
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        problems.append(Problem(path, first_line, f"invalid YAML in front matter: {exc}"))
-        return None
-    finally:
-        loader.dispose()
-
-
-def _check_string(name: str, value: object, line: int, path: str, problems: list[Problem]) -> str | None:
-    if not isinstance(value, str):
-        hint = " (put it in quotes)" if isinstance(value, (bool, int, float)) else ""
-        problems.append(Problem(path, line, f"{name} must be text, not {_type_name(value)}{hint}"))
-        return None
-    return value.strip()
-
-
-def _check_list(
-    name: str, value: object, fm: _FrontMatter, path: str, problems: list[Problem]
-) -> list[str]:
-    line = fm.key_lines[name]
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        problems.append(Problem(
-            path, line, f"{name} must be a list of text items, not {_type_name(value)}"))
-        return []
-    lines = fm.item_lines.get(name, [])
-    items: list[str] = []
-    if len(value) > MAX_ITEMS:
-        problems.append(Problem(path, line, f"{name} has {len(value)} items; at most {MAX_ITEMS}"))
-        return []
-    longest = MAX_ITEM_CHARS[name]
-    for i, item in enumerate(value):
-        item_line = lines[i] if i < len(lines) else line
-        if not isinstance(item, str):
-            hint = " (put it in quotes)" if isinstance(item, (bool, int, float)) else ""
-            problems.append(Problem(
-                path, item_line, f"{name} item must be text, not {_type_name(item)}{hint}"))
-            continue
-        if not item.strip():
-            problems.append(Problem(path, item_line, f"{name} item must not be empty"))
-            continue
-        if len(item.strip()) > longest:
-            problems.append(Problem(path, item_line, f"{name} item is over {longest} characters"))
-            continue
-        if name == "questions" and not normalize_question(item):
-            problems.append(Problem(path, item_line, f"questions item {item.strip()!r} has no words in it"))
-            continue
-        if name == "related" and not SLUG_RE.fullmatch(item.strip()):
-            problems.append(Problem(path, item_line, f"related item '{item.strip()}' is not a valid slug"))
-            continue
-        items.append(item.strip())
-    return items
-
-
 def _split(text: str) -> tuple[list[str], int | None]:
     """The file's lines and the index of the closing front-matter fence (None if unclosed)."""
     lines = text.split("\n")
@@ -289,7 +143,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         problems.append(Problem(path, 1, "front matter is not closed: add a '---' line after it"))
         return ParsedDocument(None, problems)
 
-    fm = _load_front_matter("\n".join(lines[1:close]), 2, path, problems)
+    fm = load_front_matter("\n".join(lines[1:close]), 2, path, problems)
     if fm is None:
         return ParsedDocument(None, problems)
 
@@ -303,7 +157,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
     if "title" not in values:
         problems.append(Problem(path, 1, "missing required field 'title'"))
     else:
-        checked = _check_string("title", values["title"], fm.key_lines["title"], path, problems)
+        checked = check_string("title", values["title"], fm.key_lines["title"], path, problems)
         if checked is not None:
             if not checked:
                 problems.append(Problem(path, fm.key_lines["title"], "title must not be empty"))
@@ -315,7 +169,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
     default_slug, name_lang = slug_and_lang_from_path(path)
     slug = default_slug
     if "slug" in values:
-        checked = _check_string("slug", values["slug"], fm.key_lines["slug"], path, problems)
+        checked = check_string("slug", values["slug"], fm.key_lines["slug"], path, problems)
         if checked is not None:
             slug = checked
             if len(slug) > MAX_SLUG_CHARS:
@@ -331,7 +185,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
 
     lang = name_lang or DEFAULT_LANG
     if "lang" in values:
-        checked = _check_string("lang", values["lang"], fm.key_lines["lang"], path, problems)
+        checked = check_string("lang", values["lang"], fm.key_lines["lang"], path, problems)
         if checked is not None:
             if checked not in LANGS:
                 problems.append(Problem(
@@ -354,7 +208,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
             difficulty = raw
 
     lists = {
-        name: _check_list(name, values[name], fm, path, problems) if name in values else []
+        name: check_list(name, values[name], fm, path, problems) if name in values else []
         for name in LIST_FIELDS
     }
 

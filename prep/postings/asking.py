@@ -19,11 +19,12 @@ _MIN_CHARS = 4
 
 _LIST_MARKER = re.compile(
     r"(?:"
-    r"[-–—•·●○◦▪▫■□◆◇►▶➤✓✔*+]\s{0,4}"
+    r"[-–—•·●○◦▪▫■□◆◇►▶▸▹▻➤➢➔→⁃∙・◉◎★☆✦✧❖✓✔*+]\s{0,4}"
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
     r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f\u2776-\u277f]\s{0,4}"
+    r"|\d{1,2}\ufe0f?\u20e3\s{0,4}|\U0001f51f\s{0,4}"
     r"|[一二三四五六七八九十]{1,3}\s{0,2}[、.．)）]\s{0,4}"
     r"|[a-zA-Z][.)]\s{1,4}"
     r"|#{1,6}\s{1,4}"
@@ -119,7 +120,8 @@ _DROP_ZH = re.compile(
     r"凉了|凉凉|挂了|被挂|已挂|攒人品|攒rp|许愿|祝好运|好运|求offer|求过|求捞|蹲|等通知|感谢|谢谢|祝大家|"
     r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
     r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经|凉经|面试经验|值得|卷吗|大家|"
-    r"有没有人|有人知道|求问|难不难|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说))",
+    r"有没有人|有人知道|求问|难不难|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说)|点个?赞|一键三连|"
+    r"远程办公|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
     re.IGNORECASE,
 )
 _DROP_EN = re.compile(
@@ -133,11 +135,15 @@ _DROP_EN = re.compile(
     r"contact\s+(?:us|support|recruit\w*|hr|our)|email\s+us|reach\s+out|^(?:any\s+)?(?:other\s+)?questions\s*\?|"
     r"still\s+stuck|need\s+help|why\s+join|why\s+us\b|why\s+work|what'?s\s+in\s+it|what\s+we\s+offer|"
     r"what\s+you'?ll\s+(?:do|get|bring)|who\s+we\s+are|who\s+you\s+are|benefits\s+package|perks|"
-    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b)",
+    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b|"
+    r"^(?:do|can|should|will|must|may)\s+i\b|^am\s+i\b|^is\s+(?:there|the\s+(?:role|position|job|salary|team))\b|"
+    r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b|how\s+did\s+you\s+(?:hear|find|learn)\s+about|"
+    r"legally\s+authori[sz]ed|authori[sz]ation\s+to\s+work|gender|pronouns|ethnicity|\brace\b|veteran|"
+    r"linkedin\s+profile|cover\s+letter|^why\s+(?-i:[A-Z][a-z]{2,30}(?:\s[A-Z][a-z]{2,30})?)\s{0,2}\?\s{0,2}\*?$)",
     re.IGNORECASE,
 )
 _RHETORICAL_ZH = re.compile(
-    r".{0,20}?(?:为什么(?:选择|加入)(?:我们|我司)|我们(?:能)?(?:提供|给你)什么|你将(?:获得|得到)|你能得到|"
+    r".{0,20}?(?:为什么(?:选择|加入)(?:我们|我司|[^\s，,。？?]{1,12}[？?]\s{0,2}$)|我们(?:能)?(?:提供|给你)什么|你将(?:获得|得到)|你能得到|"
     r"为什么是我们|加入我们|福利|有疑问|有问题.{0,6}(?:联系|邮件|邮箱)|联系我们)"
 )
 _PROJECT_ONLY = re.compile(
@@ -152,7 +158,11 @@ _PROJECT_ONLY_EN = re.compile(
     re.IGNORECASE,
 )
 _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.)\s{0,2}[:：]", re.IGNORECASE)
-_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：])")
+_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
+                         r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
+#: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
+_QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}[：:]\s{0,2}",
+                             re.IGNORECASE)
 
 # --- Kinds --------------------------------------------------------------------------------------
 
@@ -218,7 +228,10 @@ def clean_question(line: str) -> str:
     cut = _ANSWER_CUT.search(text, 4) if len(text) > 4 else None
     if cut:
         text = text[: cut.start()].rstrip(" ，,;；:：")
-    return text.strip()
+    label = _QUESTION_LABEL.match(text)
+    if label and len(text) - label.end() >= 4:
+        text = text[label.end():]
+    return text.strip().strip("*_").strip()
 
 
 def judge_line(line: str) -> LineJudgement:
@@ -229,7 +242,7 @@ def judge_line(line: str) -> LineJudgement:
         dropped = "short"
     elif len(text) > MAX_QUESTION_CHARS:
         dropped = "long"
-    elif text.endswith((":", "：")) or _TIP_LABEL.match(text):
+    elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
     elif _DROP_ZH.match(text) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(text):
         dropped = "not a technical question"
@@ -269,6 +282,8 @@ def question_text(line: str) -> str | None:
 
 _SPLIT = re.compile(r"[；;]|(?<=[？?])\s{0,3}(?=\S)")
 _SEMICOLON = re.compile(r"[；;]")
+_FOLLOW_UP = re.compile(r"(?:then|and|also|what\s+if|how\s+about|follow[- ]?up|再|然后|如果|那|追问)\b|(?:再|然后|如果|那么|追问)",
+                        re.IGNORECASE)
 _INLINE_ENUM = re.compile(r"(?:(?<=[\s：:，,。；;])|^)(?:\d{1,2}\s?[)）、]|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s{0,2}")
 
 
@@ -288,8 +303,15 @@ def split_questions(line: str) -> list[str]:
             return parts
     if not any(c in line for c in "；;？?"):
         return [line]
-    listed = body != line.strip()  # a listed item splits on "；" only, not on "？"
-    parts = [p.strip(" ，,、") for p in (_SEMICOLON if listed else _SPLIT).split(body)]
+    # A line splits on "；" only: "A？B" on one line is a question and its follow-up, and so is
+    # "A; then, B" (a follow-up opened by a connector).
+    parts = []
+    for part in _SEMICOLON.split(body):
+        part = part.strip(" ，,、")
+        if parts and _FOLLOW_UP.match(part):
+            parts[-1] = f"{parts[-1]}; {part}"
+        else:
+            parts.append(part)
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(len(p) < _MIN_CHARS for p in parts):
         return [line]

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from .decode import read_posting_file
 from .extract import ExtractionResult, extract_posting
+from .identity import brand
 
 DOCUMENT_SUFFIXES = (".txt", ".md", ".html", ".htm")
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
@@ -164,7 +165,11 @@ def load_corpus(folder: Path) -> list[CorpusDocument]:
 
 
 def _same_name(found: str | None, expected: str) -> bool:
-    return found is not None and match_key(found) == match_key(expected)
+    """The same name, or the same employer written with and without its legal form or city
+    ("沐曦集成电路（上海）有限公司" and "沐曦集成电路", "Acme Inc." and "Acme")."""
+    if found is None:
+        return False
+    return match_key(found) == match_key(expected) or match_key(brand(found)) == match_key(brand(expected))
 
 
 def score_document(document: CorpusDocument, result: ExtractionResult) -> DocumentScore:

@@ -1,7 +1,8 @@
 """Daily review reminders (email, in-app, calendar feed). Wired into the app by ``init_app``.
 
-Layout: ``timing`` (pure time maths), ``sweep`` (find, claim, send), ``transport`` (SMTP or
-outbox), ``calendar`` (iCalendar feed), ``tokens``, ``service`` (Flask-side operations),
+Layout: ``timing`` (pure time maths), ``sweep`` (one sweep: find, claim, send) with
+``sweep_query`` (its SQL) and ``sweep_rules`` (its pure rules), ``transport`` (SMTP or outbox),
+``calendar`` (iCalendar feed), ``tokens``, ``service`` (Flask-side operations),
 ``routes``/``forms`` (pages), ``scheduler`` (APScheduler), ``cli``.
 """
 from __future__ import annotations

@@ -27,7 +27,9 @@ from ..zones import user_zone
 from . import calendar, timing, tokens
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
                      ReminderLog, ReminderSettings)
-from .sweep import BATCH_SIZE, ReminderEmail, SweepReport, run_sweep
+from .sweep import run_sweep
+from .sweep_query import BATCH_SIZE
+from .sweep_rules import ReminderEmail, SweepReport
 from .transport import Transport, make_transport
 
 

@@ -1,0 +1,168 @@
+"""An explanation's front matter read safely, with the file line of every key and list item,
+and the checks of its text and list fields (each problem with its line).
+
+YAML without anchors, aliases or deep nesting (composing is linear in the text); every value
+is constructed by PyYAML's safe loader. :mod:`.document` parses a whole file with this.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from ..questions.normalize import normalize_question
+from .errors import Problem
+from .markdown_rules import SLUG_RE
+
+# Limits, the same as the database columns: a file that passes the check is stored whole.
+MAX_FRONT_MATTER_CHARS = 20_000
+MAX_SLUG_CHARS = 120
+MAX_ITEMS = 100
+MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SLUG_CHARS}
+MAX_YAML_DEPTH = 20
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """YAML without anchors and aliases ("billion laughs": a few lines expanding to millions of
+    items) and without deep nesting; composing is then linear in the text."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (&name, *name) are not allowed in front matter", event.start_mark)
+        self._depth = getattr(self, "_depth", 0) + 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"values nest more than {MAX_YAML_DEPTH} levels deep", event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "nothing"
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping",
+            str: "text"}.get(type(value), type(value).__name__)
+
+
+class FrontMatter:
+    """Front-matter fields with the file line of every key and list item."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.key_lines: dict[str, int] = {}
+        self.item_lines: dict[str, list[int]] = {}
+
+
+def load_front_matter(
+    fm_text: str, first_line: int, path: str, problems: list[Problem]
+) -> FrontMatter | None:
+    """Compose the YAML (keeping marks) and construct each value; None if it is not a mapping."""
+    if len(fm_text) > MAX_FRONT_MATTER_CHARS:
+        problems.append(Problem(path, first_line, f"front matter is over {MAX_FRONT_MATTER_CHARS:,} characters"))
+        return None
+    try:
+        loader = _StrictLoader(fm_text)
+    except yaml.reader.ReaderError as exc:
+        line = first_line + fm_text[: exc.position].count("\n")
+        problems.append(Problem(
+            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
+        return None
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return FrontMatter()
+        if not isinstance(node, yaml.MappingNode):
+            problems.append(Problem(path, first_line + node.start_mark.line,
+                                    "front matter must be a mapping of fields (key: value)"))
+            return None
+        fm = FrontMatter()
+        for key_node, value_node in node.value:
+            line = first_line + key_node.start_mark.line
+            key = loader.construct_object(key_node, deep=True)
+            if not isinstance(key, str):
+                problems.append(Problem(path, line, f"unknown field {key!r}"))
+                continue
+            if key in fm.key_lines:
+                problems.append(Problem(
+                    path, line, f"duplicate field '{key}' (first on line {fm.key_lines[key]})"))
+                continue
+            fm.key_lines[key] = line
+            fm.values[key] = loader.construct_object(value_node, deep=True)
+            if isinstance(value_node, yaml.SequenceNode):
+                fm.item_lines[key] = [first_line + n.start_mark.line for n in value_node.value]
+        return fm
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = first_line + mark.line if mark is not None else first_line
+        what = exc.problem or exc.context or "syntax error"
+        if exc.problem and exc.context and exc.context_mark is not None:
+            started = first_line + exc.context_mark.line
+            if started != line:
+                what += f" ({exc.context} started on line {started})"
+        problems.append(Problem(path, line, f"invalid YAML in front matter: {what}"))
+        return None
+    except yaml.reader.ReaderError as exc:
+        line = first_line + fm_text[: exc.position].count("\n")
+        problems.append(Problem(
+            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
+        return None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        problems.append(Problem(path, first_line, f"invalid YAML in front matter: {exc}"))
+        return None
+    finally:
+        loader.dispose()
+
+
+def check_string(name: str, value: object, line: int, path: str, problems: list[Problem]) -> str | None:
+    """Field ``name``'s text, stripped; None (and a problem) when it is not text."""
+    if not isinstance(value, str):
+        hint = " (put it in quotes)" if isinstance(value, (bool, int, float)) else ""
+        problems.append(Problem(path, line, f"{name} must be text, not {_type_name(value)}{hint}"))
+        return None
+    return value.strip()
+
+
+def check_list(
+    name: str, value: object, fm: FrontMatter, path: str, problems: list[Problem]
+) -> list[str]:
+    """Field ``name``'s list items, stripped; a problem for each item that is not a valid one."""
+    line = fm.key_lines[name]
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.append(Problem(
+            path, line, f"{name} must be a list of text items, not {_type_name(value)}"))
+        return []
+    lines = fm.item_lines.get(name, [])
+    items: list[str] = []
+    if len(value) > MAX_ITEMS:
+        problems.append(Problem(path, line, f"{name} has {len(value)} items; at most {MAX_ITEMS}"))
+        return []
+    longest = MAX_ITEM_CHARS[name]
+    for i, item in enumerate(value):
+        item_line = lines[i] if i < len(lines) else line
+        if not isinstance(item, str):
+            hint = " (put it in quotes)" if isinstance(item, (bool, int, float)) else ""
+            problems.append(Problem(
+                path, item_line, f"{name} item must be text, not {_type_name(item)}{hint}"))
+            continue
+        if not item.strip():
+            problems.append(Problem(path, item_line, f"{name} item must not be empty"))
+            continue
+        if len(item.strip()) > longest:
+            problems.append(Problem(path, item_line, f"{name} item is over {longest} characters"))
+            continue
+        if name == "questions" and not normalize_question(item):
+            problems.append(Problem(path, item_line, f"questions item {item.strip()!r} has no words in it"))
+            continue
+        if name == "related" and not SLUG_RE.fullmatch(item.strip()):
+            problems.append(Problem(path, item_line, f"related item '{item.strip()}' is not a valid slug"))
+            continue
+        items.append(item.strip())
+    return items

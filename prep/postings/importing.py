@@ -1,0 +1,267 @@
+"""Importing a posting: decode, extract, merge each question into the bank, link and tag, store.
+
+These functions flush but never commit: the caller commits once, so an import is one
+transaction, and a refused input (:class:`PostingInputError`, raised before anything is
+written) or a refused import (:class:`PostingLimitError`) leaves the database as it was.
+"""
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ..content.sync import current_linker, link_question
+from ..extensions import db
+from ..questions.models import Question, Source
+from ..questions.normalize import normalize_question
+from ..questions.service import add_question, find_public_question
+from ..skills import load_taxonomy
+from .bank import admit_if_asked, bank_candidates, own_candidates, own_question
+from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
+from .errors import PostingError, PostingInputError
+from .extract import KINDS, ExtractionResult, extract_posting
+from .merge import Candidate, find_duplicate
+from .models import Posting, PostingQuestion
+
+#: How many postings one candidate may keep.
+MAX_POSTINGS_PER_USER = 200
+#: A posting question is tagged with the skills it names plus the posting's leading skills
+#: (the ones a job board lists first), at most :data:`MAX_QUESTION_TAGS` in all.
+LEADING_SKILL_TAGS = 3
+MAX_QUESTION_TAGS = 10
+#: Target roles a candidate without a posting can start from (``roles/<slug>.txt``).
+ROLES_DIR = Path(__file__).resolve().parent / "roles"
+
+
+class PostingLimitError(PostingError):
+    """The candidate already has as many postings as allowed; the message says what to do."""
+
+    def __init__(self, message: str, limit: int = 0) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+@dataclass
+class ImportResult:
+    """What an import did: the posting (new, or the one already stored) and its questions."""
+
+    posting: Posting
+    created: bool
+    new_questions: list[Question] = field(default_factory=list)
+    merged_questions: list[Question] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line for a flash message or the CLI."""
+        if not self.created:
+            return f"{self.posting.display_name} was already imported; nothing new was added."
+        n = len(self.posting.questions)
+        line = (f"Imported {self.posting.display_name}: {n} question{'' if n == 1 else 's'} "
+                f"({len(self.new_questions)} new, {len(self.merged_questions)} already in the bank), "
+                f"{len(self.posting.skills)} skill{'' if len(self.posting.skills) == 1 else 's'}.")
+        if not self.posting.recognised_sections:
+            line += " No sections were recognised, so no questions were extracted."
+        return line
+
+
+@dataclass(frozen=True)
+class ReviewedQuestion:
+    """A question as the candidate kept it in the review checklist (wording possibly edited)."""
+
+    text: str
+    kind: str = "concept"
+    round: str | None = None
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Review:
+    """What the candidate confirmed on the review page: these replace what the engine found."""
+
+    company: str | None
+    title: str | None
+    kind: str
+    questions: list[ReviewedQuestion]
+
+
+@dataclass
+class Preview:
+    """An import looked at before anything is stored: the decoded text, and either the posting
+    already stored with the same text or what extraction found."""
+
+    text: str
+    existing: Posting | None = None
+    result: ExtractionResult | None = None
+
+
+def preview_posting(user: Any, data: str | bytes, *, limit: int | None = None) -> Preview:
+    """Decode and extract a posting without writing anything (the review page's first step).
+
+    Raises :class:`PostingInputError` for input that cannot be a posting and
+    :class:`PostingLimitError` when the candidate has as many postings as allowed.
+    """
+    limit = MAX_POSTINGS_PER_USER if limit is None else limit
+    text = decode_posting_bytes(data) if isinstance(data, bytes) else decode_posting_text(data)
+    result = extract_posting(text)  # before any query: nothing slow inside a transaction
+    existing = find_posting_by_hash(user.id if user is not None else None, posting_hash(text))
+    if existing is not None:
+        return Preview(text, existing=existing)
+    if user is not None and count_postings(user) >= limit:
+        raise PostingLimitError(f"You have reached the limit of {limit} postings; "
+                                "delete one you no longer need to import another.", limit)
+    return Preview(text, result=result)
+
+
+def normalise_posting_text(text: str) -> str:
+    """The text a posting's identity is computed from: NFKC, lines stripped, blank lines dropped."""
+    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFKC", text).splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def posting_hash(text: str) -> str:
+    """sha256 (hex) of the normalised text: re-pasting with other spacing is the same posting."""
+    return hashlib.sha256(normalise_posting_text(text).encode("utf-8")).hexdigest()
+
+
+def _owner_clause(owner_id: int | None) -> Any:
+    return Posting.user_id == owner_id if owner_id is not None else Posting.user_id.is_(None)
+
+
+def find_posting_by_hash(owner_id: int | None, content_hash: str) -> Posting | None:
+    return db.session.scalar(select(Posting).where(_owner_clause(owner_id),
+                                                   Posting.content_hash == content_hash).limit(1))
+
+
+def count_postings(user: Any) -> int:
+    return db.session.scalar(select(func.count(Posting.id)).where(Posting.user_id == user.id)) or 0
+
+
+def question_tags(question_text: str, posting_skills: Sequence[str]) -> list[str]:
+    """The posting's skills to tag one of its questions with: those the question names, then the
+    posting's leading ones (so a question naming no skill still files under the posting's field)."""
+    named = set(load_taxonomy().find_skills(question_text))
+    tags = [s for s in posting_skills if s in named]
+    tags += [s for s in posting_skills[:LEADING_SKILL_TAGS] if s not in tags]
+    return tags[:MAX_QUESTION_TAGS]
+
+
+def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any = None,
+                   limit: int | None = None, review: Review | None = None) -> ImportResult:
+    """Store a posting for ``user`` (``None``: a shared sample) from pasted text or file bytes.
+
+    Decodes and checks the input (raising :class:`PostingInputError` before any write),
+    returns the stored posting unchanged when the same text was imported before, else extracts
+    it, merges each question into the bank (same normalised text or a near-duplicate), links
+    the new ones to explanations, and tags them with the posting's skills (:func:`question_tags`).
+    ``review`` (from the review checklist) replaces the extracted questions, company, title and
+    kind. ``limit`` defaults to :data:`MAX_POSTINGS_PER_USER`.
+    """
+    limit = MAX_POSTINGS_PER_USER if limit is None else limit
+    text = decode_posting_bytes(data) if isinstance(data, bytes) else decode_posting_text(data)
+    result = extract_posting(text)  # the slow part runs before the first query (and its lock)
+    owner_id = user.id if user is not None else None
+    content_hash = posting_hash(text)
+    existing = find_posting_by_hash(owner_id, content_hash)
+    if existing is not None:
+        return ImportResult(existing, created=False)
+    if user is not None and count_postings(user) >= limit:
+        raise PostingLimitError(f"You have reached the limit of {limit} postings; "
+                                "delete one you no longer need to import another.", limit)
+
+    if review is None:
+        asked_list = [ReviewedQuestion(q.text, q.kind, q.round, q.section) for q in result.questions]
+        company, title, kind = result.company, result.title, result.doc_kind
+    else:
+        asked_list = list(review.questions)
+        company, title, kind = review.company, review.title, review.kind
+    skills = list(result.skills)
+    weights = dict(result.skill_weights)
+    if review is not None:  # a question the candidate added may name a skill the text did not
+        taxonomy = load_taxonomy()
+        for asked in asked_list:
+            for skill in taxonomy.find_skills(asked.text):
+                if skill not in weights:
+                    skills.append(skill)
+                    weights[skill] = 1.0
+    rounds = list(dict.fromkeys(q.round for q in asked_list if q.round)) or list(result.rounds)
+    posting = Posting(user_id=owner_id, company=_cut(company, 200), title=_cut(title, 300),
+                      location=_cut(result.location, 200), raw_text=text, content_hash=content_hash,
+                      sections=dict(result.sections), skills=skills,
+                      recognised_sections=result.recognised_sections or bool(asked_list), created_at=now,
+                      kind=kind if kind in ("posting", "report") else "posting",
+                      rounds=[_cut(r, 60) for r in rounds], skill_weights=weights)
+    db.session.add(posting)
+    db.session.flush()
+
+    outcome = ImportResult(posting, created=True)
+    candidates: list[Candidate] | None = None
+    seen: set[int] = set()
+    for asked in asked_list:
+        norm = normalize_question(asked.text)
+        if not norm:
+            continue
+        # The candidate's own copy first, then the shared bank (same text, then a near-duplicate).
+        question = own_question(owner_id, norm) if owner_id is not None else None
+        question = question or find_public_question(asked.text)
+        created = False
+        if question is None:
+            if candidates is None:
+                candidates = bank_candidates() + (own_candidates(owner_id) if owner_id is not None else [])
+            duplicate = find_duplicate(asked.text, candidates)
+            if duplicate is not None:
+                question = db.session.get(Question, duplicate.id)
+        tags = question_tags(asked.text, posting.skills)
+        if question is None:
+            # A candidate's new question is theirs alone until the bank admits it (see :func:`.bank.admit_if_asked`).
+            question = add_question(asked.text, source=Source.posting, tags=tags, owner_id=owner_id)
+            created = True
+            if linker is None:
+                linker = current_linker()
+            link_question(question, linker)
+            if candidates is not None:
+                candidates.append(Candidate(id=question.id, text=question.text, lang=question.lang))
+            if owner_id is not None:
+                admit_if_asked(question, tags, linker)
+        elif user is None:
+            # A shipped sample: its tags are merged into the shared question's own.
+            question = add_question(question.text, source=question.source, tags=tags)
+        # A candidate's private import never re-tags a question other users see.
+        if question.id in seen:
+            continue  # two phrasings of one question in the same posting
+        seen.add(question.id)
+        (outcome.new_questions if created else outcome.merged_questions).append(question)
+        posting.questions.append(PostingQuestion(
+            question_id=question.id, section=_cut(asked.section or asked.round or "", 120) or "",
+            position=len(posting.questions), text=asked.text,
+            kind=asked.kind if asked.kind in KINDS else "concept", round=_cut(asked.round, 60)))
+    db.session.flush()
+    return outcome
+
+
+def _cut(value: str | None, length: int) -> str | None:
+    return value[:length] if value else value
+
+
+def role_choices(directory: Path = ROLES_DIR) -> list[tuple[str, str]]:
+    """``(slug, title)`` of each shipped target role, by title."""
+    out = []
+    for path in sorted(directory.glob("*.txt")):
+        lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        out.append((path.stem, lines[1] if len(lines) > 1 else path.stem))
+    return sorted(out, key=lambda pair: pair[1].casefold())
+
+
+def import_role(user: Any, slug: str, now: datetime, directory: Path = ROLES_DIR) -> ImportResult:
+    """A posting for a target role (a shipped ``roles/<slug>.txt``): no questions of its own, its
+    skills drive the likely questions. Raises :class:`PostingInputError` for an unknown role."""
+    titles = dict(role_choices(directory))
+    if slug not in titles:
+        raise PostingInputError("unknown role")
+    text = read_posting_file(directory / f"{slug}.txt")
+    return import_posting(user, text, now, review=Review(company=None, title=titles[slug], kind="posting",
+                                                          questions=[]))

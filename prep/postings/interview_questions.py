@@ -1,0 +1,145 @@
+"""Stage 4 of extraction: the interview questions of a document's blocks.
+
+Questions are the asking lines of interview sections (面试指南, 常见面试题, Interview questions,
+...), of interview rounds, of unknown sections whose lines mostly ask, and of a report's header:
+a line that ends in ``?``/``？`` or opens with an asking or imperative verb (judged line by line
+by :mod:`.asking`), but not an advice line or a rhetorical question followed by prose. Each gets
+a confidence from where it was found and how it asks.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+
+from .asking import judge_line, split_questions, strip_list_marker
+from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .prose import is_prose, prose_questions
+from .reports import REPORT_TITLE as _REPORT_TITLE
+from .segment import Block
+
+#: At most this many questions are taken from one document; the rest are counted in ``truncated``.
+MAX_QUESTIONS = 200
+#: Lines longer than this are not examined for questions.
+MAX_LINE_CHARS = 2_000
+
+#: A question found: its text, section, interview round and confidence.
+Found = tuple[str, str, str | None, float]
+
+_INTERVIEW_HINT = re.compile(r"面试|考察|考点|问|题|interview|ask|question|discuss|topic|quiz|chat\s+about",
+                             re.IGNORECASE)
+
+
+def _score_generic(block: Block) -> bool:
+    """Whether an unknown heading's lines are a list of questions (judged by what they look like)."""
+    judged = [judge_line(line) for line in block.lines[:200]]
+    asking = sum(1 for j in judged if j.asks)
+    if asking < 2:
+        return False
+    hint = _INTERVIEW_HINT.search(block.name)
+    return asking >= 0.6 * len(judged) or (hint is not None and asking >= 0.3 * len(judged))
+
+
+def _rhetorical(index: int, lines: list[str]) -> bool:
+    """A question followed by prose about the employer ("Why join us?" then a paragraph)."""
+    following = lines[index + 1: index + 3]
+    return bool(following) and all(not judge_line(n).asks and len(n) > 40 for n in following)
+
+
+def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]:
+    """The questions of the question-bearing blocks (at most :data:`MAX_QUESTIONS`; each once,
+    first found first), and how many more candidate lines (ending in a question mark or listed)
+    were left unexamined past the cap."""
+    found: dict[str, Found] = {}
+    truncated = 0
+    for block in blocks:
+        if block.reverse:
+            continue
+        kind = block.kind
+        if kind not in (INTERVIEW, ROUND_KIND, GENERIC, "header"):
+            continue
+        if kind == "header" and not report:
+            continue
+        if len(found) >= MAX_QUESTIONS:
+            truncated += sum(1 for line in block.lines if line.endswith(("?", "？")) or line[:1] in "-•*0123456789")
+            continue
+        if kind == GENERIC and not report and not _score_generic(block):
+            continue
+        in_round = kind == ROUND_KIND or (report and kind in (INTERVIEW, GENERIC, "header"))
+        hinted = kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None
+        section = block.name or (block.round or "")
+        for index, line in enumerate(block.lines):
+            if len(found) >= MAX_QUESTIONS:
+                rest = block.lines[index:]
+                truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
+                break
+            if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line):
+                continue
+            if kind == "header" and report and len(line) <= 60 and _REPORT_TITLE.match(line):
+                continue  # the report's own title ("… 面试记录，顺便吐槽一下流程")
+            if report and is_prose(line):
+                for text, how in prose_questions(line):
+                    if how == "topic" and not in_round:
+                        continue
+                    confidence = {"cue": 0.7, "asks": 0.75, "topic": 0.55}[how]
+                    found.setdefault(text.casefold(), (text, section, block.round, confidence))
+                continue
+            for part in split_questions(line):
+                judgement = judge_line(part)
+                if judgement.dropped:
+                    continue
+                if judgement.mark or judgement.verb:
+                    confidence = 0.9 if judgement.mark else 0.85
+                    if kind == GENERIC and not report:
+                        confidence -= 0.1
+                    if kind == "header" and report:
+                        confidence -= 0.15
+                    if not in_round and kind not in (INTERVIEW,) and judgement.mark and _rhetorical(index, block.lines):
+                        continue
+                elif judgement.topic and (in_round or kind == INTERVIEW or hinted):
+                    confidence = 0.65 if in_round else 0.6
+                elif kind == INTERVIEW and len(judgement.text) <= 150 and strip_list_marker(part) != part.strip() \
+                        and _looks_technical(judgement.text) and not _ADVISING.search(judgement.text[:150]):
+                    confidence = 0.6  # an item under a known interview heading ("编程题：给定…，求…")
+                elif in_round and kind == ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text):
+                    confidence = 0.5
+                else:
+                    continue
+                if len(judgement.text) > 150:
+                    confidence -= 0.2
+                found.setdefault(judgement.text.casefold(),
+                                 (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
+    return list(found.values())[:MAX_QUESTIONS], truncated
+
+
+#: Lines that are never questions: the candidate's answers (答：…, A: …, 我答的：…), what the
+#: candidate did (写了…, 答了…), code (``int f(...) {``, ``return k;``), Markdown link lines
+#: (a blog's "related posts") and copyright footers.
+_NOT_A_QUESTION_LINE = re.compile(
+    r"\s{0,4}(?:[-*•>]\s{0,3})?(?:\*\*)?(?:"
+    r"(?:答|回答|我答(?:的)?|我的回答|我的答案|参考答案|我说|我回答|a|ans(?:wer)?|my\s+answer|i\s+(?:said|answered))\s{0,2}[:：]"
+    r"|(?:我)?(?:答了|写了|说了|讲了|提了|回答了|画了|推了)(?!解|吗|么)"
+    r"|(?:int|void|bool|char|auto|long|double|float|return|for|while|if|else|switch|case|break|continue|"
+    r"const|static|template|typedef|struct|class|public|private|def|import|#include|std::)\b[^\u4e00-\u9fff]{0,200}[;{}):]\s*$"
+    r"|[{}]\s*;?\s*$"
+    r"|\[[^\]]{1,200}\]\([^)\s]{1,300}\)\s*$"
+    r"|(?:©|\(c\)|copyright\b|版权声明|原文链接|本文为)"
+    r"|>"  # a quoted line: the candidate's answer or someone else's comment
+    r"|[（(][^（）()]{4,200}[)）]\s{0,3}$"  # a note in brackets: "（这几个答案比较长，后面单独写一篇）"
+    r"|.{0,80}?\d{4}[/-]\d{1,2}[/-]\d{1,2}\s{1,3}\d{1,2}:\d{2}"  # a chat message's header
+    r"|.{0,60}?\b\d{1,3}\s{0,2}[-~–]\s{0,2}\d{1,3}\s{0,2}[kK万]\b"  # a job list's "Java架构师  50-80k  …"
+    r"|.{0,40}?(?:posted\s+by\s+u/|\br/\w{2,40}\s{0,3}•)"
+    r")",
+    re.IGNORECASE,
+)
+
+_TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
+                        r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构)")
+
+
+_ADVISING = re.compile(r"建议|推荐|阅读|关注|复习|准备|了解一下|注意|熟悉|掌握|recommend|suggest|read|review|prepare|"
+                       r"familiar|brush\s+up|focus", re.IGNORECASE)
+
+
+def _looks_technical(text: str) -> bool:
+    return bool(_TECHNICAL.match(text))

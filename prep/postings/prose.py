@@ -1,0 +1,134 @@
+"""Questions told in prose: the lines of an interview report that narrate a round instead of
+listing it ("面试官上来就问 X，我说 …，他又追问 Y。接着问 Z。", "Then he asked how X works.
+Follow up: why Y? I did a modified Prim's.").
+
+A prose line is cut into sentences; in each sentence, every *cue* (问/追问/接着问/让我…,
+"he asked", "Follow up:", "a coding question: …") opens a question that runs to the next cue,
+the end of the sentence, or the candidate's answer ("，我说 …", ", I said …"). A sentence with
+no cue is a question only if it asks on its own (a question mark, or an asking or imperative
+verb: "Walk me through …", "Given …, find …"); narration ("I did a modified Prim's.") is not.
+
+Every pattern is applied to one sentence of a line already bounded in length, with bounded
+repeats, so the work is linear in the input. Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+
+from .asking import judge_line
+
+#: A line longer than this is not read as prose (it is a pasted article, not a report's round).
+MAX_PROSE_CHARS = 3_000
+#: Shorter than this, a line is one question or none: the line-level judgement decides.
+MIN_PROSE_CHARS = 24
+
+_SENTENCE_END_ZH = re.compile(r"(?<=[。！？!?；;])")
+_SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")
+# An English abbreviation before a full stop does not end a sentence.
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)\.)$", re.IGNORECASE)
+
+_CUE_ZH = re.compile(
+    r"(?:^|[，,：:\s(（]|面试官|上来就|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始)"
+    r"(?P<cue>(?:追问(?:了)?(?:一下|我)?|问(?:了)?(?:我|一下|下)?|让我(?:现场|当场)?|要求我(?:现场)?|"
+    r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
+    r"|(?:还有|又|再|然后|接着|最后)?(?:出了)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2})"
+)
+_CUE_EN = re.compile(
+    r"(?P<cue>\b(?:(?:he|she|they|the\s+interviewer|interviewer|the\s+(?:hm|manager|engineer))\s+"
+    r"(?:then\s+|also\s+|later\s+|first\s+|next\s+|finally\s+)?"
+    r"(?:asked|wanted\s+(?:me|us)\s+to|had\s+(?:me|us)|made\s+(?:me|us)|grilled\s+me\s+on)"
+    r"|i\s+was\s+asked|we\s+were\s+asked)"
+    r"(?:\s+(?:me|us))?(?:\s+(?:to|about|on|for))?\s+"
+    r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
+    r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"
+    r"|\b(?:a|an|one|another|the)\s+(?:(?:quick|short|live|classic)\s+)?"
+    r"(?:coding|design|system\s+design|algorithm(?:ic)?|behaviou?ral|debugging|sql|math|probability)?\s*"
+    r"(?:question|problem|exercise|task|challenge)(?:\s+(?:in|on)\s+[\w-]{1,20})?\s{0,2}[:：]\s*)",
+    re.IGNORECASE,
+)
+# Where the candidate's answer or the narration takes over again after a question.
+_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)")
+_ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|mentioned|talked|went|used|did|wrote)\b",
+                        re.IGNORECASE)
+_LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s+(?=\S)|(?:以及|还有|另外|然后)[，,]?",
+                                re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_MIN_QUESTION_CHARS = 6
+
+
+_NARRATION = re.compile(
+    r"(?:i|we|he|she|they|the\s+interviewer|interviewer|my|our|it\s+was|this\s+was|started|finished|ended|"
+    r"我|我们|他|她|面试官|对方|感觉|结果|然后|最后|之后|接着|整体|全程|这轮|这一轮|本轮)\b"
+    r"|(?:我|我们|他|她|面试官|对方|感觉|结果|整体|全程|这轮|这一轮|本轮)",
+    re.IGNORECASE,
+)
+
+
+def is_prose(line: str) -> bool:
+    """Whether ``line`` narrates (several sentences with a cue or a narrating one, or long)
+    rather than states one question, however many sentences that question takes ("A job hangs
+    at NCCL init. How do you troubleshoot it?" is one question)."""
+    if len(line) < MIN_PROSE_CHARS or len(line) > MAX_PROSE_CHARS:
+        return False
+    parts = sentences(line)
+    if len(parts) < 2 and len(line) <= 150:
+        return False
+    if any(_NARRATION.match(part) for part in parts):
+        return True
+    cue_re = _CUE_ZH if _CJK.search(line[:400]) else _CUE_EN
+    return any(c.end() > c.start("cue") for part in parts for c in cue_re.finditer(part))
+
+
+def sentences(line: str) -> list[str]:
+    """The sentences of ``line`` (Chinese and English punctuation)."""
+    if _CJK.search(line[:400]):
+        parts = _SENTENCE_END_ZH.split(line)
+    else:
+        parts = []
+        start = 0
+        for match in _SENTENCE_END_EN.finditer(line):
+            if _ABBREVIATION.search(line[max(0, match.start() - 8): match.start()]):
+                continue
+            parts.append(line[start: match.start()])
+            start = match.end()
+        parts.append(line[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def prose_questions(line: str) -> list[tuple[str, str]]:
+    """The questions told in the prose ``line``, as ``(text, how)`` pairs: ``how`` is ``"cue"``
+    when a cue ("问", "he asked") introduced the question, ``"asks"`` when the sentence asks on
+    its own, ``"topic"`` for a bare topic ("A vs B, pros/cons") the caller may take in a round."""
+    found: list[tuple[str, str]] = []
+    for sentence in sentences(line):
+        cue_re = _CUE_ZH if _CJK.search(sentence) else _CUE_EN
+        cues = [c for c in cue_re.finditer(sentence) if c.end() > c.start("cue")]
+        head_end = cues[0].start("cue") if cues else len(sentence)
+        head = _clean(sentence[:head_end])
+        if head and len(head) >= _MIN_QUESTION_CHARS:
+            judgement = judge_line(head)
+            if judgement.asks:  # "Walk me through X. Then: …" has its own question first
+                found.append((judgement.text, "asks"))
+            elif judgement.topic and not cues:
+                found.append((judgement.text, "topic"))
+        for index, cue in enumerate(cues):
+            end = cues[index + 1].start("cue") if index + 1 < len(cues) else len(sentence)
+            text = _clean(sentence[cue.end(): end])
+            if text and len(text) >= _MIN_QUESTION_CHARS and judge_line(text).dropped is None:
+                found.append((text, "cue"))
+    return found
+
+
+def _clean(text: str) -> str:
+    """A question clause without the answer after it, leading connectors and end punctuation."""
+    answer = (_ANSWER_ZH if _CJK.search(text) else _ANSWER_EN).search(text)
+    if answer:
+        text = text[: answer.start()]
+    text = text.strip(" ，,、;；:：")
+    connector = _LEADING_CONNECTOR.match(text)
+    if connector:
+        text = text[connector.end():]
+    text = text.rstrip(" 。.!！;；,，")
+    if text.startswith(("了", "的")):
+        text = text[1:]
+    return text.strip()

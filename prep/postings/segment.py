@@ -1,0 +1,144 @@
+"""Stage 2 of extraction: the lines of a document into blocks under their headings.
+
+The lines before the first recognised heading are the *header* block; noise sections (英伟达
+的其他在招职位, 相似职位推荐, Similar jobs, More jobs at ...) and their lines are dropped until the
+next real heading; an interview round's sub-headings stay in that round.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .asking import judge_line, strip_list_marker
+from .headings import GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading
+from .rounds import REVERSE, round_line
+
+
+#: A line that opens a forum thread's comments ("87 Comments", "Sort by: Best", "12 条回复",
+#: "全部评论（23）"): what follows is other people talking until the next real heading.
+_COMMENTS_START = re.compile(
+    r"(?:^|\s)(?:sort\s+by\s{0,2}[:：]|\d{1,6}\s{0,2}(?:comments?|replies|answers)\b|view\s+all\s+\d{1,6}\s+comments?|"
+    r"\d{1,6}\s{0,2}条(?:回复|评论)|全部评论|共\s{0,2}\d{1,6}\s{0,2}条评论|评论区|热门评论|最新评论)",
+    re.IGNORECASE,
+)
+
+
+#: A sentence that introduces a list of interview questions and ends with a colon ("Here are the
+#: kinds of prompts our engineers use:", "面试官可能会问到下面这些问题：").
+_INTRO_BODY = (
+    r"(?:.{0,160}\b(?:interview\s+)?(?:questions|prompts|problems)\b.{0,60}|"
+    r".{0,120}\b(?:we(?:'ll|\s+will)?|interviewers?|they)\s+(?:may\s+|might\s+|will\s+|often\s+|usually\s+)?"
+    r"(?:ask|asked|cover|discuss|dig\s+into)\b.{0,60}|"
+    r".{0,80}(?:面试官|面试中|面试时|技术面).{0,20}(?:问|考).{0,30}|.{0,80}(?:以下|下面|这些|这几)(?:个|道)?(?:问题|题目|题).{0,30})"
+)
+#: A sentence that introduces a list of interview questions and ends with a colon ("Here are the
+#: kinds of prompts our engineers use:", "面试官可能会问到下面这些问题："), or without the colon
+#: when a list item follows ("聊之前可以先想想这几个问题").
+_INTRODUCES_QUESTIONS = re.compile(_INTRO_BODY + r"[:：]\s{0,2}$", re.IGNORECASE)
+_INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
+#: "Q1: …", "Q2. …": numbered questions, wherever they start.
+_Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
+
+
+#: The rest of a round line that states its problem ("Coding 1 - LRU cache with O(1) get and put"):
+#: an acronym, a call or a figure, unlike "Round 1 - Hiring manager (45 min)".
+_NAMES_A_PROBLEM = re.compile(r"[A-Z]{2,}|\w\(\w|[A-Za-z]\d|\d[A-Za-z]|[\u4e00-\u9fff]{2,}.{0,20}(?:实现|算法|设计|问题)")
+
+
+@dataclass
+class Block:
+    """A heading and the lines under it (the first block of a document is its header)."""
+
+    name: str
+    kind: str  # required | responsibilities | nice | content | interview | round | generic | header
+    round: str | None
+    lines: list[str] = field(default_factory=list)
+    reverse: bool = False  # inside a round's 反问 part
+
+
+def segment(lines: list[str]) -> tuple[list[Block], bool]:
+    """Lines into blocks under their headings (noise dropped); whether any known heading was seen."""
+    blocks = [Block("", "header", None)]
+    recognised = False
+    noise = False
+    current_round: str | None = None
+    for index, line in enumerate(lines):
+        if len(line) <= 120 and _COMMENTS_START.search(line):
+            noise = True  # the thread's comments: other people's questions, not the report's
+            continue
+        heading = match_heading(line)
+        if heading:
+            name, kind, rest = heading
+            if kind == NOISE:
+                noise = True
+                continue
+            noise = False
+            recognised = True
+            if kind != INTERVIEW:
+                current_round = None
+            blocks.append(Block(name, kind, current_round if kind == INTERVIEW else None))
+            if rest:
+                blocks[-1].lines.append(rest)
+            continue
+        round_ = round_line(line)
+        if round_:
+            noise = False
+            recognised = True
+            current_round, rest = round_
+            blocks.append(Block(current_round, ROUND_KIND, current_round))
+            # "Round 1 - Hiring manager (45 min)": a description of the round, not a question
+            if rest and (len(rest) > 40 or judge_line(rest).asks or _NAMES_A_PROBLEM.search(rest)):
+                blocks[-1].lines.append(rest)
+            continue
+        if noise:
+            continue
+        generic = generic_heading(line)
+        if generic and len(blocks) == 1 and not blocks[0].lines:
+            blocks[0].lines.append(generic)  # "【Job title】" or "## Title" opening the page: the header
+            continue
+        if not generic and (len(blocks) > 1 or len(blocks[0].lines) >= 2):
+            generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "")
+        if generic:
+            reverse = bool(REVERSE.fullmatch(generic) or REVERSE.fullmatch(line))
+            if reverse and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
+                blocks.append(Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
+                continue
+            markup = line.startswith("#") or line.startswith(("**", "__"))
+            if markup or not any(c in line.rstrip(HEADING_TRAILERS) for c in ":："):  # "Label: text" is a line
+                # a sub-heading inside a round stays in that round ("算法题：", "## Coding")
+                parent = blocks[-1]
+                if parent.kind in (ROUND_KIND, INTERVIEW) and not parent.reverse:
+                    blocks.append(Block(generic, parent.kind, parent.round))
+                else:
+                    blocks.append(Block(generic, GENERIC, None))
+                continue
+        if REVERSE.match(line) and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
+            continue  # "反问：…" on one line
+        if blocks[-1].kind not in (ROUND_KIND, INTERVIEW) and not blocks[-1].reverse:
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            if len(line) <= 200 and line[:1] not in "(（" and (_INTRODUCES_QUESTIONS.match(line) or (
+                    following and strip_list_marker(following) != following and line[-1:] not in "?？"
+                    and _INTRODUCES_LIST.match(line))):
+                blocks.append(Block(line.rstrip(HEADING_TRAILERS), INTERVIEW, None))  # "Here are prompts we use:"
+                continue
+            if _Q_ITEM.match(line) and blocks[-1].kind != GENERIC:
+                blocks.append(Block("", INTERVIEW, None))  # "Q1: …" under a heading of the author's own
+        blocks[-1].lines.append(line)
+    return blocks, recognised
+
+
+def _plain_heading(line: str, following: str) -> str | None:
+    """A short plain line that introduces a list ("Be ready to discuss", "Things we ask about"):
+    no list marker, no sentence or question punctuation, and a list item on the next line."""
+    if not following or len(line) > 60 or len(line) < 2:
+        return None
+    if line[-1:] in "。.!！?？;；,，" or strip_list_marker(line) != line:
+        return None
+    if strip_list_marker(following) == following.strip():
+        return None
+    judged = judge_line(line)
+    if judged.asks or round_line(line):
+        return None
+    return line.rstrip(HEADING_TRAILERS).strip() or None

@@ -1,0 +1,351 @@
+"""The reminder sweep's SQL: which users are due, claiming their day, what they are sent, results.
+
+Finding is one query for the distinct (time zone, day start) pairs, then one query per page:
+the next :data:`BATCH_SIZE` candidates by user id (keyset pagination) joined to their settings
+and today's claim, with card counts and today's review counts computed for those users only (by
+index), the per-zone local date and time of day passed in as ``CASE`` parameters computed in
+Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the same whatever
+the number of users, and a sweep is linear in them. Claiming a page is a fixed number of
+statements too (an executemany ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` under the unique
+(user_id, local_date) constraint, and a conditional ``UPDATE ... RETURNING`` for retries); sent
+emails are recorded in groups (two statements). The decisions on plain values live in
+:mod:`.sweep_rules`; :mod:`.sweep` runs a sweep and commits.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Date, String, and_, case, func, literal, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.sql.elements import ColumnElement
+
+from ..accounts.models import User
+from ..drill import queue
+from ..drill.models import Card, CardState, ReviewLog
+from ..extensions import db
+from ..dbtypes import UTCDateTime
+from ..questions.models import Question
+from . import timing
+from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification,
+                     ReminderAttempt, ReminderLog, ReminderSettings, ReminderStatus)
+from .sweep_rules import (DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, notification_text, split_claims,
+                          streak)
+
+BATCH_SIZE = 500
+TOP_QUESTIONS = 3
+STREAK_LOOKBACK = timedelta(days=400)
+
+
+# --- finding ---------------------------------------------------------------------------------
+
+def _least(a: Any, b: Any) -> ColumnElement[int]:
+    return case((a < b, a), else_=b)
+
+
+def _positive(a: Any) -> ColumnElement[int]:
+    return case((a > 0, a), else_=0)
+
+
+def _settings_columns() -> dict[str, ColumnElement[Any]]:
+    return {
+        "enabled": func.coalesce(ReminderSettings.enabled, literal(DEFAULT_ENABLED)),
+        "email": func.coalesce(ReminderSettings.email, literal(DEFAULT_EMAIL)),
+        "in_app": func.coalesce(ReminderSettings.in_app, literal(DEFAULT_IN_APP)),
+        "minute": func.coalesce(ReminderSettings.remind_minute, DEFAULT_MINUTE),
+    }
+
+
+def _wanted(s: dict[str, ColumnElement[Any]]) -> ColumnElement[bool]:
+    return and_(s["enabled"].is_(True), or_(s["email"].is_(True), s["in_app"].is_(True)))
+
+
+def _zone_pairs() -> list[tuple[str, int]]:
+    """Query 1: the distinct (time zone, day start hour) pairs of users who want reminders."""
+    s = _settings_columns()
+    rows = db.session.execute(
+        select(User.timezone, User.day_start_hour).distinct()
+        .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
+        .where(_wanted(s))
+    ).all()
+    return [(str(z), int(h)) for z, h in rows]
+
+
+def _language_column() -> ColumnElement[Any]:
+    column = getattr(User, "language", None)
+    return column if column is not None else literal(None, String(8))
+
+
+def zone_clocks(now: datetime) -> ZoneClocks | None:
+    """Query 1 of a sweep; None when nobody wants reminders."""
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    return clocks_at(now, _zone_pairs())
+
+
+def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
+                  user_id: int | None = None) -> DuePage:
+    """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
+    pagination on the primary key), each with its card and today's review counts, computed for
+    those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
+    wants a reminder, has reached its time today and has no claim today (or a claim to retry);
+    those with nothing to study are skipped in Python, after the page."""
+    now, zones, clocks, days = zc.now, zc.zones, zc.clocks, zc.days
+
+    def by_zone(value: Callable[[timing.ZoneClock], Any], type_: Any) -> ColumnElement[Any]:
+        return case(*[(User.timezone == z, literal(value(clocks[z]), type_)) for z in zones])
+
+    def by_pair(value: Callable[[queue.StudyDay], datetime]) -> ColumnElement[datetime]:
+        return case(*[(and_(User.timezone == z, User.day_start_hour == h), literal(value(days[(z, h)]), UTCDateTime()))
+                      for z, h in zc.pairs])
+
+    local_date = by_zone(lambda c: c.local_date, Date())
+    minute_now = by_zone(lambda c: c.minute_of_day, db.Integer())
+    study_start = by_pair(lambda d: d.start)
+    study_end = by_pair(lambda d: d.end)
+    s = _settings_columns()
+    claimable = or_(
+        ReminderLog.id.is_(None),
+        and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
+        and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now),
+    )
+    candidates = (
+        select(User.id.label("user_id"), User.email, User.display_name, User.timezone,
+               User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
+               s["in_app"].label("in_app_on"), ReminderLog.id.label("log_id"), ReminderLog.status.label("log_status"),
+               ReminderLog.attempts.label("attempts"), _language_column().label("language"))
+        .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
+        .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
+        .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable,
+               *([User.id == user_id] if user_id is not None else []))
+        .order_by(User.id)
+        .limit(batch_size)
+        .cte("candidates")
+    )
+    candidate_ids = select(candidates.c.user_id)
+    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
+    learning_states = Card.state.in_([CardState.learning, CardState.relearning])
+    card_counts = (
+        select(Card.user_id.label("user_id"),
+               func.sum(case((and_(active, learning_states, Card.due <= now), 1), else_=0)).label("learning"),
+               func.sum(case((and_(active, Card.state == CardState.review, Card.due < study_end), 1),
+                             else_=0)).label("reviews"),
+               func.sum(case((and_(active, Card.state == CardState.new), 1), else_=0)).label("new"))
+        .join(User, User.id == Card.user_id)
+        .where(Card.user_id.in_(candidate_ids))
+        .group_by(Card.user_id)
+        .subquery("card_counts")
+    )
+    done = (
+        select(ReviewLog.user_id.label("user_id"),
+               func.sum(case((ReviewLog.state_before == CardState.new.value, 1), else_=0)).label("new_done"),
+               func.sum(case((ReviewLog.state_before == CardState.review.value, 1), else_=0)).label("reviews_done"))
+        .join(User, User.id == ReviewLog.user_id)
+        .where(ReviewLog.user_id.in_(candidate_ids), ReviewLog.kind == "review",
+               ReviewLog.reviewed_at >= study_start, ReviewLog.reviewed_at < study_end)
+        .group_by(ReviewLog.user_id)
+        .subquery("done_today")
+    )
+    c = candidates.c
+    learning = func.coalesce(card_counts.c.learning, 0)
+    reviews = _least(func.coalesce(card_counts.c.reviews, 0),
+                     _positive(c.reviews_per_day - func.coalesce(done.c.reviews_done, 0)))
+    new = _least(func.coalesce(card_counts.c.new, 0),
+                 _positive(c.new_per_day - func.coalesce(done.c.new_done, 0)))
+    stmt = (
+        select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
+               learning, reviews, new, c.log_id, c.log_status, c.attempts, c.language)
+        .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
+        .outerjoin(done, done.c.user_id == c.user_id)
+        .order_by(c.user_id)
+    )
+    rows = db.session.execute(stmt).all()
+    out = []
+    for row in rows:
+        if int(row[7]) + int(row[8]) + int(row[9]) <= 0:
+            continue
+        clock = clocks[row[3]]
+        out.append(DueUser(
+            user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
+            email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
+            day_end=clock.day_end, learning=int(row[7]), reviews=int(row[8]), new=int(row[9]),
+            log_id=row[10], log_status=row[11], attempts=int(row[12] or 0), language=row[13]))
+    return DuePage(due=out, last_id=rows[-1][0] if len(rows) >= batch_size else None)
+
+
+def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
+    """Every user whose reminder is due at ``now``: one query for the zones, then one per page
+    of ``batch_size`` candidates."""
+    zc = zone_clocks(now)
+    out: list[DueUser] = []
+    after = 0
+    while zc is not None:
+        page = find_due_page(zc, after_id=after, batch_size=batch_size)
+        out += page.due
+        if page.last_id is None:
+            break
+        after = page.last_id
+    return out
+
+
+# --- claiming --------------------------------------------------------------------------------
+
+def _insert(model: Any) -> Any:
+    dialect = db.session.get_bind().dialect.name
+    if dialect == "postgresql":
+        return postgresql.insert(model)
+    if dialect == "sqlite":
+        return sqlite.insert(model)
+    raise NotImplementedError(  # pragma: no cover - the app supports SQLite and PostgreSQL
+        f"reminder claims need INSERT ... ON CONFLICT; {dialect} is not supported")
+
+
+def expire_ended_days(now: datetime) -> int:
+    """Give up on retries whose local day has ended (one statement)."""
+    result = db.session.execute(
+        update(ReminderLog)
+        .where(ReminderLog.status.in_([ReminderStatus.retry.value, ReminderStatus.sending.value]),
+               ReminderLog.expires_at <= now)
+        .values(status=ReminderStatus.failed.value, lease_until=None, next_attempt_at=None,
+                last_error=func.coalesce(ReminderLog.last_error, "interrupted") + " (gave up: the local day ended)")
+        .execution_options(synchronize_session=False))
+    return int(result.rowcount or 0)
+
+
+def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> list[DueUser]:
+    """Claim the reminders in ``due`` for this process; returns those it won, with their log ids
+    and attempt numbers. A fixed number of statements; the caller commits."""
+    fresh, again = split_claims(due)
+    won: list[DueUser] = []
+    lease = now + timing.SEND_LEASE
+    if fresh:
+        rows = [{
+            "user_id": u.user_id, "local_date": u.local_date, "channels": ",".join(u.channels),
+            "status": (ReminderStatus.sending if u.email_channel else ReminderStatus.sent).value,
+            "due_count": u.due_count, "attempts": 1 if u.email_channel else 0, "claimed_at": now,
+            "lease_until": lease if u.email_channel else None, "next_attempt_at": None,
+            "expires_at": u.day_end, "sent_at": None if u.email_channel else now, "last_error": None,
+        } for u in fresh]
+        # executemany: SQLAlchemy sends multi-row VALUES pages of one cached statement.
+        stmt = (_insert(ReminderLog)
+                .on_conflict_do_nothing(index_elements=["user_id", "local_date"])
+                .returning(ReminderLog.id, ReminderLog.user_id))
+        ids = {user_id: log_id for log_id, user_id in db.session.execute(stmt, rows)}
+        won += [replace(u, log_id=ids[u.user_id], attempts=1 if u.email_channel else 0)
+                for u in fresh if u.user_id in ids]
+    if again:
+        stmt = (update(ReminderLog)
+                .where(ReminderLog.id.in_([u.log_id for u in again]),
+                       or_(and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
+                           and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now)))
+                .values(status=ReminderStatus.sending.value, attempts=ReminderLog.attempts + 1,
+                        claimed_at=now, lease_until=lease, next_attempt_at=None)
+                .returning(ReminderLog.id, ReminderLog.attempts)
+                .execution_options(synchronize_session=False))
+        attempts = dict(db.session.execute(stmt).all())
+        if attempts:
+            db.session.execute(
+                update(ReminderAttempt)
+                .where(ReminderAttempt.log_id.in_(list(attempts)), ReminderAttempt.outcome == "sending")
+                .values(outcome="lost", finished_at=now, error="interrupted: the sending process stopped "
+                                                             "before recording the result")
+                .execution_options(synchronize_session=False))
+        won += [replace(u, attempts=int(attempts[u.log_id])) for u in again if u.log_id in attempts]
+    senders = [u for u in won if u.email_channel]
+    if senders:
+        db.session.execute(_insert(ReminderAttempt), [
+            {"log_id": u.log_id, "number": u.attempts, "started_at": now, "outcome": "sending",
+             "transport": transport_name, "finished_at": None, "error": None} for u in senders])
+    in_app = [u for u in won if u.in_app_channel and u.log_status is None]
+    if in_app:
+        db.session.execute(
+            _insert(Notification).on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]), [
+                {"user_id": u.user_id, "kind": "daily_review", "local_date": u.local_date,
+                 "due_count": u.due_count, "message": notification_text(u.due_count), "created_at": now,
+                 "dismissed_at": None} for u in in_app])
+    return won
+
+
+# --- message content (batched) ---------------------------------------------------------------
+
+def top_questions(user_ids: Sequence[int], now: datetime, limit: int = TOP_QUESTIONS) -> dict[int, list[str]]:
+    """The first few questions each user will see (one query for all users)."""
+    if not user_ids:
+        return {}
+    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
+    rank = func.row_number().over(
+        partition_by=Card.user_id,
+        order_by=(case((Card.state == CardState.new, 1), else_=0), Card.due, Card.id)).label("rank")
+    inner = (select(Card.user_id.label("user_id"), Question.text.label("text"), rank)
+             .join(Question, Question.id == Card.question_id)
+             .where(Card.user_id.in_(list(user_ids)), active,
+                    or_(Card.state == CardState.new, Card.due <= now + timedelta(days=1)))
+             .subquery())
+    out: dict[int, list[str]] = defaultdict(list)
+    for user_id, text, _rank in db.session.execute(
+            select(inner.c.user_id, inner.c.text, inner.c.rank).where(inner.c.rank <= limit)
+            .order_by(inner.c.user_id, inner.c.rank)):
+        out[user_id].append(text)
+    return out
+
+
+def streaks(users: Sequence[DueUser], now: datetime) -> dict[int, int]:
+    """Each user's current streak (one query for all users)."""
+    if not users:
+        return {}
+    ids = [u.user_id for u in users]
+    meta = {uid: (tz, int(h)) for uid, tz, h in db.session.execute(
+        select(User.id, User.timezone, User.day_start_hour).where(User.id.in_(ids)))}
+    reviews: dict[int, list[datetime]] = defaultdict(list)
+    for user_id, reviewed_at in db.session.execute(
+            select(ReviewLog.user_id, ReviewLog.reviewed_at)
+            .where(ReviewLog.user_id.in_(ids), ReviewLog.reviewed_at >= now - STREAK_LOOKBACK)):
+        reviews[user_id].append(reviewed_at)
+    return {uid: streak(reviews[uid], now, tz, hour) for uid, (tz, hour) in meta.items()}
+
+
+# --- recording results -----------------------------------------------------------------------
+
+def record_sent(users: Sequence[DueUser], now: datetime) -> None:
+    """Mark these reminders sent (two statements for any number of them)."""
+    if not users:
+        return
+    ids = [u.log_id for u in users]
+    db.session.execute(update(ReminderLog).where(ReminderLog.id.in_(ids))
+                       .values(status=ReminderStatus.sent.value, sent_at=now, lease_until=None)
+                       .execution_options(synchronize_session=False))
+    # The claim marked any older 'sending' attempt 'lost': the one left is this attempt.
+    db.session.execute(update(ReminderAttempt)
+                       .where(ReminderAttempt.log_id.in_(ids), ReminderAttempt.outcome == "sending")
+                       .values(outcome="sent", finished_at=now)
+                       .execution_options(synchronize_session=False))
+
+
+def record_failure(user: DueUser, now: datetime, error: str) -> bool:
+    """Schedule a retry, or mark the reminder failed; returns True when it will be retried."""
+    retry_at = next_attempt(user, now)
+    will_retry = retry_at is not None
+    db.session.execute(update(ReminderLog).where(ReminderLog.id == user.log_id).values(
+        status=(ReminderStatus.retry if will_retry else ReminderStatus.failed).value,
+        next_attempt_at=retry_at, lease_until=None, last_error=error)
+        .execution_options(synchronize_session=False))
+    db.session.execute(update(ReminderAttempt)
+                       .where(ReminderAttempt.log_id == user.log_id, ReminderAttempt.number == user.attempts)
+                       .values(outcome="error", finished_at=now, error=error)
+                       .execution_options(synchronize_session=False))
+    return will_retry
+
+
+def record_skipped(user: DueUser, error: str) -> None:
+    """Mark a user's claim failed because their data could not be used (the caller commits)."""
+    db.session.execute(update(ReminderLog).where(ReminderLog.id == user.log_id).values(
+        status=ReminderStatus.failed.value, next_attempt_at=None, lease_until=None,
+        last_error=f"skipped: {error}"[:1000]).execution_options(synchronize_session=False))
+
+
+def user_ids_after(after: int, limit: int) -> list[int]:
+    """The ids of the next ``limit`` users after ``after`` (every user, wanted or not)."""
+    return list(db.session.scalars(select(User.id).where(User.id > after).order_by(User.id).limit(limit)))

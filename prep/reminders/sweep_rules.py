@@ -1,0 +1,198 @@
+"""The reminder sweep's rules: plain values in, decisions out (no Flask, no database).
+
+What a due user is and what they are reminded of (:class:`DueUser`, :class:`ReminderEmail`), the
+local clocks of a sweep (:class:`ZoneClocks`), who is claimed fresh and who is retried, when a
+failed send is tried again, the in-app text, the Message-ID, each user's streak from their review
+times, and the sweep's report. :mod:`.sweep_query` reads and writes the rows; :mod:`.sweep` runs
+a sweep with both.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..drill import queue
+from . import timing
+
+
+@dataclass(frozen=True)
+class DueUser:
+    """A user whose reminder is due now, with what they have to study."""
+
+    user_id: int
+    email: str
+    display_name: str
+    timezone: str
+    remind_minute: int
+    local_date: date
+    day_end: datetime          # next local midnight (UTC): retries stop there
+    email_channel: bool
+    in_app_channel: bool
+    learning: int
+    reviews: int
+    new: int
+    log_id: int | None = None  # an existing claim to retry
+    log_status: str | None = None
+    attempts: int = 0
+    language: str | None = None  # the user's UI language, when set
+
+    @property
+    def due_count(self) -> int:
+        return self.learning + self.reviews + self.new
+
+    @property
+    def channels(self) -> tuple[str, ...]:
+        return tuple(name for name, on in (("email", self.email_channel), ("in_app", self.in_app_channel)) if on)
+
+
+@dataclass(frozen=True)
+class ReminderEmail:
+    """What a reminder email says; :func:`.sweep.run_sweep`'s ``compose`` turns it into a message."""
+
+    user: DueUser
+    top_questions: tuple[str, ...]
+    streak: int
+    message_id: str
+
+
+@dataclass
+class SweepReport:
+    now: datetime
+    dry_run: bool = False
+    due: list[DueUser] = field(default_factory=list)
+    claimed: list[DueUser] = field(default_factory=list)
+    sent: list[DueUser] = field(default_factory=list)
+    in_app_only: list[DueUser] = field(default_factory=list)
+    retrying: list[tuple[DueUser, str]] = field(default_factory=list)
+    failed: list[tuple[DueUser, str]] = field(default_factory=list)
+    #: Users skipped because their own data could not be turned into a reminder (logged; the
+    #: rest of the sweep goes on). ``SKIPPED_USERS`` counts them for the process.
+    skipped: list[tuple[DueUser, str]] = field(default_factory=list)
+    #: Users whose rows made finding or claiming their reminder fail (user id, error): left
+    #: out of this sweep (logged, counted in ``SKIPPED_USERS``); the next sweep tries again.
+    unreadable: list[tuple[int, str]] = field(default_factory=list)
+    expired: int = 0
+
+    def lines(self) -> list[str]:
+        """Human-readable lines for the CLI."""
+        out: list[str] = []
+        verb = "would remind" if self.dry_run else "reminded"
+        users = self.due if self.dry_run else self.sent + self.in_app_only
+        for u in users:
+            out.append(f"{verb} {u.email} ({u.timezone}, {timing.format_minute(u.remind_minute)} local, "
+                       f"{u.local_date.isoformat()}): {u.due_count} due "
+                       f"[{u.learning} learning, {u.reviews} review, {u.new} new] via {', '.join(u.channels)}"
+                       + _attempt_note(u, self.dry_run))
+        for u, error in self.retrying:
+            out.append(f"send to {u.email} failed, will retry: {error}")
+        for u, error in self.failed:
+            out.append(f"send to {u.email} failed for good: {error}")
+        for u, error in self.skipped:
+            out.append(f"skipped {u.email}: their data could not be used ({error}); see the log")
+        for user_id, error in self.unreadable:
+            out.append(f"skipped user {user_id}: their reminder could not be found or claimed ({error}); see the log")
+        if self.expired:
+            out.append(f"{self.expired} unsent reminder(s) from an ended day marked failed")
+        if self.dry_run:
+            out.append(f"dry run at {self.now.isoformat()}: {len(self.due)} reminder(s) due, nothing sent")
+        else:
+            out.append(f"sweep at {self.now.isoformat()}: {len(self.sent)} email(s) sent, "
+                       f"{len(self.in_app_only)} in-app only, {len(self.retrying)} to retry, "
+                       f"{len(self.failed)} failed")
+        return out
+
+
+def _attempt_note(u: DueUser, dry_run: bool) -> str:
+    if dry_run:
+        return f" (retry, attempt {u.attempts + 1})" if u.log_id else ""
+    return f" (attempt {u.attempts})" if u.attempts > 1 else ""
+
+
+# --- the local clocks of a sweep ---------------------------------------------------------------
+
+def valid_zone(name: str) -> bool:
+    """True when ``name`` is a time zone this machine knows."""
+    try:
+        ZoneInfo(name)
+        return True
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class ZoneClocks:
+    """The local clocks at ``now`` of every (time zone, day start) pair with reminders wanted:
+    computed once per sweep (query 1), used by every page."""
+
+    now: datetime
+    pairs: tuple[tuple[str, int], ...]
+    zones: tuple[str, ...]
+    clocks: dict[str, timing.ZoneClock]
+    days: dict[tuple[str, int], queue.StudyDay]
+
+
+def clocks_at(now: datetime, pairs: Iterable[tuple[str, int]]) -> ZoneClocks | None:
+    """The local clocks at ``now`` of the (time zone, day start hour) pairs this machine knows;
+    None when there are none."""
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    known = tuple((z, h) for z, h in pairs if valid_zone(z))
+    if not known:
+        return None
+    zones = tuple(sorted({z for z, _ in known}))
+    return ZoneClocks(now=now, pairs=known, zones=zones, clocks={z: timing.zone_clock(now, z) for z in zones},
+                      days={(z, h): queue.study_day(now, z, h) for z, h in known})
+
+
+@dataclass(frozen=True)
+class DuePage:
+    """One page of candidates: the due users among them, and where the next page starts."""
+
+    due: list[DueUser]
+    last_id: int | None  # the last candidate's user id; None when this was the last page
+
+    @property
+    def more(self) -> bool:
+        return self.last_id is not None
+
+
+# --- claiming and retrying ---------------------------------------------------------------------
+
+def split_claims(due: Sequence[DueUser]) -> tuple[list[DueUser], list[DueUser]]:
+    """The users to claim for the first time today, and the email claims to try again."""
+    fresh = [u for u in due if u.log_id is None]
+    again = [u for u in due if u.log_id is not None and u.email_channel]
+    return fresh, again
+
+
+def next_attempt(user: DueUser, now: datetime) -> datetime | None:
+    """When a send to ``user`` that failed at ``now`` is tried again; None when it is not (too
+    many attempts, or the retry would fall after the user's local day)."""
+    retry_at = now + timing.backoff(user.attempts)
+    return retry_at if user.attempts < timing.MAX_ATTEMPTS and retry_at < user.day_end else None
+
+
+# --- what a reminder says ----------------------------------------------------------------------
+
+def notification_text(due_count: int) -> str:
+    return f"You have {due_count} card{'' if due_count == 1 else 's'} to review today."
+
+
+def message_id(user: DueUser, domain: str) -> str:
+    """Stable for one user and local day: every attempt carries the same Message-ID."""
+    return f"<reminder-{user.user_id}-{user.local_date.isoformat()}@{domain}>"
+
+
+def streak(reviewed_at: Iterable[datetime], now: datetime, tz: str, day_start_hour: int) -> int:
+    """A user's current streak at ``now`` from the times of their reviews (their study days in
+    ``tz``, starting at ``day_start_hour``)."""
+    days = {(when.astimezone(ZoneInfo(tz)) - timedelta(hours=day_start_hour)).date() for when in reviewed_at}
+    return queue.streak(days, queue.study_day(now, tz, day_start_hour).day)
+
+
+def describe(err: BaseException) -> str:
+    """An error as recorded and reported: its type and message, at most 1,000 characters."""
+    text = f"{type(err).__name__}: {err}"
+    return text[:1000]

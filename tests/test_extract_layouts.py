@@ -1,0 +1,110 @@
+"""Layouts met in documents nobody tuned the engine on (the unseen corpora): each a small
+document in, the questions out."""
+from __future__ import annotations
+
+from prep.postings.extract import extract_posting
+
+
+def _questions(*lines: str) -> list[str]:
+    return [q.text for q in extract_posting("\n".join(lines)).questions]
+
+
+def test_a_pdf_item_wrapped_onto_an_indented_line_is_one_question() -> None:
+    assert _questions(
+        "Sample interview questions",
+        "",
+        "   a) Explain the difference between eager and rendezvous protocols in MPI, and where the",
+        "      switch-over threshold matters.",
+        "   b) What is the role of the Subnet Manager in an InfiniBand fabric?",
+    ) == ["Explain the difference between eager and rendezvous protocols in MPI, and where the "
+          "switch-over threshold matters.", "What is the role of the Subnet Manager in an InfiniBand fabric?"]
+
+
+def test_bold_numbered_questions_with_quoted_answers() -> None:
+    assert _questions(
+        "# 华为 高性能通信 面经",
+        "## 技术一面（约 1 小时）",
+        "**1）RoCEv2 报文格式说一下，和 IB 原生的区别在哪？**",
+        "> 我的回答：RoCEv2 把 IB 传输层封装在 UDP 里。",
+        "**2）RC、UC、UD 三种 QP 类型的区别？**",
+        "> 回答：RC 可靠连接。",
+    ) == ["RoCEv2 报文格式说一下，和 IB 原生的区别在哪？", "RC、UC、UD 三种 QP 类型的区别？"]
+
+
+def test_steps_of_an_interview_process_are_rounds() -> None:
+    result = extract_posting("\n".join([
+        "Site Reliability Engineer",
+        "▾ Our interview process (no surprises 🙂)",
+        "  Step 1 — 30 min chat with the manager. Mostly about you.",
+        "  Step 2 — Technical interview (60 min). Examples from past candidates:",
+        "      ◦ Explain what happens when a Kubernetes Deployment is rolled out and a pod fails its readiness probe",
+        "      ◦ DNS resolution inside the cluster is intermittently slow — where do you look first?",
+    ]))
+    assert [q.text for q in result.questions] == [
+        "Explain what happens when a Kubernetes Deployment is rolled out and a pod fails its readiness probe",
+        "DNS resolution inside the cluster is intermittently slow — where do you look first?"]
+
+
+def test_a_heading_between_rules_and_triangle_bullets() -> None:
+    assert _questions(
+        "GPU 算子开发工程师",
+        "◆ 我们希望你",
+        "· 熟练掌握 C++ 和 CUDA",
+        "━━━━━━━━━━",
+        "面试官想和你聊的",
+        "━━━━━━━━━━",
+        "▸ 说说 CUDA 里 shared memory 和 L1 cache 的关系",
+        "▸ 为什么 Tensor Core 对矩阵的形状有要求",
+        "为什么加入澜芯？",
+    ) == ["说说 CUDA 里 shared memory 和 L1 cache 的关系", "为什么 Tensor Core 对矩阵的形状有要求"]
+
+
+def test_application_form_and_company_pitch_are_not_questions() -> None:
+    assert _questions(
+        "Interview questions",
+        "- How would you debug a hang in a multi-node all-reduce?",
+        "Why Lumora?",
+        "How did you hear about this job?",
+        "Are you legally authorized to work in the United States? *",
+    ) == ["How would you debug a hang in a multi-node all-reduce?"]
+
+
+def test_a_thread_comments_and_a_job_list_are_dropped() -> None:
+    assert _questions(
+        "Meta network infra interview experience",
+        "Round 1:",
+        "- Walk me through how you would find a slow link in a RoCE fabric.",
+        "87 Comments",
+        "Did they ask anything about SHARP?",
+    ) == ["Walk me through how you would find a slow link in a RoCE fabric."]
+
+
+def test_a_plain_line_that_introduces_a_list_and_numbered_q_lines() -> None:
+    assert _questions(
+        "存储开发工程师",
+        "任职要求：",
+        "1. 精通 C++11/14/17；",
+        "聊之前可以先想想这几个问题",
+        "- 讲讲 C++ 里移动语义解决了什么问题",
+        "- 虚函数表的内存布局是怎样的",
+    ) == ["讲讲 C++ 里移动语义解决了什么问题", "虚函数表的内存布局是怎样的"]
+    assert _questions(
+        "SRE, GPU fleet",
+        "What you bring",
+        "- 4+ years running Linux at scale",
+        "How our engineers will poke at your knowledge",
+        "Q1: Explain what an Xid 79 error means and what you would do with the node.",
+        "Q2: A job hangs at step 0 during NCCL init. Describe how you'd triage it.",
+    ) == ["Explain what an Xid 79 error means and what you would do with the node.",
+          "A job hangs at step 0 during NCCL init. Describe how you'd triage it."]
+
+
+def test_a_label_before_the_question_and_an_answer_in_brackets_come_off() -> None:
+    assert _questions(
+        "AI Infra 面经",
+        "三面",
+        "印象最深的两个问题：你觉得未来两年训练系统最大的瓶颈在哪？",
+        "- What tools would you use to find where CPU time goes? (I said perf and flame graphs)",
+        "- Write a softmax kernel for a [batch, 4096] matrix; then, what changes if the row length is 128k?",
+    ) == ["你觉得未来两年训练系统最大的瓶颈在哪？", "What tools would you use to find where CPU time goes?",
+          "Write a softmax kernel for a [batch, 4096] matrix; then, what changes if the row length is 128k?"]
