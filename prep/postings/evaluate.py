@@ -35,7 +35,7 @@ from pathlib import Path
 
 from .decode import read_posting_file
 from .extract import ExtractionResult, extract_posting
-from .identity import brand
+from .names import brand
 
 DOCUMENT_SUFFIXES = (".txt", ".md", ".html", ".htm")
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)

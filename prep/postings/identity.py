@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .names import BREADCRUMB, CAREERS_SUFFIX, CITIES_ZH, PLACE, TAG_PREFIX, is_navigation
+
 _LABELS = {
     "company": re.compile(
         r"(?:公司名称|公司|企业名称|企业|招聘公司|雇主|所属公司|company(?:\s+name)?|employer|organi[sz]ation|"
@@ -73,11 +75,6 @@ _REPORT_COMPANY = re.compile(
 #: "… interview loop at Tidewater AI (and what …)": the employer after "at" in a report's title.
 _AT_COMPANY = re.compile(r"\b(?:at|@)\s+(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
 _GENERIC_WORDS = frozenset({"ai", "inc", "labs", "lab", "tech", "team", "my", "the", "senior", "staff", "sde"})
-_CITIES_ZH = frozenset(
-    "北京 上海 深圳 广州 杭州 成都 南京 武汉 西安 苏州 合肥 天津 重庆 长沙 厦门 青岛 大连 济南 郑州 沈阳 珠海 东莞 "
-    "无锡 宁波 福州 昆明 佛山 常州 南昌 贵阳 哈尔滨 长春 石家庄 太原 南宁 海口 三亚 兰州 乌鲁木齐 呼和浩特 拉萨 "
-    "香港 澳门 台北 新竹 台中 高雄 新加坡 东京 首尔 硅谷 远程 雄安".split()
-)
 _CITIES_EN = frozenset(
     c.casefold()
     for c in (
@@ -132,7 +129,7 @@ def city(line: str) -> str | None:
     if not first:
         return None
     zh = first.removesuffix("市")
-    if zh in _CITIES_ZH or (len(first) <= 12 and any(first.startswith(c + "市") for c in _CITIES_ZH)):
+    if zh in CITIES_ZH or (len(first) <= 12 and any(first.startswith(c + "市") for c in CITIES_ZH)):
         return first
     head = re.split(r"\s{0,3}[,，]\s{0,3}", first, maxsplit=1)[0]
     if head.casefold() in _CITIES_EN and len(first) <= 40:
@@ -151,8 +148,8 @@ def _is_name_line(line: str) -> bool:
     return (
         len(line) <= 80
         and not line.startswith(("<!--", "-->"))
-        and not _is_navigation(line)
-        and not _PLACE.match(line)
+        and not is_navigation(line)
+        and not PLACE.match(line)
         and not _SENTENCE_END.fullmatch(line)
         and not _JOB_META.match(line)
         and not _ANY_LABEL.match(line)
@@ -193,66 +190,26 @@ def find_identity(
     """
     company, title, location = _find_identity(header, kept, location_lines, is_report)
     if company is not None:
-        company = _TAG_PREFIX.sub("", company).strip()
+        company = TAG_PREFIX.sub("", company).strip()
         first, _, rest = company.partition(" ")
         if rest and looks_like_role(rest) and _looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
             company, title = first, title or rest
-        company = _LEGAL_FORM_CAREERS.sub("", company).strip(" -–—|｜·")
-        if not company or _is_navigation(company) or city(company) or _PLACE.match(company) or company == title:
+        company = CAREERS_SUFFIX.sub("", company).strip(" -–—|｜·")
+        if not company or is_navigation(company) or city(company) or PLACE.match(company) or company == title:
             company = None
-    if company is not None and _BREADCRUMB.search(company):
+    if company is not None and BREADCRUMB.search(company):
         company = None
     if title is not None:
-        title = _TAG_PREFIX.sub("", title).strip() or None
-        if title is not None and _BREADCRUMB.search(title):  # "智联招聘 > 北京招聘 > … > 高性能网络开发工程师"
-            title = _BREADCRUMB.split(title)[-1].strip() or None
+        title = TAG_PREFIX.sub("", title).strip() or None
+        if title is not None and BREADCRUMB.search(title):  # "智联招聘 > 北京招聘 > … > 高性能网络开发工程师"
+            title = BREADCRUMB.split(title)[-1].strip() or None
         if title is not None:
             head, comma, _rest = title.partition("，")  # "分布式训练框架工程师，团队直招，…"
             if comma and looks_like_role(head) and len(head) >= 4:
                 title = head.strip()
-        if title is not None and (_is_navigation(title) or city(title)):
+        if title is not None and (is_navigation(title) or city(title)):
             title = None
     return company, title, location
-
-
-#: "【内推】", "[Hiring]", "【急招】" before a name.
-_TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校招|hiring|urgent|referral)[】\]]\s{0,3})+", re.IGNORECASE)
-_LEGAL_FORM = re.compile(
-    r"(?:[(（](?:中国|北京|上海|深圳|杭州)[)）])?(?:(?:信息|网络|数字|计算机)?技术)?(?:股份)?有限(?:责任)?公司$"
-    r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$"
-    r"|\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$",
-    re.IGNORECASE,
-)
-_LEGAL_FORM_CAREERS = re.compile(r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$", re.IGNORECASE)
-_BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
-_NAV_WORDS = re.compile(
-    r"登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
-    r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications",
-    re.IGNORECASE,
-)
-_NAV_TOKENS = re.compile(r"(?:[\u4e00-\u9fff]{1,4}\s{1,6}){2,}(?:[\u4e00-\u9fff]{1,4}|app|APP)")
-_PLACE = re.compile(
-    r"[A-Z][A-Za-z .'-]{1,30},\s{0,2}[A-Z]{2}(?:\s{1,2}\d{5})?(?:\s{0,2}[(（][^)）]{0,30}[)）])?\s{0,2}$|(?:greater\s+)?[A-Z][\w .'-]{1,30}\s(?:bay\s+)?"
-    r"(?:metropolitan\s+)?area$|remote\b",
-    re.IGNORECASE,
-)
-
-
-def brand(name: str) -> str:
-    """An employer's name without its legal form, a careers suffix or a leading city."""
-    name = name.strip()
-    for _ in range(2):
-        name = _LEGAL_FORM.sub("", name).strip(" -–—|｜·")
-    for prefix in _CITIES_ZH:
-        if name.startswith(prefix) and len(name) - len(prefix) >= 2 and not name.startswith(prefix + "市"):
-            name = name[len(prefix):]
-            break
-    return name.strip()
-
-
-def _is_navigation(line: str) -> bool:
-    """A job board's or forum's navigation bar ("首页 职位 公司 猎头 职场 APP", "Sign In Search for Jobs")."""
-    return bool(_NAV_WORDS.search(line[:200])) or bool(_NAV_TOKENS.fullmatch(line.strip()[:120]))
 
 
 def _find_identity(

@@ -1,0 +1,60 @@
+"""What a name in a posting's header is not, and an employer's name without its trimmings.
+
+Job boards and forums put navigation bars, breadcrumbs, places and tags ("【内推】") where a
+company or a title could be; :mod:`.identity` asks this module before taking a line for a name.
+:func:`brand` gives an employer's name without its legal form, a careers suffix or a leading
+city (the corpus scorer compares employers this way).
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+
+#: Chinese cities (and 远程) a header line or an employer's name may start with.
+CITIES_ZH = frozenset(
+    "北京 上海 深圳 广州 杭州 成都 南京 武汉 西安 苏州 合肥 天津 重庆 长沙 厦门 青岛 大连 济南 郑州 沈阳 珠海 东莞 "
+    "无锡 宁波 福州 昆明 佛山 常州 南昌 贵阳 哈尔滨 长春 石家庄 太原 南宁 海口 三亚 兰州 乌鲁木齐 呼和浩特 拉萨 "
+    "香港 澳门 台北 新竹 台中 高雄 新加坡 东京 首尔 硅谷 远程 雄安".split()
+)
+
+#: "【内推】", "[Hiring]", "【急招】" before a name.
+TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校招|hiring|urgent|referral)[】\]]\s{0,3})+", re.IGNORECASE)
+_LEGAL_FORM = re.compile(
+    r"(?:[(（](?:中国|北京|上海|深圳|杭州)[)）])?(?:(?:信息|网络|数字|计算机)?技术)?(?:股份)?有限(?:责任)?公司$"
+    r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$"
+    r"|\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$",
+    re.IGNORECASE,
+)
+CAREERS_SUFFIX = re.compile(r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$", re.IGNORECASE)
+BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
+_NAV_WORDS = re.compile(
+    r"登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
+    r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications",
+    re.IGNORECASE,
+)
+_NAV_TOKENS = re.compile(r"(?:[\u4e00-\u9fff]{1,4}\s{1,6}){2,}(?:[\u4e00-\u9fff]{1,4}|app|APP)")
+PLACE = re.compile(
+    r"[A-Z][A-Za-z .'-]{1,30},\s{0,2}[A-Z]{2}(?:\s{1,2}\d{5})?(?:\s{0,2}[(（][^)）]{0,30}[)）])?\s{0,2}$|(?:greater\s+)?[A-Z][\w .'-]{1,30}\s(?:bay\s+)?"
+    r"(?:metropolitan\s+)?area$|remote\b",
+    re.IGNORECASE,
+)
+
+
+def brand(name: str) -> str:
+    """An employer's name without its legal form, a careers suffix or a leading city."""
+    name = name.strip()
+    for _ in range(2):
+        name = _LEGAL_FORM.sub("", name).strip(" -–—|｜·")
+    for prefix in CITIES_ZH:
+        if name.startswith(prefix) and len(name) - len(prefix) >= 2 and not name.startswith(prefix + "市"):
+            name = name[len(prefix):]
+            break
+    return name.strip()
+
+
+def is_navigation(line: str) -> bool:
+    """A job board's or forum's navigation bar ("首页 职位 公司 猎头 职场 APP", "Sign In Search for Jobs")."""
+    return bool(_NAV_WORDS.search(line[:200])) or bool(_NAV_TOKENS.fullmatch(line.strip()[:120]))
+
+
