@@ -48,11 +48,6 @@ def safe_local_target(target: str | None, default: str) -> str:
     return default
 
 
-def like_pattern(text: str) -> str:
-    """A LIKE pattern matching ``text`` anywhere, with ``\\``, ``%`` and ``_`` escaped (use escape="\\")."""
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def local_time(value: datetime | None, fmt: str | None = None) -> str:
     """Format a UTC datetime in the current user's time zone.
 

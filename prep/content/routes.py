@@ -12,7 +12,8 @@ from sqlalchemy import func, or_, select
 from ..drill.forms import ActionForm
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
-from ..web import instructor_required, int_arg, like_pattern, page_arg
+from ..database import like_pattern
+from ..web import instructor_required, int_arg, page_arg
 from . import editor
 from .forms import EditorForm, LinkForm
 from .models import Explanation

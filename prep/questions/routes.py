@@ -13,7 +13,8 @@ from ..drill import service as drill_service
 from ..drill.forms import ActionForm
 from ..drill.models import Card
 from ..extensions import db
-from ..web import like_pattern, page_arg, safe_local_target
+from ..database import like_pattern
+from ..web import page_arg, safe_local_target
 from .forms import QuestionForm, StudyTagForm
 from .models import Question, Source, Tag, question_tags
 from .service import MAX_OWN_QUESTIONS, QuestionError, add_question

@@ -1,7 +1,7 @@
 """Daily review reminders (email, in-app, calendar feed). Wired into the app by ``init_app``.
 
-Layout: ``timing`` (pure time maths), ``sweep`` (one sweep: find, claim, send) with
-``sweep_query`` (its SQL) and ``sweep_rules`` (its pure rules), ``transport`` (SMTP or outbox),
+Layout: ``timing`` (pure time maths), ``sweep`` (one sweep: find, claim, send; mail goes out
+through :mod:`prep.mail`) with ``sweep_query`` (its SQL) and ``sweep_rules`` (its pure rules),
 ``calendar`` (iCalendar feed), ``tokens``, ``service`` (Flask-side operations),
 ``routes``/``forms`` (pages), ``scheduler`` (APScheduler), ``cli``.
 """
