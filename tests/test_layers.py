@@ -58,3 +58,17 @@ def test_each_function_level_import_says_why() -> None:
         lines = (ROOT / rel).read_text(encoding="utf-8").splitlines()
         here, above = lines[int(line) - 1], lines[int(line) - 2]
         assert "#" in here or above.strip().startswith("#"), f"{entry}: say why it is not at the top"
+
+
+def test_migrations_are_self_contained() -> None:
+    """A revision file imports only Alembic and SQLAlchemy: it must not change when a feature does."""
+    for path in sorted((PREP / "migrations" / "versions").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else ["(relative)"]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] in {"alembic", "sqlalchemy"}, f"{path.name}:{node.lineno} imports {name}"

@@ -3,6 +3,7 @@ aiosmtpd server), crash and restart, two concurrent processes, query counts, pag
 notifications, the calendar feed and the CLI. Fixed clocks; nothing sleeps."""
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable, Iterator
 from datetime import date, datetime, timedelta, timezone
@@ -718,7 +719,7 @@ def test_migration_builds_the_tables_the_models_describe(tmp_path: Path) -> None
     from alembic.operations import Operations
     from sqlalchemy import MetaData, create_engine
 
-    from prep.reminders import migration
+    migration = _revision("0003_reminders")
 
     ours = {"reminder_settings", "reminder_log", "reminder_attempts", "notifications"}
     engine = create_engine(f"sqlite:///{tmp_path / 'migrated.sqlite3'}")
@@ -735,3 +736,12 @@ def test_migration_builds_the_tables_the_models_describe(tmp_path: Path) -> None
         with Operations.context(MigrationContext.configure(conn)):
             migration.downgrade()
     engine.dispose()
+
+
+def _revision(name: str):
+    """A revision file of prep/migrations/versions, loaded as a module."""
+    path = Path(__file__).resolve().parents[1] / "prep" / "migrations" / "versions" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"revision_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
