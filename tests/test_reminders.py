@@ -200,7 +200,7 @@ def test_email_content_and_one_click_unsubscribe_headers(app: Flask, smtp: Recor
 def test_outbox_when_no_smtp_is_configured(app: Flask, learner, caplog) -> None:
     app.config["SMTP_URL"] = None
     user = learner()
-    with caplog.at_level("INFO", logger="prep.reminders"):
+    with caplog.at_level("INFO", logger="prep.mail"):
         report = sweep(SHANGHAI_9)
     assert [u.email for u in report.sent] == [user.email]
     outbox = Path(app.instance_path) / "outbox"
@@ -708,7 +708,7 @@ def test_background_scheduler_starts_only_forserve(tmp_path: Path, monkeypatch) 
     (["--debug", "scheduler"], "scheduler"), (["--help"], None), ([], None),
 ])
 def test_cli_command_name(argv: list[str], name: str | None) -> None:
-    from prep.reminders import cli_command
+    from prep.reminders.wiring import cli_command
 
     assert cli_command(argv)[0] == name
 

@@ -14,6 +14,8 @@ from sqlalchemy import func, select
 from .. import clock
 from ..content.lookup import explanations_for
 from ..extensions import db
+from ..postings.models import Posting
+from ..postings.service import posting_for
 from ..stats.compute import is_leech
 from ..web import int_arg, page_arg, safe_local_target
 from . import scheduling, service
@@ -62,8 +64,6 @@ def dashboard():
 
 def upcoming_interviews(user, today, limit: int = 3):
     """The candidate's postings with an interview date from today on, nearest first."""
-    from ..postings.models import Posting
-
     return db.session.scalars(select(Posting).where(
         Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date >= today)
         .order_by(Posting.interview_date, Posting.id).limit(limit)).all()
@@ -123,8 +123,6 @@ def _duration(form: RateForm, now: datetime) -> int | None:
 
 
 def _posting_or_404(posting_id: int):
-    from ..postings.service import posting_for
-
     posting = posting_for(_user(), posting_id)
     if posting is None:
         abort(404)
