@@ -14,7 +14,7 @@ import sys
 import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
-from waitress import serve
+import waitress
 
 from . import create_app
 from .accounts.cli import users_group
@@ -59,7 +59,7 @@ def serve_command(host: str, port: int, threads: int, workers: int) -> None:
     click.echo(f"prep is serving on http://{host}:{port}/  ({workers} worker(s); Ctrl+C to stop)")
     sys.stdout.flush()
     if workers == 1:
-        serve(app, host=host, port=port, threads=threads, ident="prep")
+        waitress.serve(app, host=host, port=port, threads=threads, ident="prep")
         return
     _serve_gunicorn(host, port, threads, workers)
 

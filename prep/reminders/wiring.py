@@ -17,7 +17,7 @@ from ..extensions import db
 from . import service
 from .cli import remind_command, scheduler_command
 from .routes import bp
-from .scheduler import start_background
+from . import scheduler
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(scheduler_command)
     app.context_processor(_banner_context)
     if app.config.get("SCHEDULER_ENABLED") and _is_serve_process():
-        start_background(app)
+        scheduler.start_background(app)
 
 
 # FlaskGroup's own options that take a value (so the value is not taken for the command name).
