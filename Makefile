@@ -1,4 +1,5 @@
-# prep: two commands. `make run` serves the app; `make test` runs the whole suite.
+# prep: two commands. `make run` serves the app; `make test` checks the layer contracts
+# (import-linter, pyproject.toml) and runs the whole suite.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -31,6 +32,7 @@ run: install
 	$(BIN)/prep serve --host $(HOST) --port $(PORT)
 
 test: install-test browser
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@mkdir -p test-artifacts
 	@timeout 180 $(BIN)/pip-audit --progress-spinner off > test-artifacts/pip-audit.txt 2>&1 \

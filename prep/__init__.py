@@ -1,6 +1,8 @@
 """prep: an interview-prep study companion.
 
 ``create_app`` is the application factory; every feature is a blueprint in its own sub-package.
+The factory imports the features when it runs, not at the top of this module: importing one
+module of the package (``prep.drill.scheduling``, ``prep.clock``) must not load the whole app.
 """
 from __future__ import annotations
 
@@ -59,10 +61,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .errors import register_error_handlers
     from .web import register_input_guard, register_template_helpers
 
-    from . import reminders
     from .cli import register_cli
+    from .reminders.wiring import init_app as init_reminders
 
-    reminders.init_app(app)
+    init_reminders(app)
 
     register_cli(app)
     register_error_handlers(app)

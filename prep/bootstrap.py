@@ -5,9 +5,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from flask import Flask
+from flask_migrate import stamp, upgrade
+from sqlalchemy import inspect
 
 from . import clock
+from .content.sync import sync_tree
 from .extensions import db
+from .postings.service import load_sample_postings
 
 
 def migrate_database() -> str:
@@ -16,9 +20,6 @@ def migrate_database() -> str:
     A database whose tables were made by ``create_all`` at the current schema (the tests do
     that) and that has no migration record is stamped instead of migrated.
     """
-    from flask_migrate import stamp, upgrade
-    from sqlalchemy import inspect
-
     db.session.close()  # no open transaction may hold SQLite's write lock while Alembic migrates
     tables = set(inspect(db.engine).get_table_names())
     if "alembic_version" not in tables and tables and set(db.metadata.tables) <= tables:
@@ -30,8 +31,6 @@ def migrate_database() -> str:
 
 def initialise(app: Flask) -> Iterator[str]:
     """Create missing tables, sync the content directory, load the sample postings; yields progress."""
-    from .content.sync import sync_tree
-
     yield migrate_database()
     yield f"database ready: {db.engine.url.render_as_string(hide_password=True)}"
     content_dir = Path(app.config["CONTENT_DIR"])
@@ -42,7 +41,5 @@ def initialise(app: Flask) -> Iterator[str]:
         yield report.summary()
     else:
         yield f"no content directory at {content_dir}; skipped"
-    from .postings.service import load_sample_postings
-
     yield from load_sample_postings(now=clock.now())
     db.session.commit()

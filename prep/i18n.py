@@ -10,9 +10,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from flask import Flask, request, session
-from flask_babel import Babel
+from flask_babel import Babel, get_locale
 from flask_login import current_user
+
+from .zones import is_user_zone
 
 log = logging.getLogger(__name__)
 
@@ -33,17 +37,12 @@ def select_locale() -> str:
 
 
 def select_timezone() -> str:
-    from .zones import is_user_zone
-
     zone = getattr(current_user, "timezone", None)
     return zone if is_user_zone(zone) else "UTC"
 
 
 def compile_catalogs(root: Path = TRANSLATIONS) -> list[Path]:
     """Compile each ``.po`` whose ``.mo`` is missing or older; returns what was compiled."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
     done = []
     for po in sorted(root.glob("*/LC_MESSAGES/*.po")):
         mo = po.with_suffix(".mo")
@@ -67,6 +66,4 @@ def init_i18n(app: Flask) -> None:
 
     @app.context_processor
     def _languages():
-        from flask_babel import get_locale
-
         return {"LANGUAGES": LANGUAGES, "current_language": str(get_locale() or "en")}

@@ -6,6 +6,8 @@ from datetime import timedelta
 from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .accounts.sessions import init_sessions
+
 # No inline scripts anywhere: every script is a file under /static. KaTeX writes inline
 # style attributes when it typesets, hence 'unsafe-inline' for styles only.
 CSP = "; ".join([
@@ -34,8 +36,6 @@ def init_security(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True,
                           SESSION_COOKIE_NAME="__Host-session", PREFERRED_URL_SCHEME="https")
-
-    from .accounts.sessions import init_sessions
 
     init_sessions(app)
 

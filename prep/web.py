@@ -9,8 +9,13 @@ from urllib.parse import urlsplit
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from flask import Flask, abort
+from flask import Flask, abort, request
+from flask_babel import format_datetime, get_locale
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
+
+from .errors import _render
+from .zones import is_user_zone
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,11 +53,6 @@ def safe_local_target(target: str | None, default: str) -> str:
     return default
 
 
-def like_pattern(text: str) -> str:
-    """A LIKE pattern matching ``text`` anywhere, with ``\\``, ``%`` and ``_`` escaped (use escape="\\")."""
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 def local_time(value: datetime | None, fmt: str | None = None) -> str:
     """Format a UTC datetime in the current user's time zone.
 
@@ -65,7 +65,6 @@ def local_time(value: datetime | None, fmt: str | None = None) -> str:
     try:
         if fmt is not None:
             return value.astimezone(ZoneInfo(_user_zone())).strftime(fmt)
-        from flask_babel import format_datetime, get_locale
 
         # Flask-Babel converts to the user's zone (prep.i18n.select_timezone) and uses the UI locale.
         return format_datetime(value, _DATETIME_PATTERN.get(str(get_locale() or "en"), "medium"))
@@ -78,8 +77,6 @@ _DATETIME_PATTERN = {"en": "MMM d, y, h:mm a", "zh": "y年M月d日 HH:mm"}
 
 
 def _user_zone() -> str:
-    from .zones import is_user_zone
-
     if getattr(current_user, "is_authenticated", False) and is_user_zone(current_user.timezone):
         return current_user.timezone
     return "UTC"
@@ -101,8 +98,6 @@ _WHOLE_NUMBER = re.compile(r"-?[0-9]{1,12}")
 def int_arg(name: str, default: int | None = None, *, lo: int = 0, hi: int = MAX_ID) -> int | None:
     """A whole-number query argument within [lo, hi]; ``default`` when absent, malformed or out
     of range (so ``?page=99999999999999999999`` cannot reach the database)."""
-    from flask import request
-
     raw = request.args.get(name, "")
     # ASCII digits only: str.isdigit() also takes '²', which int() refuses.
     if not _WHOLE_NUMBER.fullmatch(raw):
@@ -120,8 +115,6 @@ def register_input_guard(app: Flask) -> None:
     """No request value may hold a NUL character: PostgreSQL refuses one in any text (a 500 from
     every search box and form), and no field of the app means one. A NUL in the path is a 404;
     in a query argument or a form field it is a 400 naming the field, before any view runs."""
-    from flask import request
-
     @app.before_request
     def refuse_nul():
         if "\x00" in request.path:
@@ -131,10 +124,6 @@ def register_input_guard(app: Flask) -> None:
                 continue
             for key, values in source.lists():
                 if "\x00" in key or any("\x00" in v for v in values):
-                    from flask_babel import gettext as _
-
-                    from .errors import _render
-
                     return _render(400, _("The field “%(field)s” holds a NUL character (\\0), which no field "
                                           "accepts. Remove it and send again; nothing was changed.",
                                           field=key.replace("\x00", "")[:40]), _("Bad input"))

@@ -3,8 +3,10 @@ who forgets faster than the defaults assume (fixed seed, real scheduler), a fit 
 loss on the held-back later reviews; apply only when better, roll back, the page and its limits."""
 from __future__ import annotations
 
+import importlib.util
 import json
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -148,7 +150,7 @@ def test_migration_builds_the_table_the_model_describes(tmp_path):
     from alembic.operations import Operations
     from sqlalchemy import MetaData, create_engine
 
-    from prep.optimize import migration
+    migration = _revision("0004_optimization_runs")
 
     engine = create_engine(f"sqlite:///{tmp_path / 'migrated.sqlite3'}")
     with engine.begin() as conn:
@@ -366,3 +368,12 @@ def test_the_fit_runs_outside_the_transaction(simulated, login, client, clock, m
     monkeypatch.setattr(fit_module, "fit", watching)
     client.post("/stats/optimize")
     assert seen == {"in_transaction": False}
+
+
+def _revision(name: str):
+    """A revision file of prep/migrations/versions, loaded as a module."""
+    path = Path(__file__).resolve().parents[1] / "prep" / "migrations" / "versions" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"revision_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -3,6 +3,7 @@ aiosmtpd server), crash and restart, two concurrent processes, query counts, pag
 notifications, the calendar feed and the CLI. Fixed clocks; nothing sleeps."""
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable, Iterator
 from datetime import date, datetime, timedelta, timezone
@@ -199,7 +200,7 @@ def test_email_content_and_one_click_unsubscribe_headers(app: Flask, smtp: Recor
 def test_outbox_when_no_smtp_is_configured(app: Flask, learner, caplog) -> None:
     app.config["SMTP_URL"] = None
     user = learner()
-    with caplog.at_level("INFO", logger="prep.reminders"):
+    with caplog.at_level("INFO", logger="prep.mail"):
         report = sweep(SHANGHAI_9)
     assert [u.email for u in report.sent] == [user.email]
     outbox = Path(app.instance_path) / "outbox"
@@ -707,7 +708,7 @@ def test_background_scheduler_starts_only_forserve(tmp_path: Path, monkeypatch) 
     (["--debug", "scheduler"], "scheduler"), (["--help"], None), ([], None),
 ])
 def test_cli_command_name(argv: list[str], name: str | None) -> None:
-    from prep.reminders import cli_command
+    from prep.reminders.wiring import cli_command
 
     assert cli_command(argv)[0] == name
 
@@ -718,7 +719,7 @@ def test_migration_builds_the_tables_the_models_describe(tmp_path: Path) -> None
     from alembic.operations import Operations
     from sqlalchemy import MetaData, create_engine
 
-    from prep.reminders import migration
+    migration = _revision("0003_reminders")
 
     ours = {"reminder_settings", "reminder_log", "reminder_attempts", "notifications"}
     engine = create_engine(f"sqlite:///{tmp_path / 'migrated.sqlite3'}")
@@ -735,3 +736,12 @@ def test_migration_builds_the_tables_the_models_describe(tmp_path: Path) -> None
         with Operations.context(MigrationContext.configure(conn)):
             migration.downgrade()
     engine.dispose()
+
+
+def _revision(name: str):
+    """A revision file of prep/migrations/versions, loaded as a module."""
+    path = Path(__file__).resolve().parents[1] / "prep" / "migrations" / "versions" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"revision_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -8,7 +8,7 @@ import pytest
 from icalendar import Calendar
 
 from prep.reminders import calendar, timing, tokens
-from prep.reminders.transport import SmtpSettings, SmtpUrlError, parse_smtp_url
+from prep.mail import SmtpSettings, SmtpUrlError, parse_smtp_url
 
 UTC = timezone.utc
 

@@ -11,7 +11,7 @@ import fsrs
 import pytest
 from sqlalchemy import func, select, update
 
-from prep.drill import scheduling, service
+from prep.drill import cramming, scheduling, service
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
 from prep.optimize import service as optimize_service
@@ -352,7 +352,7 @@ def test_cram_is_skipped_by_undo_limits_and_the_optimiser(cram_setup, clock):
     service.rate(user, due_today.id, due_today.version, 3, FIXED_NOW)
     db.session.commit()
     review_before = _fields(due_today)
-    assert service.cram(user, card.id, card.version, 2, FIXED_NOW + timedelta(minutes=1)).recorded
+    assert cramming.cram(user, card.id, card.version, 2, FIXED_NOW + timedelta(minutes=1)).recorded
     db.session.commit()
     day = service.study_day(user, FIXED_NOW)
     assert service.done_today(user, day) == service.queue.DoneToday(new=0, reviews=1)

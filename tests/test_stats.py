@@ -14,6 +14,8 @@ from prep.drill import queue, service
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
 from prep.stats import compute, queries
+from prep.stats.rows import store
+from prep.stats.simulate import simulate
 from tests.support.clock import FIXED_NOW
 
 UTC = timezone.utc

@@ -20,6 +20,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
+import redis
 from flask import current_app
 from sqlalchemy import case, delete, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -60,8 +61,6 @@ def _redis() -> tuple[Any, dict[str, Any]] | None:
         return None
     clients = current_app.extensions.setdefault("prep.attempts.redis", {})
     if url not in clients:
-        import redis
-
         client = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT)
         clients[url] = (client, {"take": client.register_script(_TAKE_SCRIPT),
                                  "give_back": client.register_script(_GIVE_BACK_SCRIPT)})
@@ -74,7 +73,6 @@ def _in_redis(action: str, name: str, *args: object) -> Any:
     found = _redis()
     if found is None:
         return None
-    import redis
 
     client, scripts = found
     try:

@@ -17,6 +17,7 @@ from wtforms.validators import (DataRequired, Email, EqualTo, Length, NumberRang
                                 ValidationError)
 
 from ..drill.scheduling import MAX_STEPS, SchedulingError, parse_steps
+from ..i18n import LANGUAGES
 from ..zones import user_zones
 from .passwords import MAX_LENGTH, MIN_LENGTH, password_problem
 
@@ -29,8 +30,6 @@ def timezone_choices() -> list[SelectChoice]:
 
 def language_choices() -> list[SelectChoice]:
     """"Follow the browser" (stored as no language), then each UI language in its own name."""
-    from ..i18n import LANGUAGES
-
     return [SelectChoice("", _("Follow the browser")),
             *(SelectChoice(code, name, render_kw={"lang": "zh-CN" if code == "zh" else code})
               for code, name in LANGUAGES.items())]

@@ -12,7 +12,6 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from datetime import datetime
 from email.utils import format_datetime, make_msgid
-from pathlib import Path
 
 from flask import current_app, render_template, url_for
 from flask_babel import force_locale
@@ -21,7 +20,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from .. import clock
 from ..extensions import db
-from ..reminders.transport import SEND_ERRORS, make_transport
+from ..mail import SEND_ERRORS, app_transport
 from .models import User
 
 SALT = "prep.password-reset"
@@ -90,7 +89,7 @@ def compose(user: User, link: str, now: datetime) -> EmailMessage:
 def deliver(message: EmailMessage, what: str) -> None:
     """Send a composed message: over SMTP in a thread, so the response time does not reveal
     whether an account exists (a failure is logged, naming ``what``), else to the outbox."""
-    transport = make_transport(current_app.config.get("SMTP_URL"), Path(current_app.instance_path) / "outbox")
+    transport = app_transport()
     log = current_app.logger
 
     def run() -> None:

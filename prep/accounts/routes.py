@@ -7,6 +7,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required, login_user, logout_user
 
 from .. import clock
@@ -14,6 +15,8 @@ from ..extensions import db, limiter, login_manager
 from ..i18n import LANGUAGES
 from ..web import safe_local_target
 from ..zones import is_user_zone
+from . import registration
+from .attempts import account_key, forget, give_back, parse_limit, take
 from .forms import (ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm, ResetPasswordForm, SettingsForm,
                     password_message)
 from .models import User
@@ -76,9 +79,6 @@ def register():
         return redirect(url_for("drill.dashboard"))
     form = RegisterForm()
     if form.validate_on_submit():
-        from .attempts import account_key
-        from . import registration
-
         if not _take("register-address", _client_address(), "REGISTER_LIMIT_IP", "10 per hour") or \
                 not _take("register-account", account_key(form.email.data), "REGISTER_LIMIT_ACCOUNT", "3 per hour"):
             abort(429)
@@ -103,8 +103,6 @@ def register():
 def confirm_registration(token: str):
     """The emailed link: a button that creates the account, logs its owner in and opens the
     first screen (a POST, so a mail scanner that follows links creates nothing)."""
-    from . import registration
-
     try:
         if request.method == "POST":  # CSRF is checked for every POST (CSRFProtect)
             user = registration.confirm(token, clock.now())
@@ -130,14 +128,10 @@ def confirm_registration(token: str):
 
 
 def _client_address() -> str:
-    from flask_limiter.util import get_remote_address
-
     return get_remote_address() or "unknown"
 
 
 def _take(kind: str, key: str, setting: str, default: str) -> bool:
-    from .attempts import parse_limit, take
-
     if not current_app.config.get("RATELIMIT_ENABLED", True):
         return True
     limit, seconds = parse_limit(current_app.config.get(setting, default))
@@ -150,8 +144,6 @@ def login():
         return redirect(url_for("drill.dashboard"))
     form = LoginForm()
     if form.validate_on_submit():
-        from .attempts import account_key, forget, give_back
-
         account, address = account_key(form.email.data), _client_address()
         # Counted before the password is checked, atomically: concurrent tries cannot slip past.
         if not _take("login-address", address, "LOGIN_LIMIT_IP", "20 per 15 minutes") or \
@@ -241,8 +233,6 @@ def forgot_password():
     """Always the same answer, whether or not an account exists for the address."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
-        from .attempts import account_key
-
         if not _take("reset-address", _client_address(), "RESET_LIMIT_IP", "10 per 15 minutes") or \
                 not _take("reset-account", account_key(form.email.data), "RESET_LIMIT_ACCOUNT", "3 per 15 minutes"):
             abort(429)

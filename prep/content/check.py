@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..questions.normalize import normalize_question  # the bank's identity, as the sync stores it
+from ..skills import load_taxonomy
 from .document import MAX_PATH_CHARS, ExplanationDoc, parse_document
 from .errors import Problem
 from .markdown_rules import ADMONITION_KINDS, SLUG_RE
@@ -168,8 +169,6 @@ def check_docs(
 def check_tree(root: Path, taxonomy: TaxonomyLike | None = None) -> CheckReport:
     """Check every ``.md`` file under ``root``; ``taxonomy`` defaults to the shipped one."""
     if taxonomy is None:
-        from prep.skills import load_taxonomy
-
         taxonomy = load_taxonomy()
     root = Path(root)
     report = CheckReport()

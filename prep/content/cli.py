@@ -1,7 +1,9 @@
-"""Command-line tools for content authors: check a content tree, try the linker on questions.
+"""The content commands: check a content tree, try the linker on questions, sync a tree into
+the database.
 
-Plain click commands (no Flask); the application's ``prep`` group registers
-``content_group`` (``prep content check|highlight-css``) and ``link_command`` (``prep link``).
+``prep content check|highlight-css`` and ``prep link`` need no app and no database; ``prep content
+sync`` runs in the app context. The ``prep`` group (:mod:`prep.cli`) registers ``content_group``
+and ``link_command``.
 """
 from __future__ import annotations
 
@@ -10,10 +12,15 @@ import os
 from pathlib import Path
 
 import click
+from flask import current_app
+from flask.cli import with_appcontext
 
+from ..extensions import db
+from ..skills import load_taxonomy
 from .check import check_tree
 from .linker import Linker
 from .highlight import highlight_css
+from .sync import sync_tree
 
 
 def default_content_dir() -> str:
@@ -52,6 +59,27 @@ def highlight_css_command() -> None:
     click.echo(highlight_css(), nl=False)
 
 
+@content_group.command("sync")
+@click.argument("directory", metavar="[DIR]", required=False,
+                type=click.Path(exists=True, file_okay=False, path_type=str))
+@click.option("--prune", is_flag=True,
+              help="Also remove explanations whose files are gone when that is more than 10% of them "
+                   "(without it, such a sync removes nothing and names them).")
+@with_appcontext
+def sync_command(directory: str | None, prune: bool) -> None:
+    """Load new and changed explanation files into the database and remove deleted ones.
+
+    A sync that would remove more than 10% of the explanations (at least 3), such as one run on
+    an empty or wrong folder, removes nothing and exits with status 1 unless --prune is given."""
+    report = sync_tree(directory or current_app.config["CONTENT_DIR"], prune=prune)
+    db.session.commit()
+    for line in report.problems:
+        click.echo(line, err=True)
+    click.echo(report.summary())
+    if report.refused:
+        raise click.exceptions.Exit(1)
+
+
 @click.command("link")
 @click.option("--content", "content_dir", type=_DIR, default=None,
               help="Content directory (default: $PREP_CONTENT_DIR or content/).")
@@ -65,8 +93,6 @@ def link_command(content_dir: Path | None, as_json: bool, limit: int, questions:
         content_dir = Path(default_content_dir())
         if not content_dir.is_dir():
             raise click.BadParameter(f"directory '{content_dir}' does not exist", param_hint="--content")
-    from prep.skills import load_taxonomy
-
     taxonomy = load_taxonomy()
     report = check_tree(content_dir, taxonomy)
     if report.problems:

@@ -12,6 +12,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..skills import load_taxonomy
 from .check import check_docs, check_tree
 from .document import ExplanationDoc, parse_document
 from .errors import Problem
@@ -102,8 +103,6 @@ def check_draft(text: str, content_dir: Path, *, area: str, existing_path: str |
             problems.append(Problem(rel, doc.line_of("slug"),
                                     f"slug '{doc.slug}' is already used by {_rel(other.path, content_dir)}"))
     if taxonomy is None:
-        from prep.skills import load_taxonomy
-
         taxonomy = load_taxonomy()
     mine = doc.path
     problems.extend(p for p in check_docs([*others, doc], taxonomy)

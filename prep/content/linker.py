@@ -2,8 +2,9 @@
 
 Two stages:
 
-1. **Exact match**: a question equal (after :func:`normalize_question`: NFKC, casefold,
-   punctuation, symbols and whitespace removed) to one of an explanation's ``questions`` gets
+1. **Exact match**: a question equal (after the question bank's
+   :func:`~prep.questions.normalize.normalize_question`: NFKC, casefold, punctuation, symbols
+   and whitespace removed) to one of an explanation's ``questions`` gets
    that explanation with score 1.0, first.
 2. **Lexical ranking**: BM25F over the fields title, tags, skills, questions and body, with
    an analyser that works for Chinese, English and mixed text: Latin technical terms (NCCL,
@@ -27,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..questions.normalize import normalize_question
 from .document import ExplanationDoc
 
 #: Below this normalised score the linker abstains.
@@ -101,13 +103,6 @@ class Link:
 
 def _nfkc_fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
-
-
-def normalize_question(text: str) -> str:
-    """The form used for exact question matching: NFKC, casefold, and every punctuation,
-    symbol, whitespace and control character removed (so width and spacing never matter)."""
-    folded = _nfkc_fold(text)
-    return "".join(ch for ch in folded if unicodedata.category(ch)[0] not in "PZSC")
 
 
 def _stem(word: str) -> str:

@@ -12,7 +12,9 @@ from sqlalchemy import func, or_, select
 from ..drill.forms import ActionForm
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
-from ..web import instructor_required, int_arg, like_pattern, page_arg
+from ..database import like_pattern
+from ..postings.models import PostingQuestion
+from ..web import instructor_required, int_arg, page_arg
 from . import editor
 from .forms import EditorForm, LinkForm
 from .models import Explanation
@@ -182,8 +184,6 @@ def preview():
 @instructor_required
 def unanswered():
     """Bank questions with no accepted explanation, most-asked (by postings) first."""
-    from ..postings.models import PostingQuestion
-
     page = page_arg()
     linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
     asked = (select(PostingQuestion.question_id, func.count(func.distinct(PostingQuestion.posting_id)).label("n"))

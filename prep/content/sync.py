@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..extensions import db
@@ -220,8 +220,6 @@ _LINKER_CACHE: dict[str, tuple[tuple, Linker]] = {}
 def current_linker() -> Linker:
     """A linker over the explanations in the database, rebuilt only when they changed
     (count, newest update or id differ): building the index costs seconds at 1,000 explanations."""
-    from sqlalchemy import func
-
     key = tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at),
                                           func.max(Explanation.id))).one())
     url = db.engine.url.render_as_string(hide_password=True)

@@ -1,7 +1,6 @@
 """Cards (FSRS state per user and question) and the review log."""
 from __future__ import annotations
 
-import enum
 from datetime import datetime
 
 from sqlalchemy import JSON, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
@@ -11,13 +10,7 @@ from ..extensions import db
 from .. import clock
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
-
-
-class CardState(str, enum.Enum):
-    new = "new"
-    learning = "learning"
-    review = "review"
-    relearning = "relearning"
+from .cards import CardState
 
 
 class Card(db.Model):

@@ -14,9 +14,11 @@ from sqlalchemy import func, select
 from .. import clock
 from ..content.lookup import explanations_for
 from ..extensions import db
+from ..postings.models import Posting
+from ..postings.service import posting_for
 from ..stats.compute import is_leech
 from ..web import int_arg, page_arg, safe_local_target
-from . import scheduling, service
+from . import cramming, scheduling, service
 from .forms import ActionForm, NoteForm, RateForm
 from .models import Card, ReviewLog
 
@@ -62,8 +64,6 @@ def dashboard():
 
 def upcoming_interviews(user, today, limit: int = 3):
     """The candidate's postings with an interview date from today on, nearest first."""
-    from ..postings.models import Posting
-
     return db.session.scalars(select(Posting).where(
         Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date >= today)
         .order_by(Posting.interview_date, Posting.id).limit(limit)).all()
@@ -123,8 +123,6 @@ def _duration(form: RateForm, now: datetime) -> int | None:
 
 
 def _posting_or_404(posting_id: int):
-    from ..postings.service import posting_for
-
     posting = posting_for(_user(), posting_id)
     if posting is None:
         abort(404)
@@ -140,8 +138,8 @@ def cram(posting_id: int):
     posting = _posting_or_404(posting_id)
     question_ids = [pq.question_id for pq in posting.questions]
     shown = int_arg("card")
-    card = _card_or_404(shown) if shown else service.next_cram_card(user, question_ids, now)
-    cram_counts = service.cram_counts(user, question_ids, now)
+    card = _card_or_404(shown) if shown else cramming.next_cram_card(user, question_ids, now)
+    cram_counts = cramming.cram_counts(user, question_ids, now)
     if card is None:
         return render_template("drill/cram.html", posting=posting, card=None, cram_counts=cram_counts)
     form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
@@ -161,7 +159,7 @@ def cram_rate(posting_id: int):
         return redirect(url_for("drill.cram", posting_id=posting.id))
     now = _now()
     try:
-        service.cram(_user(), form.card_id.data, form.version.data, form.rating.data, now, _duration(form, now))
+        cramming.cram(_user(), form.card_id.data, form.version.data, form.rating.data, now, _duration(form, now))
     except service.CardNotFound:
         abort(404)
     db.session.commit()

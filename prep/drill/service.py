@@ -1,4 +1,5 @@
-"""Drill operations on the database: the next card, rating, undo, counts, study list.
+"""Drill operations on the database: the next card, rating, undo, counts, study list
+(cramming ahead of schedule is :mod:`prep.drill.cramming`).
 
 Views call these and commit; these functions never commit themselves.
 """
@@ -9,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import Select, and_, case, exists, func, or_, select, update
+from sqlalchemy import Select, and_, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 
@@ -18,6 +19,7 @@ from ..extensions import db
 from ..zones import user_zone
 from ..questions.models import Question, QuestionExplanation
 from . import queue, scheduling
+from .cards import memory_of
 from .models import Card, CardState, ReviewLog
 
 MAX_DURATION_MS = 10 * 60 * 1000  # longer than this on one card is time away from the screen
@@ -185,10 +187,11 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     if card.version != shown_version:
         return RateResult(recorded=False, card=card)
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
-    before = scheduling.snapshot(card)
+    memory = memory_of(card)
+    before = scheduling.snapshot(memory)
     state_before = card.state
     settings = replace(scheduler_settings(user), enable_fuzzing=False)  # the balancer replaces fuzz
-    outcome = scheduling.review(scheduling.make_scheduler(settings), card, rating, now, duration)
+    outcome = scheduling.review(scheduling.make_scheduler(settings), memory, rating, now, duration)
     outcome = balanced_outcome(user, card, outcome, now)
     siblings = sibling_ids_due_today(user, card, now)
     if siblings:
@@ -199,7 +202,7 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before)
-    if not _store_log(log):
+    if not store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
         bury_cards(user, siblings, study_day(user, now).end)
@@ -305,73 +308,7 @@ def undo_last(user: User) -> Card | None:
     return card
 
 
-# --- cram -------------------------------------------------------------------------------------
-
-def _cram_candidates(user: User, question_ids: list[int], now: datetime) -> Select[tuple[Card]]:
-    """The posting's studied cards that are not due today (the regular drill has the others)."""
-    day = study_day(user, now)
-    return select(Card).where(
-        Card.user_id == user.id, Card.question_id.in_(question_ids), Card.suspended.is_(False),
-        Card.state != CardState.new, Card.due >= day.end)
-
-
-def _crammed_today(day: queue.StudyDay, passed_only: bool):
-    cond = [ReviewLog.card_id == Card.id, ReviewLog.kind == "cram", ReviewLog.reviewed_at >= day.start,
-            ReviewLog.reviewed_at < day.end]
-    if passed_only:
-        cond.append(ReviewLog.rating > 1)
-    return exists().where(*cond)
-
-
-def next_cram_card(user: User, question_ids: list[int], now: datetime) -> Card | None:
-    """The next card to cram among these questions' cards: not due yet, and not yet recalled in
-    today's cram (a card rated Again comes back after the others), soonest due first."""
-    if not question_ids:
-        return None
-    day = study_day(user, now)
-    return db.session.scalar(_cram_candidates(user, question_ids, now)
-                             .where(~_crammed_today(day, passed_only=True))
-                             .order_by(_crammed_today(day, passed_only=False), Card.due, Card.id).limit(1))
-
-
-@dataclass(frozen=True)
-class CramCounts:
-    left: int      # cards not yet recalled in today's cram
-    done: int      # cards recalled in today's cram
-
-
-def cram_counts(user: User, question_ids: list[int], now: datetime) -> CramCounts:
-    if not question_ids:
-        return CramCounts(0, 0)
-    day = study_day(user, now)
-    sub = _cram_candidates(user, question_ids, now).with_only_columns(
-        case((_crammed_today(day, passed_only=True), 1), else_=0).label("done")).subquery()
-    total, done = db.session.execute(select(func.count(), func.coalesce(func.sum(sub.c.done), 0))).one()
-    return CramCounts(left=int(total) - int(done), done=int(done))
-
-
-def cram(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
-         duration_ms: int | None = None) -> RateResult:
-    """Record a review ahead of schedule (kind ``cram``) without touching the card's FSRS state:
-    state, step, due, stability, difficulty, reps and lapses stay as they are, the optimiser and
-    the daily limits ignore the log, and undo skips it. Only the card's version moves on, so a
-    second submit of the same shown card records nothing."""
-    if rating not in scheduling.RATINGS:
-        raise scheduling.SchedulingError("rating must be 1, 2, 3 or 4")
-    card = get_card(user, card_id, for_update=True)
-    if card.version != shown_version:
-        return RateResult(recorded=False, card=card)
-    duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
-    log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
-                    reviewed_at=now, duration_ms=duration, state_before=card.state.value,
-                    state_after=card.state.value, kind="cram", card_before=scheduling.snapshot(card))
-    card.version += 1
-    if not _store_log(log):
-        return RateResult(recorded=False, card=get_card(user, card_id))
-    return RateResult(recorded=True, card=card, review=log)
-
-
-def _store_log(log: ReviewLog) -> bool:
+def store_log(log: ReviewLog) -> bool:
     """Add a review log and flush; False when the (card, version) was recorded already.
 
     The version check ran under the row lock; the constraint only catches a race on a card

@@ -1,1 +1,2 @@
-"""A user's data out and back in: JSON and CSV exports, an Anki deck, JSON import, database backup."""
+"""A user's data out and back in: JSON and CSV exports (``dump``), an Anki deck (``anki``), JSON
+import (``restore``), a consistent database backup (``backup``, ``prep backup``), and the pages."""

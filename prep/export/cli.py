@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -15,8 +16,6 @@ from .backup import BackupError, backup_sqlite, pg_dump_hint, sqlite_path
 @with_appcontext
 def backup_command(path: str) -> None:
     """Copy the database to PATH consistently while the app runs (SQLite; pg_dump hint for PostgreSQL)."""
-    from pathlib import Path
-
     url = current_app.config["SQLALCHEMY_DATABASE_URI"]
     source = sqlite_path(url)
     if source is None:

@@ -5,6 +5,8 @@ from flask import current_app
 
 from alembic import context
 
+from prep.dbtypes import UTCDateTime
+
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
 config = context.config
@@ -46,6 +48,14 @@ def get_metadata():
     return target_db.metadata
 
 
+def render_item(type_, obj, autogen_context):
+    """Write prep's column types as the plain type they are stored as, so that a revision file
+    imports nothing from prep (a migration must not change when the app's code changes)."""
+    if type_ == "type" and isinstance(obj, UTCDateTime):
+        return "sa.DateTime(timezone=True)"
+    return False
+
+
 def run_migrations_offline():
     """Run migrations in 'offline' mode.
 
@@ -60,7 +70,7 @@ def run_migrations_offline():
     """
     url = config.get_main_option("sqlalchemy.url")
     context.configure(
-        url=url, target_metadata=get_metadata(), literal_binds=True
+        url=url, target_metadata=get_metadata(), literal_binds=True, render_item=render_item
     )
 
     with context.begin_transaction():
@@ -95,6 +105,7 @@ def run_migrations_online():
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
+            render_item=render_item,
             **conf_args
         )
 

@@ -12,10 +12,16 @@ from typing import NoReturn
 
 import click
 from flask.cli import with_appcontext
+from sqlalchemy import func, select
 
+from .. import clock
+from ..accounts.models import User
+from ..extensions import db
 from .decode import MAX_POSTING_BYTES, read_posting_file
 from .errors import PostingInputError
+from .evaluate import evaluate, format_report, load_corpus
 from .extract import ExtractionResult, extract_posting
+from .service import PostingLimitError, import_posting, likely_questions
 
 EXIT_BAD_INPUT = 2
 
@@ -69,8 +75,6 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
 
 
 def _evaluate(folder: Path, as_json: bool, verbose: bool) -> None:
-    from .evaluate import evaluate, format_report, load_corpus
-
     if not folder.is_dir():
         click.echo(f"prep extract: {click.format_filename(folder)}: not a folder", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT)
@@ -129,13 +133,6 @@ def postings_group() -> None:
 def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) -> None:
     """Store job posting or interview report files for a candidate: extract, merge and link their
     questions."""
-    from sqlalchemy import func, select
-
-    from ..accounts.models import User
-    from ..extensions import db
-    from .. import clock
-    from .service import PostingLimitError, import_posting, likely_questions
-
     def fail(message: str) -> NoReturn:
         db.session.rollback()
         click.echo(f"prep postings import: {message}", err=True)
@@ -183,8 +180,6 @@ def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) ->
 
 def _stored_json(path: Path, posting, likely) -> dict[str, object]:
     """What ``prep postings import --json`` prints for one stored posting."""
-    from .extract import extract_posting
-
     result = extract_posting(posting.raw_text)
     by_text = {q.text: q for q in result.questions}
 

@@ -1,16 +1,21 @@
 """Postings pages: the candidate's list, import (paste or upload), a posting, study it, delete it."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..content.lookup import explanations_for
-from ..drill.models import Card
+from ..drill import scheduling
+from ..drill import service as drill_service
+from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
 from .. import clock
 from ..questions.models import Question, Source
@@ -21,6 +26,7 @@ from .extract import KINDS, UNCERTAIN_BELOW
 from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, RoleForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
                     StudyPostingForm)
 from .models import Posting
+from .readiness import QuestionState, assess
 from .service import (
     PostingLimitError,
     admit_to_bank,
@@ -262,15 +268,6 @@ def show(posting_id: int):
 def readiness_for(user, posting: Posting, chosen_likely=()):
     """The candidate's readiness for this posting (retrievability now, pace over 14 days): its
     questions, and the likely questions the candidate chose to study (``chosen_likely``)."""
-    from datetime import timedelta
-
-    from sqlalchemy import func, select
-
-    from ..drill import scheduling
-    from ..drill import service as drill
-    from ..drill.models import CardState, ReviewLog
-    from .readiness import QuestionState, assess
-
     now = clock.now()
     asked = [(pq.question_id, pq.question.text) for pq in posting.questions]
     asked_ids = {qid for qid, _text in asked}
@@ -278,7 +275,7 @@ def readiness_for(user, posting: Posting, chosen_likely=()):
     ids = [qid for qid, _text in wanted]
     cards = {c.question_id: c for c in db.session.scalars(
         select(Card).where(Card.user_id == user.id, Card.question_id.in_(ids)))}
-    sched = scheduling.make_scheduler(drill.scheduler_settings(user))
+    sched = scheduling.make_scheduler(drill_service.scheduler_settings(user))
     states = []
     for question_id, text in wanted:
         card = cards.get(question_id)
@@ -291,7 +288,7 @@ def readiness_for(user, posting: Posting, chosen_likely=()):
     introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
         ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
         ReviewLog.reviewed_at >= since)) or 0
-    today = drill.study_day(user, now).day
+    today = drill_service.study_day(user, now).day
     return assess(states, user.desired_retention, today=today,
                   interview_date=posting.interview_date if posting.user_id == user.id else None,
                   pace_per_day=introduced / 14)
@@ -321,7 +318,6 @@ def study_likely(posting_id: int):
     if not ids:
         flash(_("There are no likely questions for this posting yet."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-    from ..drill import service as drill_service
 
     added = drill_service.add_to_study(_user(), ids, clock.now())
     db.session.commit()
@@ -345,7 +341,6 @@ def study(posting_id: int):
     if not total:
         flash(_("This posting has no questions to study."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-    from ..drill import service as drill_service
 
     added = drill_service.add_to_study(_user(), ids, clock.now())
     db.session.commit()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -9,11 +10,13 @@ from flask_login import current_user, login_required
 from sqlalchemy import func, or_, select
 
 from .. import clock
+from ..content.lookup import explanations_for
 from ..drill import service as drill_service
 from ..drill.forms import ActionForm
 from ..drill.models import Card
 from ..extensions import db
-from ..web import like_pattern, page_arg, safe_local_target
+from ..database import like_pattern
+from ..web import page_arg, safe_local_target
 from .forms import QuestionForm, StudyTagForm
 from .models import Question, Source, Tag, question_tags
 from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
@@ -91,10 +94,6 @@ def index():
 @bp.route("/questions/<int:question_id>")
 @login_required
 def show(question_id: int):
-    from flask_babel import get_locale
-
-    from ..content.lookup import explanations_for
-
     question = _question_or_404(question_id)
     card = db.session.scalar(select(Card).where(Card.user_id == current_user.id, Card.question_id == question.id))
     return render_template("questions/show.html", question=question, card=card, action_form=ActionForm(),

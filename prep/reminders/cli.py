@@ -8,7 +8,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from .. import clock
-from .scheduler import SWEEP_MINUTES
+from . import service
+from .scheduler import SWEEP_MINUTES, run_blocking
 
 
 def parse_now(text: str | None) -> datetime:
@@ -32,8 +33,6 @@ def parse_now(text: str | None) -> datetime:
 @with_appcontext
 def remind_command(dry_run: bool, now_text: str | None) -> None:
     """Run one reminder sweep now and print what it sends (or would send)."""
-    from . import service
-
     report = service.sweep(parse_now(now_text), dry_run=dry_run)
     for line in report.lines():
         click.echo(line)
@@ -45,6 +44,4 @@ def remind_command(dry_run: bool, now_text: str | None) -> None:
 @with_appcontext
 def scheduler_command(minutes: int) -> None:
     """Run the reminder scheduler in the foreground (a sweep every few minutes)."""
-    from .scheduler import run_blocking
-
     run_blocking(current_app._get_current_object(), minutes)

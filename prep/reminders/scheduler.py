@@ -16,7 +16,9 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask
 
-from .. import clock
+from .. import clock, leases
+from ..extensions import db
+from . import service
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +31,6 @@ def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
     """A job that runs one sweep at the current time in its own app context, logging the result."""
 
     def job() -> None:
-        from .. import leases
-        from ..extensions import db
-        from . import service
-
         with app.app_context():
             now = clock.now()
             try:

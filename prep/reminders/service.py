@@ -9,7 +9,6 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import current_app, render_template
@@ -27,10 +26,10 @@ from ..zones import user_zone
 from . import calendar, timing, tokens
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
                      ReminderLog, ReminderSettings)
+from ..mail import Transport, app_transport
 from .sweep import run_sweep
 from .sweep_query import BATCH_SIZE
 from .sweep_rules import ReminderEmail, SweepReport
-from .transport import Transport, make_transport
 
 
 def settings_for(user: User, *, create: bool = False) -> ReminderSettings:
@@ -101,7 +100,7 @@ def unsubscribe(user: User) -> None:
 
 
 def transport() -> Transport:
-    return make_transport(current_app.config.get("SMTP_URL"), Path(current_app.instance_path) / "outbox")
+    return app_transport()
 
 
 def compose(mail: ReminderEmail) -> EmailMessage:

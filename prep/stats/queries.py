@@ -18,6 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
 from ..drill import queue, scheduling
+from ..drill.cards import memory_of
 from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
 from ..questions.models import Question
@@ -194,7 +195,7 @@ def question_difficulty(now: datetime, page: int, per_page: int = 25,
             if c.fsrs_parameters not in schedulers:
                 schedulers[c.fsrs_parameters] = scheduling.make_scheduler(scheduling.SchedulerSettings(
                     parameters=scheduling.stored_parameters(c.fsrs_parameters), enable_fuzzing=False))
-            recall[c.question_id].append(scheduling.retrievability(schedulers[c.fsrs_parameters], c, now))
+            recall[c.question_id].append(scheduling.retrievability(schedulers[c.fsrs_parameters], memory_of(c), now))
     out = [QuestionDifficulty(question_id=r.qid, text=r.text, lang=r.lang, learners=int(r.learners),
                               reviews=int(r.reps or 0), lapses=int(r.lapses or 0), leeches=int(r.leeches or 0),
                               average_retrievability=compute.mean(recall[r.qid])) for r in rows]

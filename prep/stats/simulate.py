@@ -4,7 +4,7 @@ The app schedules with its usual settings (:mod:`prep.drill.scheduling`); the le
 a second FSRS model with *its own* parameters, so whether a card is recalled depends on how this
 learner really forgets, not on what the app believes. Deterministic for a given ``seed``.
 
-Pure module: no Flask. :func:`store` writes a result through a SQLAlchemy session it is given.
+Pure module: no Flask, no ORM. :func:`prep.stats.rows.store` writes a result as card rows.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any
 import fsrs
 
 from ..drill import queue, scheduling
-from ..drill.models import CardState
+from ..drill.cards import CardState
 
 # Forgets much faster than the defaults expect: low initial stabilities, slow stability growth,
 # no same-day boost, a flatter forgetting curve.
@@ -140,24 +140,3 @@ def _review(card: SimCard, now: datetime, rng: random.Random, learner: Learner,
     card.version += 1
     return timedelta(milliseconds=duration_ms)
 
-
-def store(session: Any, user_id: int, question_ids: list[int], sim: Simulation) -> list[int]:
-    """Write the simulated cards (``card.index`` picks from ``question_ids``) and their reviews
-    for ``user_id``; flushes, does not commit. Returns the new card ids, in ``sim.cards`` order."""
-    from ..drill.models import Card, ReviewLog
-
-    rows = []
-    for c in sim.cards:
-        row = Card(user_id=user_id, question_id=question_ids[c.index], state=c.state, step=c.step,
-                   stability=c.stability, difficulty=c.difficulty, due=c.due, last_review=c.last_review,
-                   reps=c.reps, lapses=c.lapses, version=c.version, added_at=c.added_at)
-        session.add(row)
-        rows.append(row)
-    session.flush()
-    ids = {c.index: row.id for c, row in zip(sim.cards, rows)}
-    session.add_all(ReviewLog(card_id=ids[r.card_index], user_id=user_id, card_version=r.card_version,
-                              rating=r.rating, reviewed_at=r.reviewed_at, duration_ms=r.duration_ms,
-                              state_before=r.state_before, state_after=r.state_after, kind="review",
-                              card_before=r.card_before) for r in sim.reviews)
-    session.flush()
-    return [row.id for row in rows]

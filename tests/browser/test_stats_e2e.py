@@ -22,7 +22,8 @@ def _seed_history(server, email: str) -> int:
     from prep.extensions import db
     from prep.questions.models import Source
     from prep.questions.service import add_question
-    from prep.stats.simulate import simulate, store
+    from prep.stats.rows import store
+    from prep.stats.simulate import simulate
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": server.env["PREP_DATABASE_URL"],
                       "INSTANCE_PATH": str(server.root / "instance"), "SECRET_KEY": "live-test-secret",

@@ -8,8 +8,6 @@ Create Date: 2026-12-02 16:36:38.673431
 from alembic import op
 import sqlalchemy as sa
 
-import prep.dbtypes
-
 
 # revision identifiers, used by Alembic.
 revision = '0001_core'
@@ -36,7 +34,7 @@ def upgrade():
     sa.Column('html', sa.Text(), nullable=False),
     sa.Column('toc', sa.JSON(), nullable=False),
     sa.Column('content_hash', sa.String(length=64), nullable=False),
-    sa.Column('updated_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('slug', 'lang', name='uq_explanation_slug_lang')
     )
@@ -55,7 +53,7 @@ def upgrade():
     sa.Column('display_name', sa.String(length=80), nullable=False),
     sa.Column('password_hash', sa.String(length=255), nullable=False),
     sa.Column('role', sa.Enum('candidate', 'instructor', 'admin', name='role', native_enum=False, length=16), nullable=False),
-    sa.Column('created_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('session_version', sa.Integer(), nullable=False),
     sa.Column('timezone', sa.String(length=64), nullable=False),
     sa.Column('day_start_hour', sa.Integer(), nullable=False),
@@ -76,7 +74,7 @@ def upgrade():
     sa.Column('lang', sa.String(length=8), nullable=False),
     sa.Column('source', sa.Enum('posting', 'content', 'user', name='source', native_enum=False, length=16), nullable=False),
     sa.Column('owner_id', sa.Integer(), nullable=True),
-    sa.Column('created_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['owner_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id')
     )
@@ -92,15 +90,15 @@ def upgrade():
     sa.Column('step', sa.Integer(), nullable=True),
     sa.Column('stability', sa.Float(), nullable=True),
     sa.Column('difficulty', sa.Float(), nullable=True),
-    sa.Column('due', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
-    sa.Column('last_review', prep.dbtypes.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('due', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('last_review', sa.DateTime(timezone=True), nullable=True),
     sa.Column('reps', sa.Integer(), nullable=False),
     sa.Column('lapses', sa.Integer(), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
     sa.Column('suspended', sa.Boolean(), nullable=False),
-    sa.Column('buried_until', prep.dbtypes.UTCDateTime(timezone=True), nullable=True),
+    sa.Column('buried_until', sa.DateTime(timezone=True), nullable=True),
     sa.Column('note', sa.Text(), nullable=False),
-    sa.Column('added_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('added_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['question_id'], ['questions.id'], ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),
@@ -117,7 +115,7 @@ def upgrade():
     sa.Column('score', sa.Float(), nullable=False),
     sa.Column('origin', sa.Enum('content', 'auto', 'manual', name='linkorigin', native_enum=False, length=16), nullable=False),
     sa.Column('rejected', sa.Boolean(), nullable=False),
-    sa.Column('created_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.ForeignKeyConstraint(['question_id'], ['questions.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('question_id', 'slug', name='uq_question_explanation')
@@ -139,7 +137,7 @@ def upgrade():
     sa.Column('user_id', sa.Integer(), nullable=False),
     sa.Column('card_version', sa.Integer(), nullable=False),
     sa.Column('rating', sa.Integer(), nullable=False),
-    sa.Column('reviewed_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('reviewed_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('duration_ms', sa.Integer(), nullable=False),
     sa.Column('state_before', sa.String(length=16), nullable=False),
     sa.Column('state_after', sa.String(length=16), nullable=False),

@@ -8,8 +8,6 @@ Create Date: 2026-12-02 16:44:22.270100
 from alembic import op
 import sqlalchemy as sa
 
-import prep.dbtypes
-
 
 # revision identifiers, used by Alembic.
 revision = '0002_postings'
@@ -31,7 +29,7 @@ def upgrade():
     sa.Column('sections', sa.JSON(), nullable=False),
     sa.Column('skills', sa.JSON(), nullable=False),
     sa.Column('recognised_sections', sa.Boolean(), nullable=False),
-    sa.Column('created_at', prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+    sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('interview_date', sa.Date(), nullable=True),
     sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),

@@ -6,7 +6,6 @@ Revises: 0004_optimization_runs
 from alembic import op
 import sqlalchemy as sa
 
-import prep.dbtypes
 
 revision = "0005_language_leases"
 down_revision = "0004_optimization_runs"
@@ -21,7 +20,7 @@ def upgrade():
         "leases",
         sa.Column("name", sa.String(length=80), nullable=False),
         sa.Column("holder", sa.String(length=200), nullable=False),
-        sa.Column("expires_at", prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("name"),
     )
 

@@ -6,7 +6,6 @@ Revises: 0006_posting_kinds
 from alembic import op
 import sqlalchemy as sa
 
-import prep.dbtypes
 
 revision = "0007_attempt_counters"
 down_revision = "0006_posting_kinds"
@@ -18,7 +17,7 @@ def upgrade():
     op.create_table(
         "attempt_counters",
         sa.Column("key", sa.String(length=300), nullable=False),
-        sa.Column("window_start", prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("window_start", sa.DateTime(timezone=True), nullable=False),
         sa.Column("count", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("key"),
     )

@@ -6,7 +6,6 @@ Revises: 0007_attempt_counters
 from alembic import op
 import sqlalchemy as sa
 
-import prep.dbtypes
 
 revision = "0008_bank_decisions"
 down_revision = "0007_attempt_counters"
@@ -20,7 +19,7 @@ def upgrade():
         sa.Column("norm", sa.String(length=500), nullable=False),
         sa.Column("decision", sa.String(length=20), nullable=False),
         sa.Column("decided_by", sa.Integer(), nullable=True),
-        sa.Column("decided_at", prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["decided_by"], ["users.id"], ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("norm"),
     )

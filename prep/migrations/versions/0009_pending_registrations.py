@@ -6,7 +6,6 @@ Revises: 0008_bank_decisions
 from alembic import op
 import sqlalchemy as sa
 
-import prep.dbtypes
 
 revision = "0009_pending_registrations"
 down_revision = "0008_bank_decisions"
@@ -24,7 +23,7 @@ def upgrade():
         sa.Column("display_name", sa.String(length=80), nullable=False),
         sa.Column("timezone", sa.String(length=64), nullable=False),
         sa.Column("language", sa.String(length=8), nullable=True),
-        sa.Column("created_at", prep.dbtypes.UTCDateTime(timezone=True), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("token_hash"),
     )

@@ -1,4 +1,5 @@
-"""Mail transports: SMTP from a ``PREP_SMTP_URL`` (smtplib), or a file outbox.
+"""Mail transports, for every feature that sends mail (reminders, registration, password
+reset): SMTP from a ``PREP_SMTP_URL`` (smtplib), or a file outbox.
 
 ``smtp://user:pass@host:587?starttls=1`` (plain SMTP, optionally upgraded with STARTTLS),
 ``smtps://user:pass@host:465`` (TLS from the start). Optional query: ``timeout`` in seconds.
@@ -14,6 +15,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from flask import current_app
 
 log = logging.getLogger(__name__)
 
@@ -123,3 +126,8 @@ def make_transport(smtp_url: str | None, outbox_dir: Path) -> Transport:
         return SmtpTransport(parse_smtp_url(smtp_url))
     log.info("PREP_SMTP_URL is not set: reminder emails go to the outbox %s", outbox_dir)
     return OutboxTransport(outbox_dir)
+
+
+def app_transport() -> Transport:
+    """The transport the running app is configured for: ``SMTP_URL``, else ``<instance>/outbox``."""
+    return make_transport(current_app.config.get("SMTP_URL"), Path(current_app.instance_path) / "outbox")

@@ -1,0 +1,3 @@
+"""Questions: the question bank, one ``normalize_question`` used everywhere, and the pages to
+browse and add questions.
+"""
