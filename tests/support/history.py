@@ -13,7 +13,8 @@ from prep.drill.models import Card
 from prep.extensions import db
 from prep.questions.models import Source
 from prep.questions.service import add_question
-from prep.stats.simulate import simulate, store
+from prep.stats.rows import store
+from prep.stats.simulate import simulate
 
 from .clock import FIXED_NOW
 
