@@ -1,4 +1,4 @@
-"""Reminder forms: the settings page and the small POST-only action buttons."""
+"""Reminder forms: the settings page (its buttons use :class:`prep.web.forms.EmptyForm`)."""
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
@@ -21,7 +21,3 @@ class ReminderSettingsForm(FlaskForm):
             self.email.errors = [*self.email.errors, "Choose email, in-app or both (or turn reminders off)."]
             return False
         return ok
-
-
-class ActionForm(FlaskForm):
-    """A CSRF-protected button (dismiss, reset the calendar link)."""

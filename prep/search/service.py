@@ -10,10 +10,10 @@ from datetime import datetime
 from sqlalchemy import ColumnElement, and_, case, or_, select
 
 from ..content.models import Explanation
+from ..database import like_pattern
 from ..drill.models import Card, CardState
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
-from ..web import like_pattern
 from . import matching
 
 # At most this many matching questions are read (the page says when there are more).
