@@ -1,8 +1,6 @@
 """Reminder pages: settings, notifications, the calendar feed and one-click unsubscribe."""
 from __future__ import annotations
 
-from datetime import time
-
 from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
 from flask_login import login_required
 
@@ -24,16 +22,12 @@ def settings():
     form = ReminderSettingsForm()
     if form.validate_on_submit():
         row = service.settings_for(user, create=True)
-        row.enabled = bool(form.enabled.data)
-        row.remind_minute = form.remind_at.data.hour * 60 + form.remind_at.data.minute
-        row.email = bool(form.email.data)
-        row.in_app = bool(form.in_app.data)
+        form.apply_to(row)
         db.session.commit()
         flash("Reminder settings saved.", "success")
         return redirect(url_for("reminders.settings"))
     if not form.is_submitted():
-        form.enabled.data, form.email.data, form.in_app.data = row.enabled, row.email, row.in_app
-        form.remind_at.data = time(row.remind_minute // 60, row.remind_minute % 60)
+        form.show(row)
     now = clock.now()
     calendar_url = (url_for("reminders.calendar_feed", token=row.calendar_token, _external=True)
                     if row.calendar_token else None)
