@@ -11,6 +11,7 @@ from sqlalchemy import func, or_, select
 
 from ..database import like_pattern
 from ..extensions import db
+from ..postings.models import PostingQuestion
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
 from ..web.access import instructor_required
 from ..web.args import int_arg
@@ -178,8 +179,6 @@ def preview():
 @instructor_required
 def unanswered():
     """Bank questions with no accepted explanation, most-asked (by postings) first."""
-    from ..postings.models import PostingQuestion
-
     linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
     postings = func.count(func.distinct(PostingQuestion.posting_id))
     asked = select(PostingQuestion.question_id, postings.label("n")).group_by(PostingQuestion.question_id).subquery()

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from .. import clock
 from ..content.lookup import explanations_for
 from ..extensions import db
+from ..postings.models import Posting
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
 from ..web.args import int_arg
@@ -62,8 +63,6 @@ def dashboard():
 
 def upcoming_interviews(user, today, limit: int = 3):
     """The candidate's postings with an interview date from today on, nearest first."""
-    from ..postings.models import Posting
-
     return db.session.scalars(select(Posting).where(
         Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date >= today)
         .order_by(Posting.interview_date, Posting.id).limit(limit)).all()
@@ -124,8 +123,6 @@ def _duration(form: RateForm, now: datetime) -> int | None:
 
 def _posting_or_404(posting_id: int):
     """A posting the user may read (their own or a sample); another candidate's is a 404."""
-    from ..postings.models import Posting
-
     return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.readable_by(signed_in_user().id)))
 
 
