@@ -5,7 +5,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from .. import clock
 from ..drill import service as drill_service
@@ -26,7 +26,7 @@ PAGE_SIZE = 50
 
 
 def _visible():
-    return or_(Question.owner_id.is_(None), Question.owner_id == current_user.id)
+    return Question.visible_to(current_user.id)
 
 
 def _question_or_404(question_id: int) -> Question:
