@@ -59,7 +59,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_i18n(app)
     _register_blueprints(app)
     from .errors import register_error_handlers
-    from .web import register_input_guard, register_template_helpers
+    from .web.input_guard import register_input_guard
+    from .web.templating import register_template_helpers
 
     from .cli import register_cli
     from .reminders.wiring import init_app as init_reminders

@@ -80,7 +80,7 @@ def test_open_redirect_after_login_is_refused(client, make_user):
 
 
 def test_backslash_redirect_target_is_refused():
-    from prep.web import safe_local_target
+    from prep.web.redirects import safe_local_target
 
     assert safe_local_target("/\\evil.example/x", "/home") == "/home"
     assert safe_local_target("/cards/3", "/home") == "/cards/3"

@@ -22,7 +22,7 @@ from sqlalchemy import select
 
 from prep.accounts.models import User
 from prep.extensions import db
-from prep.web import local_time
+from prep.web.templating import local_time
 from tests.support.app import PASSWORD
 from tests.support.clock import FIXED_NOW
 from tests.support.pages import confirm_registration

@@ -5,7 +5,7 @@ import pytest
 
 from prep.skills import Taxonomy, TaxonomyError, find_skills, load_taxonomy, parse_taxonomy
 
-# TEAM_NOTES.md's canonical names, the issue's neighbouring field, and the seed README's skills.
+# The content's canonical skill names (CONTRIBUTING.md), the issue's neighbouring field, and the seed README's skills.
 REQUIRED_NAMES = """
 NCCL RCCL MPI UCX NVSHMEM OpenSHMEM OpenMP RDMA InfiniBand RoCE iWARP TCP/IP DPDK NVLink NVSwitch
 PCIe CUDA HIP Triton TensorRT Valgrind perf C++ Python Linux PyTorch TensorFlow JAX vLLM SGLang

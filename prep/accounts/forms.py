@@ -6,6 +6,7 @@ rendered, in the language of that request.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -16,10 +17,11 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import (DataRequired, Email, EqualTo, Length, NumberRange, Optional, StopValidation,
                                 ValidationError)
 
-from ..drill.scheduling import MAX_STEPS, SchedulingError, parse_steps
+from ..drill.scheduling import MAX_STEPS, SchedulingError, StepTooLong, TooManySteps, parse_steps
 from ..i18n import LANGUAGES
 from ..zones import user_zones
-from .passwords import MAX_LENGTH, MIN_LENGTH, password_problem
+from .errors import password_refusal
+from .passwords import MAX_LENGTH
 
 _ZONES = sorted(user_zones())
 
@@ -37,13 +39,8 @@ def language_choices() -> list[SelectChoice]:
 
 def password_message(password: str) -> str | None:
     """The policy's reason for refusing ``password`` (prep.accounts.passwords), in the UI language."""
-    if password_problem(password) is None:
-        return None
-    if len(password) < MIN_LENGTH:
-        return _("Use at least %(n)d characters (15 or more is better).", n=MIN_LENGTH)
-    if len(password) > MAX_LENGTH:
-        return _("Use at most %(n)d characters.", n=MAX_LENGTH)
-    return _("This password is one of the most commonly used ones; choose another.")
+    refusal = password_refusal(password)
+    return None if refusal is None else str(refusal)
 
 
 def _check_password(form: FlaskForm, field: PasswordField) -> None:
@@ -86,11 +83,11 @@ class PasswordChangeForm(FlaskForm):
 def _check_steps(form: FlaskForm, field: StringField) -> None:
     try:
         steps = parse_steps(field.data or "")
-    except SchedulingError as err:
-        if "longer than a year" in str(err):
-            raise ValidationError(_("A learning step may be at most a year (365d).")) from None
-        if "too many steps" in str(err):
-            raise ValidationError(_("At most %(num)s steps.", num=MAX_STEPS)) from None
+    except StepTooLong:
+        raise ValidationError(_("A learning step may be at most a year (365d).")) from None
+    except TooManySteps:
+        raise ValidationError(_("At most %(num)s steps.", num=MAX_STEPS)) from None
+    except SchedulingError:
         bad = next((part for part in (field.data or "").split() if not _is_step(part)), field.data or "")
         raise ValidationError(_("bad step %(step)s: use a number and a unit, like 1m, 10m, 1h or 1d",
                                 step=repr(bad[:20]))) from None
@@ -131,6 +128,24 @@ class SettingsForm(FlaskForm):
                                    description=_l("e.g. 10m (empty: straight back to review)"))
     maximum_interval = IntegerField(_l("Maximum interval (days)"), validators=[NumberRange(1, 36500)])
     submit = SubmitField(_l("Save settings"))
+
+    def show(self, user: Any) -> None:
+        """Fill the fields a GET shows that ``obj=user`` cannot (rounded retention, "follow the browser")."""
+        self.desired_retention.data = Decimal(str(round(user.desired_retention, 2)))
+        self.language.data = user.language or ""
+
+    def apply_to(self, user: Any) -> None:
+        """Store the validated settings on ``user`` (an unknown language means "follow the browser")."""
+        user.display_name = (self.display_name.data or "").strip()
+        user.language = self.language.data if self.language.data in LANGUAGES else None
+        user.timezone = self.timezone.data
+        user.day_start_hour = self.day_start_hour.data
+        user.new_per_day = self.new_per_day.data
+        user.reviews_per_day = self.reviews_per_day.data
+        user.desired_retention = float(self.desired_retention.data)
+        user.learning_steps = " ".join(self.learning_steps.data.split())
+        user.relearning_steps = " ".join(self.relearning_steps.data.split())
+        user.maximum_interval = self.maximum_interval.data
 
 
 class ForgotPasswordForm(FlaskForm):

@@ -35,7 +35,8 @@ from ..extensions import db
 from .models import PendingRegistration, Role, User
 from .passwords import hash_password, password_problem
 from .reset import _header, deliver
-from .service import AccountError, find_user, normalize_email
+from .errors import InvalidEmail, PasswordRefused
+from .service import find_user, normalize_email
 
 DEFAULT_MAX_AGE = 86400  # seconds a link works
 MAX_TOKEN_LENGTH = 100
@@ -73,10 +74,9 @@ def start(email: str, password: str, *, display_name: str, timezone: str, langua
     same for every address. Adds to the session; the caller commits."""
     email = normalize_email(email)
     if not email or "@" not in email:
-        raise AccountError("Enter a valid email address.")
-    problem = password_problem(password)
-    if problem:
-        raise AccountError(problem)
+        raise InvalidEmail()
+    if password_problem(password):
+        raise PasswordRefused(password)
     password_hash = hash_password(password)  # on both paths: the same work whether or not the address is known
     db.session.execute(delete(PendingRegistration).where(PendingRegistration.created_at < now - timedelta(
         seconds=max_age())))

@@ -1,24 +1,21 @@
 """Register, log in, log out, settings and password change."""
 from __future__ import annotations
 
-from decimal import Decimal
-
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_limiter.util import get_remote_address
 from flask_login import current_user, login_required, login_user, logout_user
 
 from .. import clock
 from ..extensions import db, limiter, login_manager
 from ..i18n import LANGUAGES
-from ..web import safe_local_target
+from ..web.access import signed_in_user
+from ..web.redirects import safe_local_target
 from ..zones import is_user_zone
 from . import registration
 from .attempts import account_key, forget, give_back, parse_limit, take
-from .forms import (ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm, ResetPasswordForm, SettingsForm,
-                    password_message)
+from .forms import ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm, ResetPasswordForm, SettingsForm
 from .models import User
 from .passwords import hash_password, verify_password
 from .reset import TokenExpired, TokenInvalid, send_reset_email, spend_like_send, user_for_token
@@ -26,12 +23,6 @@ from .service import AccountError, authenticate, find_user
 from .sessions import login_time_valid, parse_identity, start_session
 
 bp = Blueprint("accounts", __name__)
-
-# The account service's messages (prep.accounts.service), in the UI language.
-_ACCOUNT_ERRORS = {
-    "Enter a valid email address.": _l("Enter a valid email address."),
-}
-
 
 def _clear_session(lang: str | None = None) -> None:
     """A fresh session (at login, logout, registration) that keeps the language chosen in the footer
@@ -89,8 +80,7 @@ def register():
                                          timezone=_valid_zone(form.timezone.data), language=language, now=clock.now())
         except AccountError as err:
             db.session.rollback()
-            form.email.errors.append(_ACCOUNT_ERRORS.get(str(err)) or password_message(form.password.data or "")
-                                     or str(err))
+            form.email.errors.append(str(err.message))
         else:
             db.session.commit()
             registration.send(started, str(get_locale() or "en"))
@@ -182,24 +172,14 @@ def logout():
 @bp.route("/settings", methods=["GET", "POST"])
 @login_required
 def settings():
-    form = SettingsForm(obj=current_user)
+    user = signed_in_user()
+    form = SettingsForm(obj=user)
     if request.method == "GET":
-        form.desired_retention.data = Decimal(str(round(current_user.desired_retention, 2)))
-        form.language.data = current_user.language or ""
+        form.show(user)
     if form.validate_on_submit():
-        user = current_user._get_current_object()
-        user.display_name = (form.display_name.data or "").strip()
-        user.language = form.language.data if form.language.data in LANGUAGES else None
+        form.apply_to(user)
         if user.language is None:
             session.pop("lang", None)  # "follow the browser" means the browser, not the last footer choice
-        user.timezone = form.timezone.data
-        user.day_start_hour = form.day_start_hour.data
-        user.new_per_day = form.new_per_day.data
-        user.reviews_per_day = form.reviews_per_day.data
-        user.desired_retention = float(form.desired_retention.data)
-        user.learning_steps = " ".join(form.learning_steps.data.split())
-        user.relearning_steps = " ".join(form.relearning_steps.data.split())
-        user.maximum_interval = form.maximum_interval.data
         db.session.commit()
         flash(_("Settings saved."), "success")
         return redirect(url_for("accounts.settings"))
@@ -213,7 +193,7 @@ def settings():
 def change_password():
     form = PasswordChangeForm()
     if form.validate_on_submit():
-        user = current_user._get_current_object()
+        user = signed_in_user()
         if not verify_password(user.password_hash, form.current.data):
             form.current.errors.append(_("This is not your current password."))
         else:

@@ -4,12 +4,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from ..extensions import db
+from .errors import AccountError, EmailTaken, InvalidEmail, PasswordRefused  # noqa: F401 (AccountError: callers catch it here)
 from .models import Role, User
 from .passwords import hash_password, needs_rehash, password_problem, verify_password
-
-
-class AccountError(ValueError):
-    """A user-facing account problem (duplicate email, weak password…)."""
 
 
 def normalize_email(email: str) -> str:
@@ -25,12 +22,11 @@ def create_user(email: str, password: str, *, role: Role = Role.candidate, displ
     """Add a user to the session (the caller commits)."""
     email = normalize_email(email)
     if not email or "@" not in email:
-        raise AccountError("Enter a valid email address.")
-    problem = password_problem(password)
-    if problem:
-        raise AccountError(problem)
+        raise InvalidEmail()
+    if password_problem(password):
+        raise PasswordRefused(password)
     if find_user(email) is not None:
-        raise AccountError("An account with this email already exists.")
+        raise EmailTaken()
     user = User(email=email, password_hash=hash_password(password), role=role,
                 display_name=display_name.strip(), timezone=timezone)
     db.session.add(user)

@@ -3,7 +3,7 @@
 The front matter is read and its fields type-checked by :mod:`.front_matter`; this module
 checks the fields' values, the body and the file's name and folder.
 
-The format (see docs/TEAM_NOTES.md)::
+The format (see CONTRIBUTING.md, "Writing an explanation")::
 
     ---
     title: Ring AllReduce            # required

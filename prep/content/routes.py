@@ -9,12 +9,14 @@ from flask_babel import gettext as _
 from flask_login import login_required
 from sqlalchemy import func, or_, select
 
-from ..drill.forms import ActionForm
-from ..extensions import db
-from ..questions.models import LinkOrigin, Question, QuestionExplanation
 from ..database import like_pattern
+from ..extensions import db
 from ..postings.models import PostingQuestion
-from ..web import instructor_required, int_arg, page_arg
+from ..questions.models import LinkOrigin, Question, QuestionExplanation
+from ..web.access import instructor_required
+from ..web.args import int_arg
+from ..web.forms import EmptyForm
+from ..web.pagination import paginate
 from . import editor
 from .forms import EditorForm, LinkForm
 from .models import Explanation
@@ -46,12 +48,9 @@ def index():
         like = like_pattern(q)
         stmt = stmt.where(or_(Explanation.title.ilike(like, escape="\\"),
                               Explanation.body_md.ilike(like, escape="\\")))
-    page = page_arg()
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    pages = max(1, -(-total // INDEX_PAGE_SIZE))
-    page = min(page, pages)
-    rows = db.session.scalars(stmt.limit(INDEX_PAGE_SIZE).offset((page - 1) * INDEX_PAGE_SIZE)).all()
-    return render_template("content/index.html", explanations=rows, q=q, page=page, pages=pages)
+    page = paginate(stmt, INDEX_PAGE_SIZE, clamp=True)  # past the end: the last page
+    return render_template("content/index.html", explanations=page.items, q=q, page=page.page,
+                           pages=page.pages or 1)
 
 
 @bp.route("/explanations/<slug>")
@@ -128,9 +127,7 @@ def new():
         question = None
         qid = int_arg("question")
         if qid:
-            question = db.session.scalar(select(Question).where(Question.id == qid, Question.owner_id.is_(None)))
-            if question is None:
-                abort(404)
+            question = db.first_or_404(select(Question).where(Question.id == qid, Question.owner_id.is_(None)))
         form.area.data = request.args.get("area", "drafts")
         form.text.data = editor.new_draft(question.text if question else None,
                                           question.lang if question else "en")
@@ -144,9 +141,7 @@ def new():
 @instructor_required
 def edit(slug: str):
     lang = request.args.get("lang", "en")
-    explanation = db.session.scalar(select(Explanation).where(Explanation.slug == slug, Explanation.lang == lang))
-    if explanation is None:
-        abort(404)
+    explanation = db.first_or_404(select(Explanation).where(Explanation.slug == slug, Explanation.lang == lang))
     form = EditorForm()
     if request.method == "GET":
         path = _content_dir() / explanation.path
@@ -184,26 +179,23 @@ def preview():
 @instructor_required
 def unanswered():
     """Bank questions with no accepted explanation, most-asked (by postings) first."""
-    page = page_arg()
     linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
-    asked = (select(PostingQuestion.question_id, func.count(func.distinct(PostingQuestion.posting_id)).label("n"))
-             .group_by(PostingQuestion.question_id).subquery())
-    stmt = (select(Question, func.coalesce(asked.c.n, 0))
-            .outerjoin(asked, asked.c.question_id == Question.id)
-            .where(Question.owner_id.is_(None), Question.id.not_in(linked)))
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    rows = db.session.execute(stmt.order_by(func.coalesce(asked.c.n, 0).desc(), Question.id)
-                              .limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
-    return render_template("content/unanswered.html", rows=rows, page=page, total=total,
-                           pages=max(1, -(-total // PAGE_SIZE)))
+    postings = func.count(func.distinct(PostingQuestion.posting_id))
+    asked = select(PostingQuestion.question_id, postings.label("n")).group_by(PostingQuestion.question_id).subquery()
+    page = paginate(select(Question).outerjoin(asked, asked.c.question_id == Question.id)
+                    .where(Question.owner_id.is_(None), Question.id.not_in(linked))
+                    .order_by(func.coalesce(asked.c.n, 0).desc(), Question.id), PAGE_SIZE)
+    ids = [question.id for question in page.items]
+    counts = dict(db.session.execute(select(PostingQuestion.question_id, postings).where(
+        PostingQuestion.question_id.in_(ids)).group_by(PostingQuestion.question_id)).all()) if ids else {}
+    return render_template("content/unanswered.html", rows=[(q, counts.get(q.id, 0)) for q in page.items],
+                           page=page.page, total=page.total, pages=page.pages or 1)
 
 
 @bp.route("/instructor/questions/<int:question_id>/links", methods=["GET", "POST"])
 @instructor_required
 def question_links(question_id: int):
-    question = db.session.scalar(select(Question).where(Question.id == question_id, Question.owner_id.is_(None)))
-    if question is None:
-        abort(404)
+    question = db.first_or_404(select(Question).where(Question.id == question_id, Question.owner_id.is_(None)))
     form = LinkForm()
     if request.method == "POST":
         if form.validate():
@@ -222,17 +214,15 @@ def question_links(question_id: int):
         db.session.rollback()
     titles = dict(db.session.execute(select(Explanation.slug, Explanation.title)).all())
     return render_template("content/links.html", question=question, form=form, titles=titles,
-                           action_form=ActionForm()), (400 if form.errors else 200)
+                           action_form=EmptyForm()), (400 if form.errors else 200)
 
 
 @bp.route("/instructor/links/<int:link_id>/<decision>", methods=["POST"])
 @instructor_required
 def decide_link(link_id: int, decision: str):
-    if decision not in {"confirm", "reject"} or not ActionForm().validate():
+    if decision not in {"confirm", "reject"} or not EmptyForm().validate():
         abort(404 if decision not in {"confirm", "reject"} else 400)
-    link = db.session.get(QuestionExplanation, link_id)
-    if link is None:
-        abort(404)
+    link = db.get_or_404(QuestionExplanation, link_id)
     # A hand decision: it wins over automatic linking and survives re-sync.
     link.origin = LinkOrigin.manual
     link.rejected = decision == "reject"

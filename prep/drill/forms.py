@@ -1,10 +1,10 @@
-"""Drill forms: rating, undo, card actions and notes (all CSRF-protected)."""
+"""Drill forms: rating and notes (CSRF-protected; the buttons use :class:`prep.web.forms.EmptyForm`)."""
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SubmitField, TextAreaField
-from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, NumberRange, Optional
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
 
 class RateForm(FlaskForm):
@@ -13,12 +13,6 @@ class RateForm(FlaskForm):
     rating = IntegerField(validators=[InputRequired(), AnyOf([1, 2, 3, 4], message=_l("Rating must be 1–4."))])
     duration_ms = IntegerField(validators=[Optional(), NumberRange(min=0)])  # clamped by the route
     shown_at = HiddenField()
-
-
-class ActionForm(FlaskForm):
-    """A bare form for POST buttons (undo, bury, suspend, remove)."""
-
-    submit = SubmitField()
 
 
 class NoteForm(FlaskForm):

@@ -8,18 +8,21 @@ from babel.dates import format_timedelta
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_login import current_user, login_required
-from sqlalchemy import func, select
+from flask_login import login_required
+from sqlalchemy import select
 
 from .. import clock
 from ..content.lookup import explanations_for
 from ..extensions import db
 from ..postings.models import Posting
-from ..postings.service import posting_for
 from ..stats.compute import is_leech
-from ..web import int_arg, page_arg, safe_local_target
+from ..web.access import signed_in_user
+from ..web.args import int_arg
+from ..web.forms import EmptyForm
+from ..web.pagination import paginate
+from ..web.redirects import safe_local_target
 from . import cramming, scheduling, service
-from .forms import ActionForm, NoteForm, RateForm
+from .forms import NoteForm, RateForm
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -42,13 +45,9 @@ def _now() -> datetime:
     return clock.now()
 
 
-def _user():
-    return current_user._get_current_object()
-
-
 def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
     try:
-        return service.get_card(_user(), card_id, for_update=for_update)
+        return service.get_card(signed_in_user(), card_id, for_update=for_update)
     except service.CardNotFound:
         abort(404)
 
@@ -56,7 +55,7 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 @bp.route("/dashboard")
 @login_required
 def dashboard():
-    user, now = _user(), _now()
+    user, now = signed_in_user(), _now()
     counts = service.counts(user, now)
     return render_template("drill/dashboard.html", counts=counts,
                            interviews=upcoming_interviews(user, service.study_day(user, now).day))
@@ -72,14 +71,14 @@ def upcoming_interviews(user, today, limit: int = 3):
 @bp.route("/drill")
 @login_required
 def drill():
-    user, now = _user(), _now()
+    user, now = signed_in_user(), _now()
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
     done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
     counts = service.counts(user, now, done)
     if card is None:
-        return render_template("drill/done.html", counts=counts, undo_form=ActionForm())
+        return render_template("drill/done.html", counts=counts, undo_form=EmptyForm())
     settings = service.scheduler_settings(user)
     intervals = {r: interval_label(d)
                  for r, d in scheduling.preview_intervals(settings, card, now).items()}
@@ -87,7 +86,7 @@ def drill():
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
-        undo_form=ActionForm(), action_form=ActionForm(), can_undo=service.has_review(user),
+        undo_form=EmptyForm(), action_form=EmptyForm(), can_undo=service.has_review(user),
     )
 
 
@@ -101,7 +100,7 @@ def rate():
     now = _now()
     duration = _duration(form, now)
     try:
-        service.rate(_user(), form.card_id.data, form.version.data, form.rating.data, now, duration)
+        service.rate(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now, duration)
     except service.CardNotFound:
         abort(404)
     db.session.commit()
@@ -123,10 +122,8 @@ def _duration(form: RateForm, now: datetime) -> int | None:
 
 
 def _posting_or_404(posting_id: int):
-    posting = posting_for(_user(), posting_id)
-    if posting is None:
-        abort(404)
-    return posting
+    """A posting the user may read (their own or a sample); another candidate's is a 404."""
+    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.readable_by(signed_in_user().id)))
 
 
 @bp.route("/drill/cram/<int:posting_id>")
@@ -134,7 +131,7 @@ def _posting_or_404(posting_id: int):
 def cram(posting_id: int):
     """Cram a posting before its interview: its studied cards that are not due yet, reviewed
     ahead of schedule without changing their schedule."""
-    user, now = _user(), _now()
+    user, now = signed_in_user(), _now()
     posting = _posting_or_404(posting_id)
     question_ids = [pq.question_id for pq in posting.questions]
     shown = int_arg("card")
@@ -159,7 +156,7 @@ def cram_rate(posting_id: int):
         return redirect(url_for("drill.cram", posting_id=posting.id))
     now = _now()
     try:
-        cramming.cram(_user(), form.card_id.data, form.version.data, form.rating.data, now, _duration(form, now))
+        cramming.cram(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now, _duration(form, now))
     except service.CardNotFound:
         abort(404)
     db.session.commit()
@@ -169,9 +166,9 @@ def cram_rate(posting_id: int):
 @bp.route("/drill/undo", methods=["POST"])
 @login_required
 def undo():
-    if not ActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
-    card = service.undo_last(_user())
+    card = service.undo_last(signed_in_user())
     db.session.commit()
     if card is None:
         flash(_("There is no rating to undo."), "info")
@@ -183,15 +180,10 @@ def undo():
 @bp.route("/cards")
 @login_required
 def cards():
-    user = _user()
-    page = page_arg()
-    total = db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) or 0
-    rows = db.session.scalars(
-        select(Card).where(Card.user_id == user.id).order_by(Card.added_at.desc(), Card.id.desc())
-        .limit(PAGE_SIZE).offset((page - 1) * PAGE_SIZE)).all()
-    pages = max(1, -(-total // PAGE_SIZE))
-    return render_template("drill/cards.html", cards=rows, page=page, pages=pages, total=total,
-                           action_form=ActionForm())
+    page = paginate(select(Card).where(Card.user_id == signed_in_user().id)
+                    .order_by(Card.added_at.desc(), Card.id.desc()), PAGE_SIZE)
+    return render_template("drill/cards.html", cards=page.items, page=page.page, pages=page.pages or 1,
+                           total=page.total, action_form=EmptyForm())
 
 
 def _render_card(card: Card, note_form: NoteForm, status: int = 200):
@@ -199,7 +191,7 @@ def _render_card(card: Card, note_form: NoteForm, status: int = 200):
     reviews = db.session.scalars(select(ReviewLog).where(ReviewLog.card_id == card.id)
                                  .order_by(ReviewLog.reviewed_at.desc()).limit(100)).all()
     return render_template("drill/card.html", card=card, reviews=reviews, note_form=note_form,
-                           action_form=ActionForm(), rating_labels=RATING_LABELS,
+                           action_form=EmptyForm(), rating_labels=RATING_LABELS,
                            explanations=explanations_for(card.question, lang=str(get_locale()))), status
 
 
@@ -237,11 +229,11 @@ def card_action(card_id: int, action: str):
         if action != "remove":
             abort(405)
         # Removing deletes history: confirm first (GET never changes anything).
-        return render_template("drill/remove.html", card=_card_or_404(card_id), action_form=ActionForm())
-    if not ActionForm().validate():
+        return render_template("drill/remove.html", card=_card_or_404(card_id), action_form=EmptyForm())
+    if not EmptyForm().validate():
         abort(400)
     card = _card_or_404(card_id, for_update=True)
-    user = _user()
+    user = signed_in_user()
     if action == "bury":
         service.bury(card, user, _now())
         message = _("Card buried until tomorrow.")

@@ -45,6 +45,14 @@ class SchedulingError(ValueError):
     """Bad scheduler settings (learning steps, retention, interval)."""
 
 
+class TooManySteps(SchedulingError):
+    """More learning steps than :data:`MAX_STEPS`."""
+
+
+class StepTooLong(SchedulingError):
+    """A learning step longer than a year."""
+
+
 class CardRow(Protocol):
     state: CardState
     step: int | None
@@ -69,14 +77,14 @@ def parse_steps(text: str) -> tuple[timedelta, ...]:
     steps = []
     parts = text.split()
     if len(parts) > MAX_STEPS:
-        raise SchedulingError(f"too many steps ({len(parts)}); at most {MAX_STEPS}")
+        raise TooManySteps(f"too many steps ({len(parts)}); at most {MAX_STEPS}")
     for part in parts:
         match = _STEP.fullmatch(part.strip().lower()[:20])
         if not match or int(match.group(1)) == 0:
             raise SchedulingError(f"bad step {part[:20]!r}: use a number and a unit, like 1m, 10m, 1h or 1d")
         step = timedelta(seconds=int(match.group(1)) * _UNIT[match.group(2)])
         if step > MAX_STEP:
-            raise SchedulingError(f"step {part[:20]!r} is longer than a year")
+            raise StepTooLong(f"step {part[:20]!r} is longer than a year")
         steps.append(step)
     return tuple(steps)
 

@@ -4,18 +4,15 @@ from __future__ import annotations
 from flask import Blueprint, Response, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from flask_login import current_user, login_required
+from flask_login import login_required
 
 from .. import clock
 from ..extensions import db
+from ..web.access import signed_in_user
 from . import anki, dump, restore
 from .forms import ImportForm
 
 bp = Blueprint("export", __name__, url_prefix="/export")
-
-
-def _user():
-    return current_user._get_current_object()
 
 
 def _download(body: bytes, mimetype: str, name: str) -> Response:
@@ -35,21 +32,21 @@ def index():
 @login_required
 def json_download():
     now = clock.now()
-    return _download(dump.export_json(_user(), now), "application/json", f"prep-export-{now:%Y%m%d}.json")
+    return _download(dump.export_json(signed_in_user(), now), "application/json", f"prep-export-{now:%Y%m%d}.json")
 
 
 @bp.route("/prep-export.zip")
 @login_required
 def csv_download():
     now = clock.now()
-    return _download(dump.export_csv_zip(_user(), now), "application/zip", f"prep-export-{now:%Y%m%d}.zip")
+    return _download(dump.export_csv_zip(signed_in_user(), now), "application/zip", f"prep-export-{now:%Y%m%d}.zip")
 
 
 @bp.route("/prep.apkg")
 @login_required
 def apkg_download():
     now = clock.now()
-    return _download(anki.build_apkg(_user(), now), "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
+    return _download(anki.build_apkg(signed_in_user(), now), "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
 
 
 @bp.route("/import", methods=["POST"])
@@ -60,7 +57,7 @@ def import_upload():
         return render_template("export/index.html", form=form), 400
     try:
         data = restore.parse(form.file.data.read(ImportForm.MAX_BYTES + 1), clock.now())
-        report = restore.import_export(_user(), data, restore_settings=form.restore_settings.data)
+        report = restore.import_export(signed_in_user(), data, restore_settings=form.restore_settings.data)
     except restore.ImportProblem as err:
         db.session.rollback()
         return render_template("export/index.html", form=form, problems=err.problems), 400

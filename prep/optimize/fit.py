@@ -35,10 +35,20 @@ DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.Scheduler().parameters)
 class OptimizeError(ValueError):
     """Not enough (or unusable) history to fit parameters."""
 
-    def __init__(self, message: str, code: str = "", **params: int) -> None:
-        super().__init__(message)
-        self.code = code
-        self.params = params
+
+class TooFewReviews(OptimizeError):
+    """Fewer reviews than the fit needs."""
+
+    def __init__(self, need: int, have: int) -> None:
+        super().__init__(f"Optimising needs at least {need} reviews; you have {have}.")
+        self.need, self.have = need, have
+
+
+class NoSplit(OptimizeError):
+    """The reviews cannot be split in time into a training and a test set."""
+
+    def __init__(self) -> None:
+        super().__init__("Not enough reviews on separate days yet to train and to test on; keep studying.")
 
 
 @dataclass(frozen=True)
@@ -170,8 +180,7 @@ def fit(reviews: Sequence[Review], current: Sequence[float] | None = None, *, tz
     """Train on the first ``train_share`` of the reviews (by time), test on the rest; each card's
     most recent ``max_history`` reviews are used (the split is taken over those)."""
     if len(reviews) < min_reviews:
-        raise OptimizeError(f"Optimising needs at least {min_reviews} reviews; you have {len(reviews)}.",
-                            "too_few", need=min_reviews, have=len(reviews))
+        raise TooFewReviews(need=min_reviews, have=len(reviews))
     current = tuple(current) if current else DEFAULT_PARAMETERS
     by_card = most_recent(reviews, max_history)
     cap = affordable_history((len(h) for h in by_card.values()), max_history, MAX_TRAINING_STEPS)
@@ -182,8 +191,7 @@ def fit(reviews: Sequence[Review], current: Sequence[float] | None = None, *, tz
     train = [i.item for i in items if i.at < split_at]
     test = [i.item for i in items if i.at >= split_at]
     if len(train) < 50 or len(test) < 20:
-        raise OptimizeError("Not enough reviews on separate days yet to train and to test on; keep studying.",
-                            "no_split")
+        raise NoSplit()
     fitted = clamp(fsrs_rs.FSRS(list(current)).compute_parameters(train))
     return FitResult(parameters=fitted, before=evaluate(current, test), after=evaluate(fitted, test),
                      train_items=len(train), test_items=len(test), split_at=split_at)

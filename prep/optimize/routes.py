@@ -3,21 +3,22 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask_login import login_required
 
-from ..drill.forms import ActionForm
 from .. import clock
 from ..extensions import db
+from ..web.access import signed_in_user
+from ..web.forms import EmptyForm
 from . import fit, service
 
 bp = Blueprint("optimize", __name__, url_prefix="/stats/optimize")
 
 
 def _page(status: int = 200, run=None):
-    user = current_user._get_current_object()
+    user = signed_in_user()
     return render_template("stats/optimize.html", count=service.review_count(user), minimum=fit.MIN_REVIEWS,
                            run=run, history=service.history(user), can_rollback=service.last_applied(user) is not None,
-                           custom=user.fsrs_parameters is not None, form=ActionForm()), status
+                           custom=user.fsrs_parameters is not None, form=EmptyForm()), status
 
 
 @bp.route("", methods=["GET"])
@@ -29,9 +30,9 @@ def index():
 @bp.route("", methods=["POST"])
 @login_required
 def run():
-    if not ActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
-    user = current_user._get_current_object()
+    user = signed_in_user()
     try:
         result = service.optimise(user, clock.now())
     except fit.OptimizeError as err:
@@ -49,9 +50,9 @@ def run():
 @bp.route("/rollback", methods=["POST"])
 @login_required
 def rollback():
-    if not ActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
-    run = service.rollback(current_user._get_current_object(), clock.now())
+    run = service.rollback(signed_in_user(), clock.now())
     db.session.commit()
     flash(_("Previous parameters restored.") if run else _("There is no optimisation to roll back."),
           "success" if run else "info")
@@ -59,9 +60,9 @@ def rollback():
 
 
 def _optimize_error(err: fit.OptimizeError) -> str:
-    """The optimiser's refusal in the UI language."""
-    if err.code == "too_few":
-        return _("Optimising needs at least %(need)s reviews; you have %(have)s.", **err.params)
-    if err.code == "no_split":
+    """The optimiser's refusal in the UI language (by its class; the English text is the CLI's)."""
+    if isinstance(err, fit.TooFewReviews):
+        return _("Optimising needs at least %(need)s reviews; you have %(have)s.", need=err.need, have=err.have)
+    if isinstance(err, fit.NoSplit):
         return _("Not enough reviews on separate days yet to train and to test on; keep studying.")
     return str(err)

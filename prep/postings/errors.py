@@ -16,3 +16,9 @@ class PostingInputError(PostingError, ValueError):
     def __init__(self, message: str) -> None:
         self.message = " ".join(message.split())
         super().__init__(self.message)
+
+    @property
+    def sentence(self) -> str:
+        """The message as a form shows it: a capital first letter and one final full stop."""
+        message = self.message.strip()
+        return (message[:1].upper() + message[1:]).rstrip(".") + "."

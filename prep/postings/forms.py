@@ -1,4 +1,4 @@
-"""Postings forms: import by pasting or uploading (CSRF-protected), and bare POST buttons."""
+"""Postings forms: import by pasting or uploading, the review checklist, study and interview date (all CSRF-protected)."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,7 +12,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional
 
 from .decode import MAX_POSTING_BYTES
-from .extract import MAX_QUESTIONS
+from .extract import KINDS, MAX_QUESTIONS, UNCERTAIN_BELOW
+from .service import Preview, Review, ReviewedQuestion
 
 #: The longest question wording the review checklist accepts.
 MAX_QUESTION_CHARS = 1000
@@ -44,12 +45,6 @@ class ImportPostingForm(FlaskForm):
                 self.text.errors.append(_l("Paste the posting here, or choose a file below."))
             return False
         return True
-
-
-class PostingActionForm(FlaskForm):
-    """A bare form for POST buttons (study, delete)."""
-
-    submit = SubmitField()
 
 
 class RoleForm(FlaskForm):
@@ -123,6 +118,26 @@ class ReviewPostingForm(FlaskForm):
             self.questions.errors = [_l("Keep at most %(max)s questions.", max=MAX_QUESTIONS)]
             ok = False
         return ok
+
+    @classmethod
+    def from_preview(cls, preview: Preview) -> ReviewPostingForm:
+        """The checklist for a previewed posting: every question found (the uncertain ones
+        unticked), then :data:`BLANK_ROWS` empty rows for questions the engine missed."""
+        result = preview.result
+        assert result is not None
+        rows = [{"keep": q.confidence >= UNCERTAIN_BELOW, "text": q.text, "kind": q.kind, "round": q.round or "",
+                 "section": q.section or ""} for q in result.questions]
+        rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": ""}] * BLANK_ROWS
+        return cls(formdata=None, data={
+            "source": preview.text, "company": result.company or "", "title": result.title or "",
+            "doc_kind": result.doc_kind, "questions": rows})
+
+    def review(self) -> Review:
+        """What the candidate confirmed, for :func:`prep.postings.service.import_posting`."""
+        return Review(company=(self.company.data or "").strip() or None, title=(self.title.data or "").strip() or None,
+                      kind=self.doc_kind.data,
+                      questions=[ReviewedQuestion(q["text"], q["kind"] if q["kind"] in KINDS else "concept",
+                                                  q["round"], q["section"]) for q in self.kept_questions()])
 
     def kept_questions(self) -> list[dict[str, Any]]:
         """The ticked rows with words in them, in order, as plain values."""

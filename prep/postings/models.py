@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Date, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ColumnElement, Date, ForeignKey, Integer, String, Text, UniqueConstraint, or_
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -58,6 +58,11 @@ class Posting(db.Model):
     def display_name(self) -> str:
         """"Company — Title", or whichever of them is known."""
         return " — ".join(part for part in (self.company, self.title) if part) or f"Posting #{self.id}"
+
+    @staticmethod
+    def readable_by(user_id: int) -> ColumnElement[bool]:
+        """The postings a user may read, as a query condition: their own and the shared samples."""
+        return or_(Posting.user_id == user_id, Posting.user_id.is_(None))
 
 
 class PostingQuestion(db.Model):

@@ -1,72 +1,63 @@
 """Postings pages: the candidate's list, import (paste or upload), a posting, study it, delete it."""
 from __future__ import annotations
 
-from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..content.lookup import explanations_for
-from ..drill import scheduling
 from ..drill import service as drill_service
-from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
 from .. import clock
 from ..questions.models import Question, Source
-from ..web import instructor_required, page_arg
+from ..web.access import instructor_required, signed_in_user
+from ..web.args import page_arg
+from ..web.forms import EmptyForm
 from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError
-from .extract import KINDS, UNCERTAIN_BELOW
-from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, RoleForm, InterviewDateForm, PostingActionForm, ReviewPostingForm,
-                    StudyPostingForm)
+from .extract import UNCERTAIN_BELOW
+from .forms import BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm, StudyPostingForm
 from .models import Posting
-from .readiness import QuestionState, assess
 from .service import (
     PostingLimitError,
     admit_to_bank,
-    decide,
-    import_role,
-    pending_questions,
-    role_choices,
-    reject_from_bank,
-    Review,
-    ReviewedQuestion,
-    preview_posting,
     companies_of,
+    decide,
     delete_posting,
     import_posting,
-    posting_for,
+    import_role,
+    likely_questions,
+    pending_questions,
     postings_asking,
     postings_for,
+    preview_posting,
+    reject_from_bank,
+    role_choices,
     sample_postings,
-    likely_questions,
 )
+from .study import posting_page, study_question_ids
 
 bp = Blueprint("postings", __name__)
 
 
-def _user():
-    return current_user._get_current_object()
-
-
 def _posting_or_404(posting_id: int) -> Posting:
-    posting = posting_for(_user(), posting_id)
-    if posting is None:
-        abort(404)
-    return posting
+    """A posting the user may read (their own or a sample); another candidate's is a 404."""
+    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.readable_by(current_user.id)))
 
 
 def _own_posting_or_404(posting_id: int) -> Posting:
-    posting = _posting_or_404(posting_id)
-    if posting.user_id != current_user.id:
-        abort(404)  # samples are shared and cannot be deleted
-    return posting
+    """The user's own posting (samples are shared and cannot be changed or deleted)."""
+    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.user_id == current_user.id))
+
+
+def _limit_message(err: PostingLimitError) -> str:
+    return _("You have reached the limit of %(limit)s postings; delete one you no longer "
+             "need to import another.", limit=err.limit)
 
 
 @bp.app_template_global()
@@ -74,7 +65,7 @@ def postings_asking_question(question) -> list[Posting]:
     """For the question page: the postings the current user can read that ask this question."""
     if not getattr(current_user, "is_authenticated", False):
         return []
-    return postings_asking([question.id], _user())[question.id]
+    return postings_asking([question.id], signed_in_user())[question.id]
 
 
 @bp.app_template_global()
@@ -85,7 +76,7 @@ def posting_companies(postings) -> list[str]:
 @bp.route("/postings")
 @login_required
 def index():
-    return render_template("postings/index.html", postings=postings_for(_user()), samples=sample_postings())
+    return render_template("postings/index.html", postings=postings_for(signed_in_user()), samples=sample_postings())
 
 
 def _role_form(*, submitted: bool = False) -> RoleForm:
@@ -110,12 +101,11 @@ def from_role():
             abort(400)
         return _render_new(ImportPostingForm(formdata=None), 400, role_form)
     try:
-        outcome = import_role(_user(), role_form.role.data, clock.now())
+        outcome = import_role(signed_in_user(), role_form.role.data, clock.now())
         db.session.commit()
     except PostingLimitError as err:
         db.session.rollback()
-        role_form.role.errors.append(_("You have reached the limit of %(limit)s postings; delete one you no longer "
-                                       "need to import another.", limit=err.limit))
+        role_form.role.errors.append(_limit_message(err))
         return _render_new(ImportPostingForm(formdata=None), 400, role_form)
     flash(_("Here are the questions interviews for %(role)s usually ask, with their explanations.",
             role=outcome.posting.display_name), "success")
@@ -134,13 +124,12 @@ def new():
     # The whole upload is at most MAX_CONTENT_LENGTH; the decoder enforces the posting limit.
     data: str | bytes = upload.read() if upload is not None else form.text.data
     try:
-        preview = preview_posting(_user(), data)
+        preview = preview_posting(signed_in_user(), data)
     except PostingLimitError as err:
-        field.errors.append(_("You have reached the limit of %(limit)s postings; delete one you no longer "
-                              "need to import another.", limit=err.limit))
+        field.errors.append(_limit_message(err))
         return _render_new(form, 400)
     except PostingInputError as err:
-        field.errors.append(_sentence(str(err)))
+        field.errors.append(err.sentence)
         return _render_new(form, 400)
     finally:
         db.session.rollback()  # only reads happened; end the transaction before rendering
@@ -148,15 +137,7 @@ def new():
         flash(_("%(posting)s was already imported; nothing new was added.",
                 posting=preview.existing.display_name), "info")
         return redirect(url_for("postings.show", posting_id=preview.existing.id))
-    result = preview.result
-    assert result is not None
-    rows = [{"keep": q.confidence >= UNCERTAIN_BELOW, "text": q.text, "kind": q.kind, "round": q.round or "",
-             "section": q.section or ""} for q in result.questions]
-    rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": ""}] * BLANK_ROWS
-    review = ReviewPostingForm(formdata=None, data={
-        "source": preview.text, "company": result.company or "", "title": result.title or "",
-        "doc_kind": result.doc_kind, "questions": rows})
-    return _render_review(review, result=result)
+    return _render_review(ReviewPostingForm.from_preview(preview), result=preview.result)
 
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
@@ -179,23 +160,19 @@ def save():
         if csrf is not None and csrf.errors:
             abort(400)
         return _render_review(form, status=400)
-    review = Review(company=(form.company.data or "").strip() or None, title=(form.title.data or "").strip() or None,
-                    kind=form.doc_kind.data,
-                    questions=[ReviewedQuestion(q["text"], q["kind"] if q["kind"] in KINDS else "concept",
-                                                q["round"], q["section"]) for q in form.kept_questions()])
+    review = form.review()
     for attempt in range(2):
         try:
-            outcome = import_posting(_user(), form.source.data, clock.now(), review=review)
+            outcome = import_posting(signed_in_user(), form.source.data, clock.now(), review=review)
             db.session.commit()
             break
         except PostingLimitError as err:
             db.session.rollback()
-            form.source.errors = [_("You have reached the limit of %(limit)s postings; delete one you no longer "
-                                    "need to import another.", limit=err.limit)]
+            form.source.errors = [_limit_message(err)]
             return _render_review(form, status=400)
         except PostingInputError as err:
             db.session.rollback()
-            form.source.errors = [_sentence(str(err))]
+            form.source.errors = [err.sentence]
             return _render_review(form, status=400)
         except IntegrityError:  # the same posting saved at the same moment in another tab
             db.session.rollback()
@@ -235,63 +212,16 @@ def _import_summary(outcome) -> str:
     return line
 
 
-def _sentence(message: str) -> str:
-    message = message.strip()
-    return (message[:1].upper() + message[1:]).rstrip(".") + "."
-
-
 @bp.route("/postings/<int:posting_id>")
 @login_required
 def show(posting_id: int):
     posting = _posting_or_404(posting_id)
-    user = _user()
-    question_ids = [pq.question_id for pq in posting.questions]
-    likely = likely_questions(posting)
-    likely_ids = [q.id for q in likely]
-    every = question_ids + likely_ids
-    studied = set(db.session.scalars(db.select(Card.question_id).where(
-        Card.user_id == user.id, Card.question_id.in_(every)))) if every else set()
-    in_study = studied & set(question_ids)
-    likely_in_study = studied & set(likely_ids)
-    asked_in = postings_asking(question_ids, user)
-    items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=str(get_locale())), "asked_in": asked_in[pq.question_id]}
-             for pq in posting.questions]
-    chosen = [q for q in likely if q.id in likely_in_study]
-    return render_template("postings/show.html", posting=posting, items=items, in_study=in_study,
-                           likely=likely, likely_in_study=likely_in_study,
-                           all_in_study=set(every) <= studied, action_form=PostingActionForm(),
-                           study_form=StudyPostingForm(with_likely=True),
-                           readiness=readiness_for(user, posting, chosen) if studied else None,
+    page = posting_page(signed_in_user(), posting, lang=str(get_locale()), now=clock.now())
+    return render_template("postings/show.html", posting=posting, items=page.items, in_study=page.in_study,
+                           likely=page.likely, likely_in_study=page.likely_in_study,
+                           all_in_study=page.all_in_study, action_form=EmptyForm(),
+                           study_form=StudyPostingForm(with_likely=True), readiness=page.readiness,
                            date_form=InterviewDateForm(interview_date=posting.interview_date))
-
-
-def readiness_for(user, posting: Posting, chosen_likely=()):
-    """The candidate's readiness for this posting (retrievability now, pace over 14 days): its
-    questions, and the likely questions the candidate chose to study (``chosen_likely``)."""
-    now = clock.now()
-    asked = [(pq.question_id, pq.question.text) for pq in posting.questions]
-    asked_ids = {qid for qid, _text in asked}
-    wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
-    ids = [qid for qid, _text in wanted]
-    cards = {c.question_id: c for c in db.session.scalars(
-        select(Card).where(Card.user_id == user.id, Card.question_id.in_(ids)))}
-    sched = scheduling.make_scheduler(drill_service.scheduler_settings(user))
-    states = []
-    for question_id, text in wanted:
-        card = cards.get(question_id)
-        reviewed = card is not None and card.state is not CardState.new
-        states.append(QuestionState(
-            question_id=question_id, text=text, studied=card is not None, reviewed=reviewed,
-            retrievability=scheduling.retrievability(sched, card, now) if reviewed else 0.0,
-            lapses=card.lapses if card else 0))
-    since = now - timedelta(days=14)
-    introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
-        ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
-        ReviewLog.reviewed_at >= since)) or 0
-    today = drill_service.study_day(user, now).day
-    return assess(states, user.desired_retention, today=today,
-                  interview_date=posting.interview_date if posting.user_id == user.id else None,
-                  pace_per_day=introduced / 14)
 
 
 @bp.route("/postings/<int:posting_id>/interview", methods=["POST"])
@@ -311,15 +241,14 @@ def interview_date(posting_id: int):
 @bp.route("/postings/<int:posting_id>/study-likely", methods=["POST"])
 @login_required
 def study_likely(posting_id: int):
-    if not PostingActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
     posting = _posting_or_404(posting_id)
     ids = [q.id for q in likely_questions(posting)]
     if not ids:
         flash(_("There are no likely questions for this posting yet."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-
-    added = drill_service.add_to_study(_user(), ids, clock.now())
+    added = drill_service.add_to_study(signed_in_user(), ids, clock.now())
     db.session.commit()
     flash(ngettext("Added %(num)s likely question to your study.",
                    "Added %(num)s likely questions to your study.", added), "success" if added else "info")
@@ -334,15 +263,12 @@ def study(posting_id: int):
     if not form.validate():
         abort(400)
     posting = _posting_or_404(posting_id)
-    ids = [pq.question_id for pq in posting.questions]
-    if form.with_likely.data:
-        ids += [q.id for q in likely_questions(posting) if q.id not in ids]
+    ids = study_question_ids(posting, with_likely=bool(form.with_likely.data))
     total = len(ids)
     if not total:
         flash(_("This posting has no questions to study."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-
-    added = drill_service.add_to_study(_user(), ids, clock.now())
+    added = drill_service.add_to_study(signed_in_user(), ids, clock.now())
     db.session.commit()
     if added:
         if added < total:
@@ -361,7 +287,7 @@ def study(posting_id: int):
 @login_required
 def delete(posting_id: int):
     posting = _own_posting_or_404(posting_id)
-    form = PostingActionForm()
+    form = EmptyForm()
     if form.is_submitted():
         if not form.validate():
             abort(400)
@@ -382,17 +308,16 @@ PENDING_PAGE_SIZE = 50
 @instructor_required
 def pending():
     """Questions candidates imported privately, waiting for the shared bank, most accounts first."""
-    page = page_arg()
+    page = page_arg()  # the queue is grouped by wording: pending_questions pages it itself
     rows, total = pending_questions(limit=PENDING_PAGE_SIZE, offset=(page - 1) * PENDING_PAGE_SIZE)
-    return render_template("postings/pending.html", rows=rows, total=total, page=page, form=PostingActionForm(),
+    return render_template("postings/pending.html", rows=rows, total=total, page=page, form=EmptyForm(),
                            pages=max(1, -(-total // PENDING_PAGE_SIZE)))
 
 
 def _pending_or_404(question_id: int) -> Question:
-    question = db.session.get(Question, question_id)
-    if question is None or question.owner_id is None or question.source is not Source.posting:
-        abort(404)
-    return question
+    """A privately imported question (a candidate's copy from a posting); anything else is a 404."""
+    return db.first_or_404(select(Question).where(Question.id == question_id, Question.owner_id.is_not(None),
+                                                  Question.source == Source.posting))
 
 
 @bp.route("/instructor/pending/<int:question_id>/approve", methods=["POST"])
@@ -413,7 +338,7 @@ def approve_pending(question_id: int):
 @bp.route("/instructor/pending/<int:question_id>/reject", methods=["POST"])
 @instructor_required
 def reject_pending(question_id: int):
-    if not PostingActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
     question = _pending_or_404(question_id)
     reject_from_bank(question.norm, current_user.id, clock.now())

@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import Column, Enum, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint
+from sqlalchemy import Column, ColumnElement, Enum, Float, ForeignKey, String, Table, Text, UniqueConstraint, or_
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -62,6 +62,11 @@ class Question(db.Model):
     def accepted_links(self) -> list[QuestionExplanation]:
         """Links shown to candidates: not rejected, best first."""
         return [link for link in self.links if not link.rejected]
+
+    @staticmethod
+    def visible_to(user_id: int) -> ColumnElement[bool]:
+        """The bank a user can see, as a query condition: the public questions and their own."""
+        return or_(Question.owner_id.is_(None), Question.owner_id == user_id)
 
 
 class QuestionExplanation(db.Model):

@@ -4,19 +4,20 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_login import current_user, login_required
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 
 from .. import clock
 from ..content.lookup import explanations_for
 from ..drill import service as drill_service
-from ..drill.forms import ActionForm
+from ..database import like_pattern
 from ..drill.models import Card
 from ..extensions import db
-from ..database import like_pattern
-from ..web import page_arg, safe_local_target
+from ..web.access import signed_in_user
+from ..web.forms import EmptyForm
+from ..web.pagination import paginate
+from ..web.redirects import safe_local_target
 from .forms import QuestionForm, StudyTagForm
 from .models import Question, Source, Tag, question_tags
 from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
@@ -25,34 +26,27 @@ bp = Blueprint("questions", __name__)
 
 PAGE_SIZE = 50
 
-# The question service's messages (prep.questions.service), in the UI language.
-_QUESTION_ERRORS = {"The question has no words in it.": _l("The question has no words in it.")}
-
 
 def _visible():
-    return or_(Question.owner_id.is_(None), Question.owner_id == current_user.id)
+    return Question.visible_to(current_user.id)
 
 
 def _question_or_404(question_id: int) -> Question:
-    question = db.session.scalar(select(Question).where(Question.id == question_id, _visible()))
-    if question is None:
-        abort(404)
-    return question
+    """A public question or the user's own; another user's is a 404."""
+    return db.first_or_404(select(Question).where(Question.id == question_id, _visible()))
 
 
 def _render_index(form: QuestionForm, status: int = 200):
-    user = current_user._get_current_object()
+    user = signed_in_user()
     q = (request.args.get("q") or "").strip()[:200]
     tag = (request.args.get("tag") or "").strip()[:80]
-    page = page_arg()
     stmt = select(Question).where(_visible())
     if q:
         stmt = stmt.where(Question.text.ilike(like_pattern(q), escape="\\"))
     if tag:
         stmt = stmt.join(question_tags).join(Tag).where(Tag.name == tag)
-    total = db.session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-    questions = db.session.scalars(stmt.order_by(Question.id.desc()).limit(PAGE_SIZE)
-                                   .offset((page - 1) * PAGE_SIZE)).all()
+    page = paginate(stmt.order_by(Question.id.desc()), PAGE_SIZE)
+    questions = page.items
     in_study = set(db.session.scalars(select(Card.question_id).where(
         Card.user_id == user.id, Card.question_id.in_([x.id for x in questions]))))
     tags = db.session.execute(
@@ -60,8 +54,8 @@ def _render_index(form: QuestionForm, status: int = 200):
         .join(question_tags).join(Question).where(_visible())
         .group_by(Tag.name).order_by(func.count(question_tags.c.question_id).desc(), Tag.name).limit(40)).all()
     return render_template("questions/index.html", questions=questions, in_study=in_study, form=form, q=q,
-                           tag=tag, tags=tags, page=page, pages=max(1, -(-total // PAGE_SIZE)), total=total,
-                           action_form=ActionForm(), tag_form=StudyTagForm()), status
+                           tag=tag, tags=tags, page=page.page, pages=page.pages or 1, total=page.total,
+                           action_form=EmptyForm(), tag_form=StudyTagForm()), status
 
 
 @bp.route("/questions", methods=["GET", "POST"])
@@ -71,7 +65,7 @@ def index():
     if request.method == "POST":
         if not form.validate():
             return _render_index(form, 400)
-        user = current_user._get_current_object()
+        user = signed_in_user()
         own = db.session.scalar(select(func.count(Question.id)).where(Question.owner_id == user.id)) or 0
         if own >= MAX_OWN_QUESTIONS:
             form.text.errors.append(_("You have reached the limit of %(n)s own questions.", n=MAX_OWN_QUESTIONS))
@@ -82,7 +76,7 @@ def index():
                                     tags=(form.tags.data or "").split(","))
         except QuestionError as err:
             db.session.rollback()
-            form.text.errors.append(_QUESTION_ERRORS.get(str(err)) or str(err))
+            form.text.errors.append(str(err.message))
             return _render_index(form, 400)
         drill_service.add_to_study(user, [question.id], clock.now())
         db.session.commit()
@@ -96,17 +90,17 @@ def index():
 def show(question_id: int):
     question = _question_or_404(question_id)
     card = db.session.scalar(select(Card).where(Card.user_id == current_user.id, Card.question_id == question.id))
-    return render_template("questions/show.html", question=question, card=card, action_form=ActionForm(),
+    return render_template("questions/show.html", question=question, card=card, action_form=EmptyForm(),
                            explanations=explanations_for(question, lang=str(get_locale())))
 
 
 @bp.route("/questions/<int:question_id>/study", methods=["POST"])
 @login_required
 def study(question_id: int):
-    if not ActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
     question = _question_or_404(question_id)
-    added = drill_service.add_to_study(current_user._get_current_object(), [question.id], clock.now())
+    added = drill_service.add_to_study(signed_in_user(), [question.id], clock.now())
     db.session.commit()
     flash(_("Added to your study.") if added else _("This question is already in your study."), "success")
     return redirect(safe_local_target(request.form.get("next"), url_for("questions.index")))
@@ -124,7 +118,7 @@ def study_tag():
     if not ids:
         flash(_("No questions have that tag."), "error")
         return redirect(url_for("questions.index"))
-    added = drill_service.add_to_study(current_user._get_current_object(), ids, clock.now())
+    added = drill_service.add_to_study(signed_in_user(), ids, clock.now())
     db.session.commit()
     flash(ngettext("Added %(num)d question tagged %(tag)s to your study.",
                    "Added %(num)d questions tagged %(tag)s to your study.", added, tag=form.tag.data), "success")

@@ -6,14 +6,11 @@ from collections.abc import Iterable
 from sqlalchemy import select
 
 from ..extensions import db
+from .errors import EmptyQuestion, QuestionError  # noqa: F401 (QuestionError: callers catch it here)
 from .models import Question, Source, Tag
 from .normalize import guess_lang, normalize_question
 
 MAX_OWN_QUESTIONS = 2000
-
-
-class QuestionError(ValueError):
-    """A user-facing problem with a question."""
 
 
 def get_or_create_tags(names: Iterable[str]) -> list[Tag]:
@@ -48,7 +45,7 @@ def add_question(text: str, *, source: Source, owner_id: int | None = None, lang
     text = text.strip()
     norm = normalize_question(text)
     if not norm:
-        raise QuestionError("The question has no words in it.")
+        raise EmptyQuestion()
     stmt = select(Question).where(Question.norm == norm)
     stmt = stmt.where(Question.owner_id == owner_id) if owner_id else stmt.where(Question.owner_id.is_(None))
     question = db.session.scalar(stmt.limit(1))

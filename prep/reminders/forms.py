@@ -1,5 +1,8 @@
-"""Reminder forms: the settings page and the small POST-only action buttons."""
+"""Reminder forms: the settings page (its buttons use :class:`prep.web.forms.EmptyForm`)."""
 from __future__ import annotations
+
+from datetime import time
+from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SubmitField, TimeField
@@ -22,6 +25,14 @@ class ReminderSettingsForm(FlaskForm):
             return False
         return ok
 
+    def show(self, row: Any) -> None:
+        """Fill the fields from the stored settings (a ``ReminderSettings`` row)."""
+        self.enabled.data, self.email.data, self.in_app.data = row.enabled, row.email, row.in_app
+        self.remind_at.data = time(row.remind_minute // 60, row.remind_minute % 60)
 
-class ActionForm(FlaskForm):
-    """A CSRF-protected button (dismiss, reset the calendar link)."""
+    def apply_to(self, row: Any) -> None:
+        """Store the validated settings on ``row`` (the time as minutes after local midnight)."""
+        row.enabled = bool(self.enabled.data)
+        row.remind_minute = self.remind_at.data.hour * 60 + self.remind_at.data.minute
+        row.email = bool(self.email.data)
+        row.in_app = bool(self.in_app.data)

@@ -1,46 +1,38 @@
 """Reminder pages: settings, notifications, the calendar feed and one-click unsubscribe."""
 from __future__ import annotations
 
-from datetime import time
-
 from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
-from flask_login import current_user, login_required
+from flask_login import login_required
 
-from ..extensions import csrf, db
 from .. import clock
+from ..extensions import csrf, db
+from ..web.access import signed_in_user
+from ..web.forms import EmptyForm
 from . import service, timing
-from .forms import ActionForm, ReminderSettingsForm
+from .forms import ReminderSettingsForm
 
 bp = Blueprint("reminders", __name__)
-
-
-def _user():
-    return current_user._get_current_object()
 
 
 @bp.route("/settings/reminders", methods=["GET", "POST"])
 @login_required
 def settings():
-    user = _user()
+    user = signed_in_user()
     row = service.settings_for(user)
     form = ReminderSettingsForm()
     if form.validate_on_submit():
         row = service.settings_for(user, create=True)
-        row.enabled = bool(form.enabled.data)
-        row.remind_minute = form.remind_at.data.hour * 60 + form.remind_at.data.minute
-        row.email = bool(form.email.data)
-        row.in_app = bool(form.in_app.data)
+        form.apply_to(row)
         db.session.commit()
         flash("Reminder settings saved.", "success")
         return redirect(url_for("reminders.settings"))
     if not form.is_submitted():
-        form.enabled.data, form.email.data, form.in_app.data = row.enabled, row.email, row.in_app
-        form.remind_at.data = time(row.remind_minute // 60, row.remind_minute % 60)
+        form.show(row)
     now = clock.now()
     calendar_url = (url_for("reminders.calendar_feed", token=row.calendar_token, _external=True)
                     if row.calendar_token else None)
     return render_template(
-        "reminders/settings.html", form=form, action_form=ActionForm(), user=user, row=row,
+        "reminders/settings.html", form=form, action_form=EmptyForm(), user=user, row=row,
         calendar_url=calendar_url, next_at=service.next_reminder_at(user, row, now),
         log=service.recent_log(user), format_minute=timing.format_minute), (400 if form.errors else 200)
 
@@ -48,10 +40,10 @@ def settings():
 @bp.route("/settings/reminders/calendar", methods=["POST"])
 @login_required
 def reset_calendar():
-    if not ActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
-    had = service.settings_for(_user()).calendar_token is not None
-    service.reset_calendar_token(_user())
+    had = service.settings_for(signed_in_user()).calendar_token is not None
+    service.reset_calendar_token(signed_in_user())
     db.session.commit()
     flash("New calendar link made; the old one no longer works." if had else "Calendar link made.", "success")
     return redirect(url_for("reminders.settings") + "#calendar")
@@ -74,17 +66,17 @@ def calendar_feed(token: str):
 @bp.route("/notifications")
 @login_required
 def notifications():
-    items = service.notifications(_user())
-    return render_template("reminders/notifications.html", items=items, action_form=ActionForm())
+    items = service.notifications(signed_in_user())
+    return render_template("reminders/notifications.html", items=items, action_form=EmptyForm())
 
 
 @bp.route("/notifications/<int:notification_id>/dismiss", methods=["POST"])
 @bp.route("/notifications/dismiss", methods=["POST"], defaults={"notification_id": None})
 @login_required
 def dismiss(notification_id: int | None):
-    if not ActionForm().validate():
+    if not EmptyForm().validate():
         abort(400)
-    changed = service.dismiss(_user(), notification_id, clock.now())
+    changed = service.dismiss(signed_in_user(), notification_id, clock.now())
     db.session.commit()
     if notification_id is not None and not changed:
         abort(404)

@@ -5,8 +5,8 @@ from flask import Blueprint, render_template, request
 from flask_babel import get_locale
 from flask_login import current_user, login_required
 
-from ..drill.forms import ActionForm
-from ..web import page_arg
+from ..web.args import page_arg
+from ..web.forms import EmptyForm
 from . import matching, service
 
 bp = Blueprint("search", __name__)
@@ -20,4 +20,4 @@ def index():
     language = str(get_locale() or "en")
     results = service.search(current_user.id, query, language=language, page=page)
     return render_template("search/index.html", q=query, results=results, segments=matching.segments,
-                           action_form=ActionForm())
+                           action_form=EmptyForm())

@@ -44,8 +44,8 @@ def _contains(column, term: str) -> ColumnElement[bool]:
 
 
 def visible_questions(user_id: int) -> ColumnElement[bool]:
-    """The bank a user can see: public questions and their own (as prep.questions.routes._visible)."""
-    return or_(Question.owner_id.is_(None), Question.owner_id == user_id)
+    """The bank a user can see: public questions and their own (Question.visible_to)."""
+    return Question.visible_to(user_id)
 
 
 def _matching_questions(user_id: int, terms: list[str]) -> tuple[list[matching.QuestionHit], bool]:

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template
 from flask_babel import format_date
 from flask_babel import gettext as _
-from flask_login import current_user, login_required
+from flask_login import login_required
 
 from .. import clock
 from ..drill import queue, service
-from ..web import instructor_required, page_arg
+from ..web.access import instructor_required, signed_in_user
+from ..web.args import page_arg
 from ..zones import user_zone
 from . import compute, queries
 
@@ -32,7 +33,7 @@ def _month_label(day) -> str:
 @bp.route("")
 @login_required
 def index():
-    user = current_user._get_current_object()
+    user = signed_in_user()
     now = clock.now()
     today = service.study_day(user, now)
     tz = user_zone(user.timezone)

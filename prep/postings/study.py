@@ -1,0 +1,93 @@
+"""A candidate's study of one posting: which of its questions (and of its likely questions) are
+in study, what the posting page shows about them, and readiness for its interview.
+
+Reads the database; the readiness maths itself is the pure :mod:`prep.postings.readiness`.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ..content.lookup import explanations_for
+from ..drill import scheduling
+from ..drill import service as drill
+from ..drill.models import Card, CardState, ReviewLog
+from ..extensions import db
+from .models import Posting
+from .readiness import QuestionState, Readiness, assess
+from .service import likely_questions, postings_asking
+
+#: Readiness's pace: new cards introduced a day over this many days.
+PACE_DAYS = 14
+
+
+@dataclass(frozen=True)
+class PostingPage:
+    """What the posting page shows beside the posting itself."""
+
+    items: list[dict[str, Any]]   # per asked question: its row, explanations, other postings asking it
+    in_study: set[int]            # asked question ids with a card
+    likely: list[Any]             # the likely questions (prep.postings.service.likely_questions)
+    likely_in_study: set[int]     # likely question ids with a card
+    all_in_study: bool
+    readiness: Readiness | None   # None until one of its questions is in study
+
+
+def posting_page(user: Any, posting: Posting, *, lang: str, now: datetime) -> PostingPage:
+    """The posting page's study data for ``user``, explanations in ``lang``."""
+    question_ids = [pq.question_id for pq in posting.questions]
+    likely = likely_questions(posting)
+    likely_ids = [q.id for q in likely]
+    every = question_ids + likely_ids
+    studied = set(db.session.scalars(select(Card.question_id).where(
+        Card.user_id == user.id, Card.question_id.in_(every)))) if every else set()
+    likely_in_study = studied & set(likely_ids)
+    asked_in = postings_asking(question_ids, user)
+    items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=lang), "asked_in": asked_in[pq.question_id]}
+             for pq in posting.questions]
+    chosen = [q for q in likely if q.id in likely_in_study]
+    return PostingPage(items=items, in_study=studied & set(question_ids), likely=likely,
+                       likely_in_study=likely_in_study, all_in_study=set(every) <= studied,
+                       readiness=readiness_for(user, posting, now, chosen) if studied else None)
+
+
+def study_question_ids(posting: Posting, *, with_likely: bool) -> list[int]:
+    """The questions "study this posting" adds: the ones it asks, then (``with_likely``) its
+    likely questions not among them."""
+    ids = [pq.question_id for pq in posting.questions]
+    if with_likely:
+        ids += [q.id for q in likely_questions(posting) if q.id not in ids]
+    return ids
+
+
+def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Sequence[Any] = ()) -> Readiness:
+    """The candidate's readiness for this posting (retrievability at ``now``, pace over
+    :data:`PACE_DAYS` days): its questions, and the likely questions the candidate chose to study
+    (``chosen_likely``)."""
+    asked = [(pq.question_id, pq.question.text) for pq in posting.questions]
+    asked_ids = {qid for qid, _text in asked}
+    wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
+    ids = [qid for qid, _text in wanted]
+    cards = {c.question_id: c for c in db.session.scalars(
+        select(Card).where(Card.user_id == user.id, Card.question_id.in_(ids)))}
+    sched = scheduling.make_scheduler(drill.scheduler_settings(user))
+    states = []
+    for question_id, text in wanted:
+        card = cards.get(question_id)
+        reviewed = card is not None and card.state is not CardState.new
+        states.append(QuestionState(
+            question_id=question_id, text=text, studied=card is not None, reviewed=reviewed,
+            retrievability=scheduling.retrievability(sched, card, now) if reviewed else 0.0,
+            lapses=card.lapses if card else 0))
+    since = now - timedelta(days=PACE_DAYS)
+    introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
+        ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
+        ReviewLog.reviewed_at >= since)) or 0
+    today = drill.study_day(user, now).day
+    return assess(states, user.desired_retention, today=today,
+                  interview_date=posting.interview_date if posting.user_id == user.id else None,
+                  pace_per_day=introduced / PACE_DAYS)
