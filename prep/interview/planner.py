@@ -1,0 +1,532 @@
+"""The interview plan: which cards to introduce and review on which day so that the predicted
+recall on each interview day reaches a target, within a daily time budget.
+
+How a card is planned (ordinary FSRS reviews, so each one updates the memory state):
+
+* an unseen card is introduced on some day and reviewed again on a later day before the
+  interview (never only introduced);
+* while no single review can bring the recall on the day to the target, the next review goes
+  where fsrs's forgetting curve reaches the target (moved earlier, within the load balancer's
+  fuzz window, to the least loaded day);
+* the last review goes anywhere between the farthest day that still reaches the target (the
+  right distance) and the day before the interview: the least loaded of those days;
+* a card asked by several interviews is planned for each date in turn, from the state the
+  earlier plan leaves; after the last interview nothing is planned (plain FSRS again).
+
+Cards are placed in order of value per minute (a card's share of each interview it serves,
+divided by the minutes it needs); a card that does not fit in the budget gets the best recall
+the leftover minutes allow, and heads the list of questions to drop.
+
+Pure module: no Flask, no ORM; ``now`` is passed in, days are the user's local study days.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
+from statistics import fmean
+
+import fsrs
+
+from ..drill import queue, scheduling
+from ..drill.cards import CardMemory
+from ..zones import user_day_start, user_zone
+from . import recall
+
+#: Minutes a day interview mode may use unless the candidate sets another budget.
+DEFAULT_BUDGET_MINUTES = 20.0
+#: Seconds one answer takes when the candidate has no history yet (the median answer in
+#: prep's drill is 20-40 s for a spoken interview answer; 30 s is the stated default).
+DEFAULT_SECONDS_PER_REVIEW = 30.0
+#: The most reviews planned for one card before one interview (a bound on the search).
+MAX_REVIEWS_PER_INTERVIEW = 8
+
+
+class PlanError(ValueError):
+    """Settings a plan cannot be made with (a target or budget out of range)."""
+
+
+@dataclass(frozen=True)
+class PlanCard:
+    """A card to plan: its memory state, or None when it has never been studied."""
+
+    card_id: int
+    memory: CardMemory | None = None
+
+
+@dataclass(frozen=True)
+class Interview:
+    """An interview on a local date, and the cards of the questions it may ask."""
+
+    interview_id: int
+    day: date
+    card_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlanSettings:
+    target: float = recall.DEFAULT_TARGET
+    budget_minutes: float = DEFAULT_BUDGET_MINUTES
+    seconds_per_review: float | None = None  # None: DEFAULT_SECONDS_PER_REVIEW
+    tz_name: str = "UTC"
+    day_start_hour: int = 4
+    session_hour: int = 8     # local time the day's reviews are assumed to happen
+    interview_hour: int = 10  # local time recall on the interview day is predicted for
+    scheduler: scheduling.SchedulerSettings = scheduling.SchedulerSettings(enable_fuzzing=False)
+    stability_scale: float = 1.0  # recall.calibrate's correction of the model (1: none)
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not 0.5 <= self.target <= 0.99:
+            problems.append("target recall must be between 0.50 and 0.99")
+        if not 0 < self.budget_minutes <= 24 * 60:
+            problems.append("daily budget must be between 1 minute and 24 hours")
+        if self.seconds_per_review is not None and not 1 <= self.seconds_per_review <= 600:
+            problems.append("seconds per review must be between 1 and 600")
+        if problems:
+            raise PlanError("; ".join(problems))
+
+    @property
+    def seconds(self) -> float:
+        return self.seconds_per_review or DEFAULT_SECONDS_PER_REVIEW
+
+
+def seconds_per_review(durations_ms: Iterable[int | None]) -> float:
+    """Seconds one answer takes, from the candidate's logged answer times (the mean of the
+    plausible ones, 1 s to 10 min), or :data:`DEFAULT_SECONDS_PER_REVIEW` without history."""
+    values = [d / 1000 for d in durations_ms if d is not None and 1000 <= d <= 600_000]
+    return round(fmean(values), 1) if len(values) >= 10 else DEFAULT_SECONDS_PER_REVIEW
+
+
+@dataclass(frozen=True)
+class PlanDay:
+    """One study day of the plan. ``answers`` counts every answer expected (a new card takes
+    one per learning step and one more); ``other_reviews`` are due reviews of cards no
+    interview asks, left to plain FSRS but counted against the budget."""
+
+    day: date
+    new: tuple[int, ...]
+    reviews: tuple[int, ...]
+    other_reviews: int
+    answers: float
+    minutes: float
+
+
+@dataclass(frozen=True)
+class CardForecast:
+    card_id: int
+    recall_now: float
+    recall_on_day: float
+
+
+@dataclass(frozen=True)
+class InterviewForecast:
+    """Predicted recall of an interview's cards now and on its day (means over its cards)."""
+
+    interview_id: int
+    day: date
+    recall_now: float
+    recall_on_day: float
+    met: bool
+    cards: tuple[CardForecast, ...]
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """Why the target is not met: ``minutes_needed`` a day would meet it (None: no budget can,
+    the days left are too few), and the questions to drop first, lowest value per minute first."""
+
+    minutes_needed: float | None
+    drop_first: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    days: tuple[PlanDay, ...]
+    interviews: tuple[InterviewForecast, ...]
+    target: float
+    budget_minutes: float
+    seconds_per_review: float
+    shortfall: Shortfall | None = None
+    planned: dict[int, tuple[date, ...]] = field(default_factory=dict)
+
+    def day(self, day: date) -> PlanDay | None:
+        return next((d for d in self.days if d.day == day), None)
+
+    @property
+    def total_answers(self) -> float:
+        return sum(d.answers for d in self.days)
+
+    @property
+    def peak_minutes(self) -> float:
+        return max((d.minutes for d in self.days), default=0.0)
+
+    def message(self) -> str:
+        """The plan's verdict in one plain sentence (the web layer translates its fields)."""
+        if self.shortfall is None:
+            return (f"On track: predicted recall on the day reaches {self.target:.0%} within "
+                    f"{self.budget_minutes:g} minutes a day.")
+        best = ", ".join(f"{f.day.isoformat()}: {f.recall_on_day:.0%}" for f in self.interviews if not f.met)
+        need = (f"{self.shortfall.minutes_needed:g} minutes a day would reach it"
+                if self.shortfall.minutes_needed is not None else "no daily budget reaches it in the days left")
+        drop = len(self.shortfall.drop_first)
+        return (f"{self.budget_minutes:g} minutes a day cannot reach {self.target:.0%}: best predicted recall "
+                f"{best}; {need}; or drop the {drop} question{'s' if drop != 1 else ''} worth least per minute.")
+
+
+def planned_day(plan: Plan, card_id: int, today: date) -> date | None:
+    """The next day the plan reviews this card, or None: the card follows plain FSRS (it is in
+    no interview ahead, or its last interview is over)."""
+    return next((d for d in plan.planned.get(card_id, ()) if d >= today), None)
+
+
+def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
+              now: datetime, *, explain_shortfall: bool = True) -> Plan:
+    """The plan of reviews from ``now`` (UTC-aware) to the last interview ahead."""
+    planner = _Planner(cards, interviews, settings, now)
+    capacity = settings.budget_minutes * 60 / settings.seconds
+    result = planner.run(capacity)
+    plan = planner.to_plan(result, settings.budget_minutes)
+    if all(f.met for f in plan.interviews) or not explain_shortfall:
+        return plan
+    free = planner.run(math.inf)
+    minutes_needed: float | None = None
+    if all(free.met):
+        peak = max(free.loads, default=0.0) * settings.seconds / 60
+        lo, hi = settings.budget_minutes, max(settings.budget_minutes, math.ceil(peak / 5) * 5)
+        while hi - lo > 5:  # in steps of 5 minutes
+            mid = math.ceil((lo + hi) / 2 / 5) * 5
+            if all(planner.run(mid * 60 / settings.seconds).met):
+                hi = mid
+            else:
+                lo = mid
+        minutes_needed = float(hi)
+    return Plan(days=plan.days, interviews=plan.interviews, target=plan.target,
+                budget_minutes=plan.budget_minutes, seconds_per_review=plan.seconds_per_review,
+                planned=plan.planned, shortfall=Shortfall(minutes_needed, tuple(result.dropped)))
+
+
+@dataclass
+class _Result:
+    loads: list[float]
+    reviews: dict[int, list[int]]          # card id -> day indexes of planned answers
+    introduced: dict[int, int]             # card id -> day index of its introduction
+    dropped: list[int]
+    met: list[bool] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _CardPlan:
+    days: tuple[int, ...]   # day indexes, the first one the introduction of an unseen card
+    cost: float
+    recalls: tuple[float, ...]  # expected recall on each of the card's interview days
+    met: bool
+
+
+class _Planner:
+    def __init__(self, cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
+                 now: datetime) -> None:
+        if now.tzinfo is None:
+            raise ValueError("now must be timezone-aware")
+        self.settings = settings
+        self.now = now.astimezone(timezone.utc)
+        self.scheduler = recall.scheduler_for(settings.scheduler)
+        self.scale = settings.stability_scale
+        self.tz = user_zone(settings.tz_name)
+        self.day_start = user_day_start(settings.day_start_hour)
+        self.today = queue.study_day(self.now, settings.tz_name, self.day_start).day
+        self.cards = {c.card_id: c for c in cards}
+        self.interviews = sorted((i for i in interviews if i.day > self.today), key=lambda i: (i.day, i.interview_id))
+        self.past = [i for i in interviews if i.day <= self.today]
+        self.horizon = max(((i.day - self.today).days for i in self.interviews), default=0)
+        self.intro_cost = float(recall.introduction_reviews(self.scheduler))
+        self.covering: dict[int, list[int]] = {}  # card id -> interview day indexes, sorted
+        self.value: dict[int, float] = {}
+        for interview in self.interviews:
+            index = (interview.day - self.today).days
+            ids = [c for c in dict.fromkeys(interview.card_ids) if c in self.cards]
+            for card_id in ids:
+                self.covering.setdefault(card_id, [])
+                if index not in self.covering[card_id]:
+                    self.covering[card_id].append(index)
+                self.value[card_id] = self.value.get(card_id, 0.0) + 1.0 / len(ids)
+        self.start = {cid: recall.memory_card(c.memory) for cid, c in self.cards.items()}
+        self.other_load = self._other_load()
+        self._expected: dict[tuple, float] = {}
+        self._good: dict[tuple, fsrs.Card] = {}
+        self._order: list[int] | None = None
+
+    # -- times ------------------------------------------------------------------------------
+    def at(self, index: int, hour: int | None = None) -> datetime:
+        """The UTC instant of the session (or the interview) on day ``today + index``."""
+        day = self.today + timedelta(days=index)
+        when = datetime.combine(day, time(hour if hour is not None else self.settings.session_hour),
+                                tzinfo=self.tz).astimezone(timezone.utc)
+        return max(when, self.now) if index == 0 and hour is None else when
+
+    def interview_at(self, index: int) -> datetime:
+        return self.at(index, self.settings.interview_hour)
+
+    def last_day(self, card: fsrs.Card | None) -> int | None:
+        if card is None or card.last_review is None:
+            return None
+        return (queue.study_day(card.last_review, self.settings.tz_name, self.day_start).day - self.today).days
+
+    # -- cached model ----------------------------------------------------------------------
+    @staticmethod
+    def _key(card: fsrs.Card | None) -> tuple:
+        if card is None:
+            return (None,)
+        return (card.state, card.step, card.stability, card.difficulty, card.last_review)
+
+    def good(self, card: fsrs.Card | None, index: int) -> fsrs.Card:
+        key = (self._key(card), index)
+        if key not in self._good:
+            when = self.at(index)
+            self._good[key] = (recall.introduce(self.scheduler, when) if card is None
+                               else recall.review_good(self.scheduler, card, when))
+        return self._good[key]
+
+    def expected(self, card: fsrs.Card | None, index: int | None, target_index: int) -> float:
+        """Expected recall on interview day ``target_index`` after a last review on day ``index``
+        (None: no more review)."""
+        key = (self._key(card), index, target_index)
+        if key not in self._expected:
+            day_time = self.interview_at(target_index)
+            self._expected[key] = (recall.retrievability(self.scheduler, card, day_time, self.scale) if index is None
+                                   else recall.expected_after(self.scheduler, card, self.at(index), day_time, self.scale))
+        return self._expected[key]
+
+    def due_index(self, card: fsrs.Card, after: int) -> int:
+        """The first day after ``after`` on which the predicted recall falls to the target."""
+        for index in range(after + 1, self.horizon + 1):
+            if recall.retrievability(self.scheduler, card, self.at(index), self.scale) < self.settings.target:
+                return max(after + 1, index - 1)
+        return self.horizon
+
+    # -- load of cards no interview asks ---------------------------------------------------------
+    def _other_load(self) -> list[float]:
+        load = [0.0] * max(self.horizon, 1)
+        end = self.at(self.horizon) if self.horizon else self.now
+        for card_id, card in self.start.items():
+            if card_id in self.covering or card is None:
+                continue
+            due = card.due
+            while due < end:
+                index = max(0, (queue.study_day(due, self.settings.tz_name, self.day_start).day - self.today).days)
+                if index >= len(load):
+                    break
+                load[index] += 1
+                card = recall.review_good(self.scheduler, card, self.at(index))
+                due = card.due
+        return load
+
+    # -- one card ------------------------------------------------------------------------------
+    def plan_card(self, card_id: int, loads: list[float], capacity: float, need_target: bool) -> _CardPlan | None:
+        start = self.start[card_id]
+        targets = self.covering[card_id]
+        first_free = 0
+        seen_today = self.last_day(start)
+        if seen_today is not None and seen_today >= 0:
+            first_free = 1  # reviewed today already: its next review is on a later day
+        options: list[int | None] = [None] if start is not None else list(range(0, max(targets[0] - 1, 0)))
+        best: _CardPlan | None = None
+        for intro in options:
+            if intro is not None and loads[intro] + self.intro_cost > capacity:
+                continue
+            plan = self._plan_from(start, intro, first_free, targets, loads, capacity, need_target)
+            if plan is None:
+                continue
+            if best is None or self._better(plan, best, loads, capacity, need_target):
+                best = plan
+        return best
+
+    def _better(self, a: _CardPlan, b: _CardPlan, loads: list[float], capacity: float, need_target: bool) -> bool:
+        if not need_target:
+            return sum(a.recalls) > sum(b.recalls) + 1e-9 or (abs(sum(a.recalls) - sum(b.recalls)) <= 1e-9 and a.cost < b.cost)
+        peak = lambda p: max((loads[d] for d in p.days), default=0.0)  # noqa: E731
+        return (a.cost, peak(a), -sum(a.recalls)) < (b.cost, peak(b), -sum(b.recalls))
+
+    def _plan_from(self, card: fsrs.Card | None, intro: int | None, first_free: int, targets: list[int],
+                   loads: list[float], capacity: float, need_target: bool) -> _CardPlan | None:
+        days: list[int] = []
+        cost = 0.0
+        extra = {}  # this card's own answers, not yet in loads
+
+        def load(index: int) -> float:
+            return loads[index] + extra.get(index, 0.0)
+
+        def room(index: int, amount: float = 1.0) -> bool:
+            return load(index) + amount <= capacity + 1e-9
+
+        def take(index: int, amount: float = 1.0) -> None:
+            nonlocal cost
+            extra[index] = extra.get(index, 0.0) + amount
+            days.append(index)
+            cost += amount
+
+        if intro is not None:
+            take(intro, self.intro_cost)
+            card = self.good(None, intro)
+            first_free = intro + 1
+        recalls = []
+        met = True
+        for target in targets:
+            must_review = intro is not None and target == targets[0]
+            value, card, first_free = self._segment(card, first_free, target, must_review, load, room, take, need_target)
+            if value is None:
+                return None
+            recalls.append(value)
+            met = met and value >= self.settings.target - 1e-9
+            first_free = max(first_free, target)
+        if need_target and not met:
+            return None
+        return _CardPlan(days=tuple(days), cost=cost, recalls=tuple(recalls), met=met)
+
+    def _segment(self, card: fsrs.Card | None, first: int, target: int, must_review: bool, load, room, take,
+                 need_target: bool) -> tuple[float | None, fsrs.Card | None, int]:
+        """Plan reviews on days ``first``..``target - 1`` for the interview on day ``target``.
+        Returns (expected recall on the day or None if impossible, card state, next free day)."""
+        goal = self.settings.target
+        if not must_review and self.expected(card, None, target) >= goal:
+            return self.expected(card, None, target), card, first
+        for _ in range(MAX_REVIEWS_PER_INTERVIEW):
+            if first > target - 1:
+                break
+            # the last review: any day from the right distance to the day before the interview
+            if self.expected(card, target - 1, target) >= goal:
+                lo, hi = first, target - 1
+                while lo < hi:  # the farthest day that still reaches the target
+                    mid = (lo + hi) // 2
+                    if self.expected(card, mid, target) >= goal:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                window = [d for d in range(lo, target) if room(d)]
+                if window:
+                    day = min(window, key=lambda d: (load(d), -d))
+                    take(day)
+                    return self.expected(card, day, target), self.good(card, day), day + 1
+                if need_target:
+                    return None, card, first
+            if not need_target:
+                # best effort: the latest day with room
+                window = [d for d in range(first, target) if room(d)]
+                if not window:
+                    return self.expected(card, None, target), card, first
+                day = window[-1]
+                take(day)
+                return self.expected(card, day, target), self.good(card, day), day + 1
+            # an intermediate review where recall falls to the target, moved earlier within the
+            # load balancer's window to the least loaded day
+            if card is None:
+                return None, card, first
+            due = min(self.due_index(card, first - 1), target - 2)
+            if due < first:
+                return None, card, first
+            interval = max(1, due - (self.last_day(card) or 0))
+            low, _high = scheduling.fuzz_range(interval, 36500) if interval >= 3 else (interval, interval)
+            window = [d for d in range(max(first, due - (interval - low)), due + 1) if room(d)]
+            if not window:
+                window = [d for d in range(first, due + 1) if room(d)][-1:]
+            if not window:
+                return None, card, first
+            day = min(window, key=lambda d: (load(d), -d))
+            take(day)
+            card = self.good(card, day)
+            first = day + 1
+        return None, card, first
+
+    # -- all cards ------------------------------------------------------------------------------
+    def order(self) -> list[int]:
+        """Cards by value per minute, most first (the minutes of their plan on an empty calendar)."""
+        if self._order is None:
+            empty = [0.0] * max(self.horizon, 1)
+            def per_minute(card_id: int) -> float:
+                plan = self.plan_card(card_id, empty, math.inf, need_target=True)
+                cost = plan.cost if plan is not None else math.inf
+                return self.value[card_id] / cost if cost else math.inf
+            self._order = sorted(self.covering, key=lambda c: (-per_minute(c), c))
+        return self._order
+
+    def run(self, capacity: float) -> _Result:
+        loads = list(self.other_load)
+        result = _Result(loads=loads, reviews={}, introduced={}, dropped=[])
+        left = []
+        for card_id in self.order():
+            plan = self.plan_card(card_id, loads, capacity, need_target=True)
+            if plan is None:
+                left.append(card_id)
+                continue
+            self._book(card_id, plan, loads, result)
+        for card_id in left:  # the best the leftover minutes allow
+            plan = self.plan_card(card_id, loads, capacity, need_target=False)
+            if plan is not None:
+                self._book(card_id, plan, loads, result)
+        result.dropped = list(reversed(left))
+        result.met = [self._met(interview, result) for interview in self.interviews]
+        return result
+
+    def _book(self, card_id: int, plan: _CardPlan, loads: list[float], result: _Result) -> None:
+        days = list(plan.days)
+        if self.start[card_id] is None and days:
+            result.introduced[card_id] = days[0]
+            loads[days[0]] += self.intro_cost
+            days = days[1:]
+        for d in days:
+            loads[d] += 1
+        result.reviews[card_id] = days
+
+    def _card_recall(self, card_id: int, result: _Result, target_index: int) -> float:
+        card = self.start[card_id]
+        planned = []
+        if card_id in result.introduced:
+            planned.append(result.introduced[card_id])
+        planned += [d for d in result.reviews.get(card_id, []) if d < target_index]
+        planned = [d for d in planned if d < target_index]
+        if not planned:
+            return self.expected(card, None, target_index)
+        for d in planned[:-1]:
+            card = self.good(card, d)
+        return self.expected(card, planned[-1], target_index)
+
+    def _met(self, interview: Interview, result: _Result) -> bool:
+        index = (interview.day - self.today).days
+        values = [self._card_recall(c, result, index) for c in dict.fromkeys(interview.card_ids) if c in self.cards]
+        return not values or fmean(values) >= self.settings.target - 1e-9
+
+    def to_plan(self, result: _Result, budget_minutes: float) -> Plan:
+        seconds = self.settings.seconds
+        days = []
+        for index in range(self.horizon):
+            new = tuple(sorted(c for c, d in result.introduced.items() if d == index))
+            reviews = tuple(sorted(c for c, ds in result.reviews.items() for d in ds if d == index))
+            answers = result.loads[index]
+            days.append(PlanDay(day=self.today + timedelta(days=index), new=new, reviews=reviews,
+                                other_reviews=int(self.other_load[index]), answers=answers,
+                                minutes=round(answers * seconds / 60, 1)))
+        forecasts = []
+        for interview in self.interviews + self.past:
+            index = (interview.day - self.today).days
+            rows = []
+            for card_id in dict.fromkeys(interview.card_ids):
+                if card_id not in self.cards:
+                    continue
+                now_value = recall.retrievability(self.scheduler, self.start[card_id], self.now, self.scale)
+                on_day = (self._card_recall(card_id, result, index) if index > 0 else
+                          recall.retrievability(self.scheduler, self.start[card_id], self.interview_at(index), self.scale))
+                rows.append(CardForecast(card_id, now_value, on_day))
+            on_day_mean = fmean(r.recall_on_day for r in rows) if rows else 1.0
+            forecasts.append(InterviewForecast(
+                interview_id=interview.interview_id, day=interview.day,
+                recall_now=fmean(r.recall_now for r in rows) if rows else 1.0,
+                recall_on_day=on_day_mean, met=on_day_mean >= self.settings.target - 1e-9 or index <= 0,
+                cards=tuple(rows)))
+        planned = {}
+        for card_id in self.covering:
+            indexes = sorted(([result.introduced[card_id]] if card_id in result.introduced else [])
+                             + result.reviews.get(card_id, []))
+            planned[card_id] = tuple(self.today + timedelta(days=d) for d in indexes)
+        return Plan(days=tuple(days), interviews=tuple(forecasts), target=self.settings.target,
+                    budget_minutes=budget_minutes, seconds_per_review=seconds, planned=planned)
