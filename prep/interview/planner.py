@@ -75,6 +75,7 @@ class PlanSettings:
     interview_hour: int = 10  # local time recall on the interview day is predicted for
     scheduler: scheduling.SchedulerSettings = scheduling.SchedulerSettings(enable_fuzzing=False)
     stability_scale: float = 1.0  # recall.calibrate's correction of the model (1: none)
+    answers_per_new: float | None = None  # answers on a new card's first day (None: steps + 1)
 
     def __post_init__(self) -> None:
         problems = []
@@ -84,6 +85,8 @@ class PlanSettings:
             problems.append("daily budget must be between 1 minute and 24 hours")
         if self.seconds_per_review is not None and not 1 <= self.seconds_per_review <= 600:
             problems.append("seconds per review must be between 1 and 600")
+        if self.answers_per_new is not None and not 1 <= self.answers_per_new <= 20:
+            problems.append("answers per new card must be between 1 and 20")
         if problems:
             raise PlanError("; ".join(problems))
 
@@ -97,6 +100,13 @@ def seconds_per_review(durations_ms: Iterable[int | None]) -> float:
     plausible ones, 1 s to 10 min), or :data:`DEFAULT_SECONDS_PER_REVIEW` without history."""
     values = [d / 1000 for d in durations_ms if d is not None and 1000 <= d <= 600_000]
     return round(fmean(values), 1) if len(values) >= 10 else DEFAULT_SECONDS_PER_REVIEW
+
+
+def answers_per_new(first_day_answers: Iterable[int]) -> float | None:
+    """Answers a new card takes on its first day, from the candidate's history (the mean over the
+    cards introduced), or None without enough history (the planner then counts steps + 1)."""
+    values = [n for n in first_day_answers if n >= 1]
+    return round(fmean(values), 2) if len(values) >= 10 else None
 
 
 @dataclass(frozen=True)
@@ -219,6 +229,7 @@ class _Result:
 @dataclass(frozen=True)
 class _CardPlan:
     days: tuple[int, ...]   # day indexes, the first one the introduction of an unseen card
+    amounts: tuple[float, ...]  # answers expected on each of those days
     cost: float
     recalls: tuple[float, ...]  # expected recall on each of the card's interview days
     met: bool
@@ -240,7 +251,7 @@ class _Planner:
         self.interviews = sorted((i for i in interviews if i.day > self.today), key=lambda i: (i.day, i.interview_id))
         self.past = [i for i in interviews if i.day <= self.today]
         self.horizon = max(((i.day - self.today).days for i in self.interviews), default=0)
-        self.intro_cost = float(recall.introduction_reviews(self.scheduler))
+        self.intro_cost = float(settings.answers_per_new or recall.introduction_reviews(self.scheduler))
         self.covering: dict[int, list[int]] = {}  # card id -> interview day indexes, sorted
         self.value: dict[int, float] = {}
         for interview in self.interviews:
@@ -255,6 +266,7 @@ class _Planner:
         self.other_load = self._other_load()
         self._expected: dict[tuple, float] = {}
         self._good: dict[tuple, fsrs.Card] = {}
+        self._cost: dict[tuple, float] = {}
         self._order: list[int] | None = None
 
     # -- times ------------------------------------------------------------------------------
@@ -346,11 +358,12 @@ class _Planner:
         if not need_target:
             return sum(a.recalls) > sum(b.recalls) + 1e-9 or (abs(sum(a.recalls) - sum(b.recalls)) <= 1e-9 and a.cost < b.cost)
         peak = lambda p: max((loads[d] for d in p.days), default=0.0)  # noqa: E731
-        return (a.cost, peak(a), -sum(a.recalls)) < (b.cost, peak(b), -sum(b.recalls))
+        return (peak(a), a.cost, -sum(a.recalls)) < (peak(b), b.cost, -sum(b.recalls))
 
     def _plan_from(self, card: fsrs.Card | None, intro: int | None, first_free: int, targets: list[int],
                    loads: list[float], capacity: float, need_target: bool) -> _CardPlan | None:
         days: list[int] = []
+        amounts: list[float] = []
         cost = 0.0
         extra = {}  # this card's own answers, not yet in loads
 
@@ -364,6 +377,7 @@ class _Planner:
             nonlocal cost
             extra[index] = extra.get(index, 0.0) + amount
             days.append(index)
+            amounts.append(amount)
             cost += amount
 
         if intro is not None:
@@ -382,7 +396,7 @@ class _Planner:
             first_free = max(first_free, target)
         if need_target and not met:
             return None
-        return _CardPlan(days=tuple(days), cost=cost, recalls=tuple(recalls), met=met)
+        return _CardPlan(days=tuple(days), amounts=tuple(amounts), cost=cost, recalls=tuple(recalls), met=met)
 
     def _segment(self, card: fsrs.Card | None, first: int, target: int, must_review: bool, load, room, take,
                  need_target: bool) -> tuple[float | None, fsrs.Card | None, int]:
@@ -403,20 +417,20 @@ class _Planner:
                         hi = mid
                     else:
                         lo = mid + 1
-                window = [d for d in range(lo, target) if room(d)]
+                window = [d for d in range(lo, target) if room(d, self.review_cost(card, d))]
                 if window:
                     day = min(window, key=lambda d: (load(d), -d))
-                    take(day)
+                    take(day, self.review_cost(card, day))
                     return self.expected(card, day, target), self.good(card, day), day + 1
                 if need_target:
                     return None, card, first
             if not need_target:
                 # best effort: the latest day with room
-                window = [d for d in range(first, target) if room(d)]
+                window = [d for d in range(first, target) if room(d, self.review_cost(card, d))]
                 if not window:
                     return self.expected(card, None, target), card, first
                 day = window[-1]
-                take(day)
+                take(day, self.review_cost(card, day))
                 return self.expected(card, day, target), self.good(card, day), day + 1
             # an intermediate review where recall falls to the target, moved earlier within the
             # load balancer's window to the least loaded day
@@ -427,16 +441,26 @@ class _Planner:
                 return None, card, first
             interval = max(1, due - (self.last_day(card) or 0))
             low, _high = scheduling.fuzz_range(interval, 36500) if interval >= 3 else (interval, interval)
-            window = [d for d in range(max(first, due - (interval - low)), due + 1) if room(d)]
+            window = [d for d in range(max(first, due - (interval - low)), due + 1)
+                      if room(d, self.review_cost(card, d))]
             if not window:
-                window = [d for d in range(first, due + 1) if room(d)][-1:]
+                window = [d for d in range(first, due + 1) if room(d, self.review_cost(card, d))][-1:]
             if not window:
                 return None, card, first
             day = min(window, key=lambda d: (load(d), -d))
-            take(day)
+            take(day, self.review_cost(card, day))
             card = self.good(card, day)
             first = day + 1
         return None, card, first
+
+    def review_cost(self, card: fsrs.Card | None, index: int) -> float:
+        """Answers a review on day ``index`` is expected to take: one, plus the relearning steps
+        of a lapse times its probability."""
+        key = (self._key(card), index)
+        if key not in self._cost:
+            p = recall.retrievability(self.scheduler, card, self.at(index), self.scale)
+            self._cost[key] = 1.0 + (1.0 - p) * len(self.scheduler.relearning_steps)
+        return self._cost[key]
 
     # -- all cards ------------------------------------------------------------------------------
     def order(self) -> list[int]:
@@ -470,12 +494,11 @@ class _Planner:
 
     def _book(self, card_id: int, plan: _CardPlan, loads: list[float], result: _Result) -> None:
         days = list(plan.days)
+        for d, amount in zip(plan.days, plan.amounts):
+            loads[d] += amount
         if self.start[card_id] is None and days:
             result.introduced[card_id] = days[0]
-            loads[days[0]] += self.intro_cost
             days = days[1:]
-        for d in days:
-            loads[d] += 1
         result.reviews[card_id] = days
 
     def _card_recall(self, card_id: int, result: _Result, target_index: int) -> float:
