@@ -48,6 +48,22 @@ def table(cells: list[simulate.Cell], target: float) -> str:
     return "\n".join(rows)
 
 
+def needed_table(cells: list[simulate.Cell], seed: int, target: float) -> tuple[str, list[simulate.Cell]]:
+    """Interview mode run again with the minutes a day its first plan said would reach the target."""
+    rows = ["| learner | days | questions | minutes asked | recalled | answers | most minutes in a day |",
+            "|---|---|---|---|---|---|---|"]
+    again = []
+    for cell in cells:
+        if cell.strategy != "interview" or cell.on_track or not cell.minutes_needed:
+            continue
+        rerun = simulate.run_cell(cell.profile, cell.horizon, cell.questions, "interview", seed=seed, target=target,
+                                  budget_minutes=cell.minutes_needed)
+        again.append(rerun)
+        rows.append(f"| {cell.profile} | {cell.horizon} | {cell.questions} | {cell.minutes_needed:g} | "
+                    f"{rerun.recalled:.3f} | {rerun.reviews} | {rerun.peak_minutes:g} |")
+    return "\n".join(rows), again
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run interview mode against simulated learners.")
     parser.add_argument("--profiles", nargs="*", default=list(simulate.PROFILES))
@@ -57,16 +73,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--budget", type=float, default=20.0, help="minutes a day")
     parser.add_argument("--json", metavar="PATH", help="also write every cell as JSON here")
+    parser.add_argument("--check-needed", action="store_true",
+                        help="run interview mode again with the minutes a day each shortfall asked for")
     args = parser.parse_args(argv)
     started = time.monotonic()
     cells = simulate.run_table(profiles=tuple(args.profiles), horizons=tuple(args.horizons),
                                sizes=tuple(args.sizes), seed=args.seed, target=args.target,
                                budget_minutes=args.budget)
+    sys.stdout.write(table(cells, args.target) + "\n")
+    again: list[simulate.Cell] = []
+    if args.check_needed:
+        text, again = needed_table(cells, args.seed, args.target)
+        sys.stdout.write("\n" + text + "\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"target": args.target, "budget_minutes": args.budget, "seed": args.seed,
-                       "cells": [asdict(c) for c in cells]}, out, indent=1)
-    sys.stdout.write(table(cells, args.target) + "\n")
+                       "cells": [asdict(c) for c in cells], "with_minutes_needed": [asdict(c) for c in again]},
+                      out, indent=1)
     sys.stderr.write(f"{len(cells)} cells in {time.monotonic() - started:.0f} s\n")
     return 0
 

@@ -218,3 +218,10 @@ def test_a_second_interview_far_away_gets_reviews_of_its_own() -> None:
     days = plan.planned[1]
     assert any(d < first for d in days) and any(first <= d < second for d in days)
     assert all(f.met for f in plan.interviews)
+
+
+def test_calibration_uses_young_cards_when_there_are_enough() -> None:
+    mature_remembered = [recall.Answer(20, 60.0, True) for _ in range(200)]
+    young_forgotten = [recall.Answer(5, 5.0, i % 2 == 0) for i in range(recall.CALIBRATION_PRIOR_ANSWERS)]
+    assert recall.calibrate(SCHEDULER, mature_remembered + young_forgotten) < 1.0
+    assert recall.calibrate(SCHEDULER, mature_remembered + young_forgotten[:5]) > 1.0

@@ -205,6 +205,8 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     if all(free.met):
         peak = max(free.loads, default=0.0) * settings.seconds / 60
         lo, hi = settings.budget_minutes, max(settings.budget_minutes, math.ceil(peak / 5) * 5)
+        while hi < 24 * 60 and not all(planner.run(hi * 60 / settings.seconds).met):
+            lo, hi = hi, hi * 2  # the greedy order may need a little more than the free plan's peak
         while hi - lo > 5:  # in steps of 5 minutes
             mid = math.ceil((lo + hi) / 2 / 5) * 5
             if all(planner.run(mid * 60 / settings.seconds).met):
@@ -306,8 +308,11 @@ class _Planner:
         key = (self._key(card), index, target_index)
         if key not in self._expected:
             day_time = self.interview_at(target_index)
-            self._expected[key] = (recall.retrievability(self.scheduler, card, day_time, self.scale) if index is None
-                                   else recall.expected_after(self.scheduler, card, self.at(index), day_time, self.scale))
+            if index is None:
+                self._expected[key] = recall.retrievability(self.scheduler, card, day_time, self.scale)
+            else:
+                self._expected[key] = recall.expected_after(self.scheduler, card, self.at(index), day_time,
+                                                            self.scale)
         return self._expected[key]
 
     def due_index(self, card: fsrs.Card, after: int) -> int:
@@ -350,22 +355,25 @@ class _Planner:
             plan = self._plan_from(start, intro, first_free, targets, loads, capacity, need_target)
             if plan is None:
                 continue
-            if best is None or self._better(plan, best, loads, capacity, need_target):
+            if best is None or self._better(plan, best, loads, need_target):
                 best = plan
         return best
 
-    def _better(self, a: _CardPlan, b: _CardPlan, loads: list[float], capacity: float, need_target: bool) -> bool:
-        if not need_target:
-            return sum(a.recalls) > sum(b.recalls) + 1e-9 or (abs(sum(a.recalls) - sum(b.recalls)) <= 1e-9 and a.cost < b.cost)
-        peak = lambda p: max((loads[d] for d in p.days), default=0.0)  # noqa: E731
-        return (peak(a), a.cost, -sum(a.recalls)) < (peak(b), b.cost, -sum(b.recalls))
+    @staticmethod
+    def _better(a: _CardPlan, b: _CardPlan, loads: list[float], need_target: bool) -> bool:
+        if not need_target:  # best effort: the most recall, then the fewest answers
+            return (-round(sum(a.recalls), 9), a.cost) < (-round(sum(b.recalls), 9), b.cost)
+        # load balancing first: the plan whose busiest day is least busy, then the fewest answers
+        def key(plan: _CardPlan) -> tuple[float, float, float]:
+            return max((loads[d] for d in plan.days), default=0.0), plan.cost, -sum(plan.recalls)
+        return key(a) < key(b)
 
     def _plan_from(self, card: fsrs.Card | None, intro: int | None, first_free: int, targets: list[int],
                    loads: list[float], capacity: float, need_target: bool) -> _CardPlan | None:
         days: list[int] = []
         amounts: list[float] = []
         cost = 0.0
-        extra = {}  # this card's own answers, not yet in loads
+        extra: dict[int, float] = {}  # this card's own answers, not yet in loads
 
         def load(index: int) -> float:
             return loads[index] + extra.get(index, 0.0)
@@ -388,7 +396,8 @@ class _Planner:
         met = True
         for target in targets:
             must_review = intro is not None and target == targets[0]
-            value, card, first_free = self._segment(card, first_free, target, must_review, load, room, take, need_target)
+            value, card, first_free = self._segment(card, first_free, target, must_review, load, room, take,
+                                                    need_target)
             if value is None:
                 return None
             recalls.append(value)
@@ -537,8 +546,8 @@ class _Planner:
                 if card_id not in self.cards:
                     continue
                 now_value = recall.retrievability(self.scheduler, self.start[card_id], self.now, self.scale)
-                on_day = (self._card_recall(card_id, result, index) if index > 0 else
-                          recall.retrievability(self.scheduler, self.start[card_id], self.interview_at(index), self.scale))
+                on_day = (self._card_recall(card_id, result, index) if index > 0 else recall.retrievability(
+                    self.scheduler, self.start[card_id], self.interview_at(index), self.scale))
                 rows.append(CardForecast(card_id, now_value, on_day))
             on_day_mean = fmean(r.recall_on_day for r in rows) if rows else 1.0
             forecasts.append(InterviewForecast(

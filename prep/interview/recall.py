@@ -122,13 +122,21 @@ class Answer:
 _EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)
 #: How many answers count as much as the model's own prior when calibrating.
 CALIBRATION_PRIOR_ANSWERS = 30
+#: Calibration uses the answers to young cards (model stability under this many days) when there
+#: are enough of them: the cards an interview plan schedules are mostly young, and a learner the
+#: model does not fit is often off by a different factor on young and on mature cards.
+YOUNG_STABILITY_DAYS = 10.0
 
 
 def calibrate(scheduler: fsrs.Scheduler, answers: Iterable[Answer]) -> float:
     """The stability scale that makes the model's predicted recall match the candidate's answers
     (mean predicted = share recalled), shrunk towards 1 when there are few answers. A learner who
-    forgets faster than the parameters say gets a scale below 1, so plans review sooner."""
+    forgets faster than the parameters say gets a scale below 1, so plans review sooner. Answers
+    to young cards are used alone when there are at least :data:`CALIBRATION_PRIOR_ANSWERS`."""
     rows = [a for a in answers if a.stability > 0 and a.elapsed_days >= 1]
+    young = [a for a in rows if a.stability < YOUNG_STABILITY_DAYS]
+    if len(young) >= CALIBRATION_PRIOR_ANSWERS:
+        rows = young
     if not rows:
         return 1.0
     observed = sum(a.recalled for a in rows) / len(rows)

@@ -230,7 +230,8 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
     at = datetime.combine(interview_day, time(INTERVIEW_HOUR), tzinfo=timezone.utc)
     recalled = fmean(run.truth.get_card_retrievability(c.truth, at) if c.truth else 0.0 for c in run.cards)
     cell = Cell(profile=profile, horizon=horizon, questions=questions, strategy=strategy, recalled=round(recalled, 3),
-                reviews=len(run.durations_ms) - history_answers, peak_minutes=round(max(run.minutes_by_day.values(), default=0.0), 1))
+                reviews=len(run.durations_ms) - history_answers,
+                peak_minutes=round(max(run.minutes_by_day.values(), default=0.0), 1))
     if first is not None:
         forecast = first.interviews[0]
         cell = Cell(**{**cell.__dict__, "predicted": round(forecast.recall_on_day, 3),
