@@ -476,10 +476,14 @@ class _Planner:
         """Cards by value per minute, most first (the minutes of their plan on an empty calendar)."""
         if self._order is None:
             empty = [0.0] * max(self.horizon, 1)
+            costs: dict[tuple, float] = {}  # cards in the same state for the same dates cost the same
+
             def per_minute(card_id: int) -> float:
-                plan = self.plan_card(card_id, empty, math.inf, need_target=True)
-                cost = plan.cost if plan is not None else math.inf
-                return self.value[card_id] / cost if cost else math.inf
+                key = (self._key(self.start[card_id]), tuple(self.covering[card_id]))
+                if key not in costs:
+                    plan = self.plan_card(card_id, empty, math.inf, need_target=True)
+                    costs[key] = plan.cost if plan is not None else math.inf
+                return self.value[card_id] / costs[key] if costs[key] else math.inf
             self._order = sorted(self.covering, key=lambda c: (-per_minute(c), c))
         return self._order
 
