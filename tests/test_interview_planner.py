@@ -225,3 +225,22 @@ def test_calibration_uses_young_cards_when_there_are_enough() -> None:
     young_forgotten = [recall.Answer(5, 5.0, i % 2 == 0) for i in range(recall.CALIBRATION_PRIOR_ANSWERS)]
     assert recall.calibrate(SCHEDULER, mature_remembered + young_forgotten) < 1.0
     assert recall.calibrate(SCHEDULER, mature_remembered + young_forgotten[:5]) > 1.0
+
+
+def test_a_plan_made_again_after_a_session_does_not_fill_the_day_again() -> None:
+    interview = Interview(1, TODAY + timedelta(days=10), tuple(range(1, 101)))
+    settings = PlanSettings(seconds_per_review=30)
+    first = make_plan(unseen(100), [interview], settings, NOW)
+    today = first.days[0]
+    assert today.new and today.minutes > 15
+    # the session is done: today's new cards are studied, an hour later the plan is made again
+    later = NOW + timedelta(hours=1)
+    studied = {c: scheduling.review(SCHEDULER, CardMemory(CardState.new, 0, None, None, NOW, None), 4, NOW)
+               for c in today.new}
+    cards = [PlanCard(c, CardMemory(o.state, o.step, o.stability, o.difficulty, o.due, o.last_review, 1))
+             for c, o in studied.items()] + [PlanCard(c) for c in range(1, 101) if c not in studied]
+    again = make_plan(cards, [interview], settings, later, spent_today_seconds=today.minutes * 60)
+    assert again.days[0].day == TODAY
+    assert again.days[0].minutes <= settings.budget_minutes + 1e-9
+    assert len(again.days[0].new) + len(again.days[0].reviews) <= 1
+    assert not set(again.days[0].reviews) & set(today.new)  # studied today: next review on a later day

@@ -192,9 +192,12 @@ def planned_day(plan: Plan, card_id: int, today: date) -> date | None:
 
 
 def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
-              now: datetime, *, explain_shortfall: bool = True) -> Plan:
-    """The plan of reviews from ``now`` (UTC-aware) to the last interview ahead."""
-    planner = _Planner(cards, interviews, settings, now)
+              now: datetime, *, spent_today_seconds: float = 0.0, explain_shortfall: bool = True) -> Plan:
+    """The plan of reviews from ``now`` (UTC-aware) to the last interview ahead.
+
+    ``spent_today_seconds`` is the time already studied today (the plan is made again after every
+    session): it counts against today's budget, so a second plan does not fill the day again."""
+    planner = _Planner(cards, interviews, settings, now, spent_today_seconds)
     capacity = settings.budget_minutes * 60 / settings.seconds
     result = planner.run(capacity)
     plan = planner.to_plan(result, settings.budget_minutes)
@@ -239,7 +242,7 @@ class _CardPlan:
 
 class _Planner:
     def __init__(self, cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
-                 now: datetime) -> None:
+                 now: datetime, spent_today_seconds: float = 0.0) -> None:
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.settings = settings
@@ -266,6 +269,7 @@ class _Planner:
                 self.value[card_id] = self.value.get(card_id, 0.0) + 1.0 / len(ids)
         self.start = {cid: recall.memory_card(c.memory) for cid, c in self.cards.items()}
         self.other_load = self._other_load()
+        self.spent_today = max(0.0, spent_today_seconds) / settings.seconds  # in answers
         self._expected: dict[tuple, float] = {}
         self._good: dict[tuple, fsrs.Card] = {}
         self._cost: dict[tuple, float] = {}
@@ -489,6 +493,7 @@ class _Planner:
 
     def run(self, capacity: float) -> _Result:
         loads = list(self.other_load)
+        loads[0] += self.spent_today
         result = _Result(loads=loads, reviews={}, introduced={}, dropped=[])
         left = []
         for card_id in self.order():
