@@ -49,7 +49,9 @@ class PlanError(ValueError):
 
 @dataclass(frozen=True)
 class PlanCard:
-    """A card to plan: its memory state, or None when it has never been studied."""
+    """A card to plan: its memory state, or None when it has never been studied. ``card_id`` is
+    any id unique among the cards of one plan (a question's id will do for a question the user
+    has no card for yet); interviews name cards by the same ids."""
 
     card_id: int
     memory: CardMemory | None = None
