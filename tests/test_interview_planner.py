@@ -8,8 +8,9 @@ import pytest
 from prep.drill import scheduling
 from prep.drill.cards import CardMemory, CardState
 from prep.interview import recall
-from prep.interview.planner import (DEFAULT_SECONDS_PER_REVIEW, Interview, PlanCard, PlanError, PlanSettings,
-                                    make_plan, planned_day, seconds_per_review)
+from prep.interview.planner import make_plan
+from prep.interview.plans import (DEFAULT_SECONDS_PER_REVIEW, Interview, PlanCard, PlanError, PlanSettings, planned_day,
+                                  seconds_per_review)
 
 NOW = datetime(2026, 3, 2, 7, 0, tzinfo=timezone.utc)  # 07:00 UTC: study day 2026-03-02
 TODAY = date(2026, 3, 2)

@@ -22,175 +22,17 @@ Pure module: no Flask, no ORM; ``now`` is passed in, days are the user's local s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone
+from collections.abc import Sequence
+from datetime import datetime, time, timedelta, timezone
 from statistics import fmean
 
 import fsrs
 
 from ..drill import queue, scheduling
-from ..drill.cards import CardMemory
 from ..zones import user_day_start, user_zone
 from . import recall
-
-#: Minutes a day interview mode may use unless the candidate sets another budget.
-DEFAULT_BUDGET_MINUTES = 20.0
-#: Seconds one answer takes when the candidate has no history yet (the median answer in
-#: prep's drill is 20-40 s for a spoken interview answer; 30 s is the stated default).
-DEFAULT_SECONDS_PER_REVIEW = 30.0
-#: The most reviews planned for one card before one interview (a bound on the search).
-MAX_REVIEWS_PER_INTERVIEW = 8
-
-
-class PlanError(ValueError):
-    """Settings a plan cannot be made with (a target or budget out of range)."""
-
-
-@dataclass(frozen=True)
-class PlanCard:
-    """A card to plan: its memory state, or None when it has never been studied. ``card_id`` is
-    any id unique among the cards of one plan (a question's id will do for a question the user
-    has no card for yet); interviews name cards by the same ids."""
-
-    card_id: int
-    memory: CardMemory | None = None
-
-
-@dataclass(frozen=True)
-class Interview:
-    """An interview on a local date, and the cards of the questions it may ask."""
-
-    interview_id: int
-    day: date
-    card_ids: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class PlanSettings:
-    target: float = recall.DEFAULT_TARGET
-    budget_minutes: float = DEFAULT_BUDGET_MINUTES
-    seconds_per_review: float | None = None  # None: DEFAULT_SECONDS_PER_REVIEW
-    tz_name: str = "UTC"
-    day_start_hour: int = 4
-    session_hour: int = 8     # local time the day's reviews are assumed to happen
-    interview_hour: int = 10  # local time recall on the interview day is predicted for
-    scheduler: scheduling.SchedulerSettings = scheduling.SchedulerSettings(enable_fuzzing=False)
-    stability_scale: float = 1.0  # recall.calibrate's correction of the model (1: none)
-    answers_per_new: float | None = None  # answers on a new card's first day (None: steps + 1)
-
-    def __post_init__(self) -> None:
-        problems = []
-        if not 0.5 <= self.target <= 0.99:
-            problems.append("target recall must be between 0.50 and 0.99")
-        if not 0 < self.budget_minutes <= 24 * 60:
-            problems.append("daily budget must be between 1 minute and 24 hours")
-        if self.seconds_per_review is not None and not 1 <= self.seconds_per_review <= 600:
-            problems.append("seconds per review must be between 1 and 600")
-        if self.answers_per_new is not None and not 1 <= self.answers_per_new <= 20:
-            problems.append("answers per new card must be between 1 and 20")
-        if problems:
-            raise PlanError("; ".join(problems))
-
-    @property
-    def seconds(self) -> float:
-        return self.seconds_per_review or DEFAULT_SECONDS_PER_REVIEW
-
-
-def seconds_per_review(durations_ms: Iterable[int | None]) -> float:
-    """Seconds one answer takes, from the candidate's logged answer times (the mean of the
-    plausible ones, 1 s to 10 min), or :data:`DEFAULT_SECONDS_PER_REVIEW` without history."""
-    values = [d / 1000 for d in durations_ms if d is not None and 1000 <= d <= 600_000]
-    return round(fmean(values), 1) if len(values) >= 10 else DEFAULT_SECONDS_PER_REVIEW
-
-
-def answers_per_new(first_day_answers: Iterable[int]) -> float | None:
-    """Answers a new card takes on its first day, from the candidate's history (the mean over the
-    cards introduced), or None without enough history (the planner then counts steps + 1)."""
-    values = [n for n in first_day_answers if n >= 1]
-    return round(fmean(values), 2) if len(values) >= 10 else None
-
-
-@dataclass(frozen=True)
-class PlanDay:
-    """One study day of the plan. ``answers`` counts every answer expected (a new card takes
-    one per learning step and one more); ``other_reviews`` are due reviews of cards no
-    interview asks, left to plain FSRS but counted against the budget."""
-
-    day: date
-    new: tuple[int, ...]
-    reviews: tuple[int, ...]
-    other_reviews: int
-    answers: float
-    minutes: float
-
-
-@dataclass(frozen=True)
-class CardForecast:
-    card_id: int
-    recall_now: float
-    recall_on_day: float
-
-
-@dataclass(frozen=True)
-class InterviewForecast:
-    """Predicted recall of an interview's cards now and on its day (means over its cards)."""
-
-    interview_id: int
-    day: date
-    recall_now: float
-    recall_on_day: float
-    met: bool
-    cards: tuple[CardForecast, ...]
-
-
-@dataclass(frozen=True)
-class Shortfall:
-    """Why the target is not met: ``minutes_needed`` a day would meet it (None: no budget can,
-    the days left are too few), and the questions to drop first, lowest value per minute first."""
-
-    minutes_needed: float | None
-    drop_first: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Plan:
-    days: tuple[PlanDay, ...]
-    interviews: tuple[InterviewForecast, ...]
-    target: float
-    budget_minutes: float
-    seconds_per_review: float
-    shortfall: Shortfall | None = None
-    planned: dict[int, tuple[date, ...]] = field(default_factory=dict)
-
-    def day(self, day: date) -> PlanDay | None:
-        return next((d for d in self.days if d.day == day), None)
-
-    @property
-    def total_answers(self) -> float:
-        return sum(d.answers for d in self.days)
-
-    @property
-    def peak_minutes(self) -> float:
-        return max((d.minutes for d in self.days), default=0.0)
-
-    def message(self) -> str:
-        """The plan's verdict in one plain sentence (the web layer translates its fields)."""
-        if self.shortfall is None:
-            return (f"On track: predicted recall on the day reaches {self.target:.0%} within "
-                    f"{self.budget_minutes:g} minutes a day.")
-        best = ", ".join(f"{f.day.isoformat()}: {f.recall_on_day:.0%}" for f in self.interviews if not f.met)
-        need = (f"{self.shortfall.minutes_needed:g} minutes a day would reach it"
-                if self.shortfall.minutes_needed is not None else "no daily budget reaches it in the days left")
-        drop = len(self.shortfall.drop_first)
-        return (f"{self.budget_minutes:g} minutes a day cannot reach {self.target:.0%}: best predicted recall "
-                f"{best}; {need}; or drop the {drop} question{'s' if drop != 1 else ''} worth least per minute.")
-
-
-def planned_day(plan: Plan, card_id: int, today: date) -> date | None:
-    """The next day the plan reviews this card, or None: the card follows plain FSRS (it is in
-    no interview ahead, or its last interview is over)."""
-    return next((d for d in plan.planned.get(card_id, ()) if d >= today), None)
+from .plans import (MAX_REVIEWS_PER_INTERVIEW, CardForecast, Interview, InterviewForecast, Plan, PlanCard, PlanDay,
+                    PlanSettings, Shortfall, Booking, CardPlan, minutes_to_reach)
 
 
 def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
@@ -206,40 +48,12 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     if all(f.met for f in plan.interviews) or not explain_shortfall:
         return plan
     free = planner.run(math.inf)
-    minutes_needed: float | None = None
-    if all(free.met):
-        peak = max(free.loads, default=0.0) * settings.seconds / 60
-        lo, hi = settings.budget_minutes, max(settings.budget_minutes, math.ceil(peak / 5) * 5)
-        while hi < 24 * 60 and not all(planner.run(hi * 60 / settings.seconds).met):
-            lo, hi = hi, hi * 2  # the greedy order may need a little more than the free plan's peak
-        while hi - lo > 5:  # in steps of 5 minutes
-            mid = math.ceil((lo + hi) / 2 / 5) * 5
-            if all(planner.run(mid * 60 / settings.seconds).met):
-                hi = mid
-            else:
-                lo = mid
-        minutes_needed = float(hi)
+    minutes_needed = minutes_to_reach(
+        lambda minutes: all(planner.run(minutes * 60 / settings.seconds).met), settings.budget_minutes,
+        max(free.loads, default=0.0) * settings.seconds / 60) if all(free.met) else None
     return Plan(days=plan.days, interviews=plan.interviews, target=plan.target,
                 budget_minutes=plan.budget_minutes, seconds_per_review=plan.seconds_per_review,
                 planned=plan.planned, shortfall=Shortfall(minutes_needed, tuple(result.dropped)))
-
-
-@dataclass
-class _Result:
-    loads: list[float]
-    reviews: dict[int, list[int]]          # card id -> day indexes of planned answers
-    introduced: dict[int, int]             # card id -> day index of its introduction
-    dropped: list[int]
-    met: list[bool] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _CardPlan:
-    days: tuple[int, ...]   # day indexes, the first one the introduction of an unseen card
-    amounts: tuple[float, ...]  # answers expected on each of those days
-    cost: float
-    recalls: tuple[float, ...]  # expected recall on each of the card's interview days
-    met: bool
 
 
 class _Planner:
@@ -346,7 +160,7 @@ class _Planner:
         return load
 
     # -- one card ------------------------------------------------------------------------------
-    def plan_card(self, card_id: int, loads: list[float], capacity: float, need_target: bool) -> _CardPlan | None:
+    def plan_card(self, card_id: int, loads: list[float], capacity: float, need_target: bool) -> CardPlan | None:
         start = self.start[card_id]
         targets = self.covering[card_id]
         first_free = 0
@@ -354,7 +168,7 @@ class _Planner:
         if seen_today is not None and seen_today >= 0:
             first_free = 1  # reviewed today already: its next review is on a later day
         options: list[int | None] = [None] if start is not None else list(range(0, max(targets[0] - 1, 0)))
-        best: _CardPlan | None = None
+        best: CardPlan | None = None
         for intro in options:
             if intro is not None and loads[intro] + self.intro_cost > capacity:
                 continue
@@ -366,16 +180,16 @@ class _Planner:
         return best
 
     @staticmethod
-    def _better(a: _CardPlan, b: _CardPlan, loads: list[float], need_target: bool) -> bool:
+    def _better(a: CardPlan, b: CardPlan, loads: list[float], need_target: bool) -> bool:
         if not need_target:  # best effort: the most recall, then the fewest answers
             return (-round(sum(a.recalls), 9), a.cost) < (-round(sum(b.recalls), 9), b.cost)
         # load balancing first: the plan whose busiest day is least busy, then the fewest answers
-        def key(plan: _CardPlan) -> tuple[float, float, float]:
+        def key(plan: CardPlan) -> tuple[float, float, float]:
             return max((loads[d] for d in plan.days), default=0.0), plan.cost, -sum(plan.recalls)
         return key(a) < key(b)
 
     def _plan_from(self, card: fsrs.Card | None, intro: int | None, first_free: int, targets: list[int],
-                   loads: list[float], capacity: float, need_target: bool) -> _CardPlan | None:
+                   loads: list[float], capacity: float, need_target: bool) -> CardPlan | None:
         days: list[int] = []
         amounts: list[float] = []
         cost = 0.0
@@ -411,7 +225,7 @@ class _Planner:
             first_free = max(first_free, target)
         if need_target and not met:
             return None
-        return _CardPlan(days=tuple(days), amounts=tuple(amounts), cost=cost, recalls=tuple(recalls), met=met)
+        return CardPlan(days=tuple(days), amounts=tuple(amounts), cost=cost, recalls=tuple(recalls), met=met)
 
     def _segment(self, card: fsrs.Card | None, first: int, target: int, must_review: bool, load, room, take,
                  need_target: bool) -> tuple[float | None, fsrs.Card | None, int]:
@@ -493,10 +307,10 @@ class _Planner:
             self._order = sorted(self.covering, key=lambda c: (-per_minute(c), c))
         return self._order
 
-    def run(self, capacity: float) -> _Result:
+    def run(self, capacity: float) -> Booking:
         loads = list(self.other_load)
         loads[0] += self.spent_today
-        result = _Result(loads=loads, reviews={}, introduced={}, dropped=[])
+        result = Booking(loads=loads, reviews={}, introduced={}, dropped=[])
         left = []
         for card_id in self.order():
             plan = self.plan_card(card_id, loads, capacity, need_target=True)
@@ -512,7 +326,7 @@ class _Planner:
         result.met = [self._met(interview, result) for interview in self.interviews]
         return result
 
-    def _book(self, card_id: int, plan: _CardPlan, loads: list[float], result: _Result) -> None:
+    def _book(self, card_id: int, plan: CardPlan, loads: list[float], result: Booking) -> None:
         days = list(plan.days)
         for d, amount in zip(plan.days, plan.amounts):
             loads[d] += amount
@@ -521,7 +335,7 @@ class _Planner:
             days = days[1:]
         result.reviews[card_id] = days
 
-    def _card_recall(self, card_id: int, result: _Result, target_index: int) -> float:
+    def _card_recall(self, card_id: int, result: Booking, target_index: int) -> float:
         card = self.start[card_id]
         planned = []
         if card_id in result.introduced:
@@ -534,12 +348,12 @@ class _Planner:
             card = self.good(card, d)
         return self.expected(card, planned[-1], target_index)
 
-    def _met(self, interview: Interview, result: _Result) -> bool:
+    def _met(self, interview: Interview, result: Booking) -> bool:
         index = (interview.day - self.today).days
         values = [self._card_recall(c, result, index) for c in dict.fromkeys(interview.card_ids) if c in self.cards]
         return not values or fmean(values) >= self.settings.target - 1e-9
 
-    def to_plan(self, result: _Result, budget_minutes: float) -> Plan:
+    def to_plan(self, result: Booking, budget_minutes: float) -> Plan:
         seconds = self.settings.seconds
         days = []
         for index in range(self.horizon):

@@ -36,7 +36,8 @@ from ..drill import scheduling
 from ..drill.cards import CardMemory, CardState
 from ..optimize import fit
 from ..stats.simulate import FAST_FORGETTER, Learner
-from . import planner as plans
+from . import plans
+from .planner import make_plan
 from . import recall
 
 #: Remembers better than the defaults expect: higher initial stabilities, a steeper curve.
@@ -213,7 +214,7 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
                 session_hour=SESSION_HOUR, interview_hour=INTERVIEW_HOUR,
                 stability_scale=recall.calibrate(run.app, run.answers),
                 answers_per_new=plans.answers_per_new(_first_day_answers(run.log)))
-            plan = plans.make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings,
+            plan = make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings,
                                    session, explain_shortfall=first is None)
             first = first or plan
             planned = plan.day(today)
