@@ -22,6 +22,7 @@ from .bootstrap import initialise
 from .content.cli import content_group, link_command
 from .export.cli import backup_command
 from .postings.cli import extract_command, postings_group
+from .postings.coverage import coverage_command
 
 
 @click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True,
@@ -32,6 +33,8 @@ def main() -> None:
 
 def register_cli(app: Flask) -> None:
     """Attach the project's commands to ``app.cli`` (which the ``prep`` group lists)."""
+    if "coverage" not in content_group.commands:  # `prep content coverage` reads postings (a layer above content)
+        content_group.add_command(coverage_command)
     for command in (init_command, serve_command, users_group, extract_command, content_group, link_command,
                     postings_group, backup_command):
         app.cli.add_command(command)

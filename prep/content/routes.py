@@ -12,6 +12,7 @@ from sqlalchemy import func, or_, select
 from ..database import like_pattern
 from ..extensions import db
 from ..postings.models import PostingQuestion
+from ..postings.coverage import uncovered_skills
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
 from ..web.access import instructor_required
 from ..web.args import int_arg
@@ -22,6 +23,9 @@ from .forms import EditorForm, LinkForm
 from .models import Explanation
 from .render import render_markdown
 from .sync import sync_tree
+
+#: Skills without an explanation shown above the unanswered questions (``prep content coverage`` lists all).
+SKILL_GAPS_SHOWN = 20
 
 bp = Blueprint("content", __name__)
 
@@ -189,7 +193,8 @@ def unanswered():
     counts = dict(db.session.execute(select(PostingQuestion.question_id, postings).where(
         PostingQuestion.question_id.in_(ids)).group_by(PostingQuestion.question_id)).all()) if ids else {}
     return render_template("content/unanswered.html", rows=[(q, counts.get(q.id, 0)) for q in page.items],
-                           page=page.page, total=page.total, pages=page.pages or 1)
+                           page=page.page, total=page.total, pages=page.pages or 1,
+                           skill_gaps=uncovered_skills()[:SKILL_GAPS_SHOWN] if page.page == 1 else [])
 
 
 @bp.route("/instructor/questions/<int:question_id>/links", methods=["GET", "POST"])

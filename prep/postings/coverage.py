@@ -1,0 +1,67 @@
+"""What the explanations do not cover yet, as postings ask it: skills with no explanation and
+bank questions with no linked explanation, most-asked first.
+
+Read by ``prep content coverage`` and the instructor's unanswered page. The counting of skill
+gaps is pure (:func:`prep.content.coverage.skill_gaps`); this module reads the rows.
+"""
+from __future__ import annotations
+
+import json
+
+import click
+from flask.cli import with_appcontext
+from sqlalchemy import func, select
+
+from ..content.coverage import SkillGap, skill_gaps
+from ..content.models import Explanation
+from ..extensions import db
+from ..questions.models import Question, QuestionExplanation
+from .models import Posting, PostingQuestion
+
+
+def uncovered_skills(min_postings: int = 1) -> list[SkillGap]:
+    """Skills named by at least ``min_postings`` postings that no explanation lists."""
+    return skill_gaps(db.session.scalars(select(Posting.skills)), db.session.scalars(select(Explanation.skills)),
+                      min_postings)
+
+
+def unanswered_statement():
+    """Public bank questions with no accepted explanation, most-asked (by postings) first:
+    ``(Question, postings)`` rows."""
+    linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
+    postings = func.count(func.distinct(PostingQuestion.posting_id)).label("n")
+    asked = select(PostingQuestion.question_id, postings).group_by(PostingQuestion.question_id).subquery()
+    return (select(Question, func.coalesce(asked.c.n, 0))
+            .outerjoin(asked, asked.c.question_id == Question.id)
+            .where(Question.owner_id.is_(None), Question.id.not_in(linked))
+            .order_by(func.coalesce(asked.c.n, 0).desc(), Question.id))
+
+
+@click.command("coverage")
+@click.option("--min-postings", type=click.IntRange(min=1), default=1, show_default=True,
+              help="List only skills named by at least this many postings.")
+@click.option("--limit", type=click.IntRange(min=1, max=10_000), default=50, show_default=True,
+              help="Show at most this many rows of each list.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@with_appcontext
+def coverage_command(min_postings: int, limit: int, as_json: bool) -> None:
+    """List the skills postings ask for that no explanation covers, and the bank questions with
+    no linked explanation, most-asked first."""
+    gaps = uncovered_skills(min_postings)
+    total = db.session.scalar(select(func.count()).select_from(unanswered_statement().subquery())) or 0
+    questions = db.session.execute(unanswered_statement().limit(limit)).all()
+    if as_json:
+        click.echo(json.dumps({
+            "skills": [{"skill": g.skill, "postings": g.postings} for g in gaps[:limit]],
+            "questions": [{"id": q.id, "text": q.text, "postings": n} for q, n in questions],
+            "skills_total": len(gaps), "questions_total": total,
+        }, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"skills postings ask for that no explanation covers: {len(gaps)}")
+    for gap in gaps[:limit]:
+        click.echo(f"  {gap.postings:5d} posting(s)  {gap.skill}")
+    click.echo(f"bank questions with no explanation: {total} (most asked first)")
+    for question, n in questions:
+        click.echo(f"  {n:5d} posting(s)  #{question.id}  {question.text[:100]}")
+    if not gaps and not total:
+        click.echo("every skill postings ask for and every bank question has an explanation")
