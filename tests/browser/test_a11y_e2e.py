@@ -126,6 +126,7 @@ def test_axe_on_the_main_pages(server, browser, lang, width):
 
         page.goto(server.url + "/drill")
         page.wait_for_selector("#question-text")
+        page.wait_for_load_state("load")  # the drill's keys work once its script has run
         _check(page, f"drill-{suffix}", width, problems)
         page.keyboard.press("Space")
         page.wait_for_selector("#rate-form", state="visible")
@@ -181,6 +182,7 @@ def test_switching_to_chinese_shows_the_drill_and_dashboard_in_chinese(live_serv
 
     page.click("#start-drill")
     page.wait_for_selector("#question-text")
+    page.wait_for_load_state("load")  # the drill's keys work once its script has run
     assert "显示答案" in page.locator("#show-answer").inner_text()
     page.keyboard.press("Space")
     page.wait_for_selector("#rate-form", state="visible")
@@ -230,6 +232,7 @@ def test_drill_shortcuts_dialog_and_announcements(live_server, page):
         page.wait_for_selector("text=Question added to your study.")
     page.goto(live_server.url + "/drill")
     page.wait_for_selector("#question-text")
+    page.wait_for_load_state("load")  # the drill's keys work once its script has run
     dialog = page.locator("#shortcuts-dialog")
     assert not dialog.is_visible()
     assert page.locator("#shortcuts-open").is_visible()

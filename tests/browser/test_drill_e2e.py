@@ -34,6 +34,7 @@ def test_register_add_drill_with_keyboard(live_server, page):
 
     page.click("#start-drill")
     page.wait_for_selector("#question-text")
+    page.wait_for_load_state("load")  # the drill's keys work once its script has run
     screenshot(page, "drill-question")
     seen = []
     for expected_key in ("3", "3", "4"):
