@@ -39,6 +39,7 @@ _INTRO_BODY = (
 _INTRODUCES_QUESTIONS = re.compile(_INTRO_BODY + r"[:：]\s{0,2}$", re.IGNORECASE)
 _INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
 #: "Q1: …", "Q2. …": numbered questions, wherever they start.
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
 
 
@@ -124,7 +125,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 blocks.append(Block(line.rstrip(HEADING_TRAILERS), INTERVIEW, None))  # "Here are prompts we use:"
                 continue
             if _Q_ITEM.match(line) and blocks[-1].kind != GENERIC:
-                blocks.append(Block("", INTERVIEW, None))  # "Q1: …" under a heading of the author's own
+                # "Q1: …" under a heading of the author's own: a section named for what it holds
+                blocks.append(Block("问题" if _CJK.search(line[:80]) else "Questions", INTERVIEW, None))
         blocks[-1].lines.append(line)
     return blocks, recognised
 
