@@ -95,7 +95,8 @@ _CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce �
 _ZH_QUESTION_WORD = re.compile(
     r"怎么|如何|为什么|为何|什么|哪些|哪个|哪几|哪种|多少|几[种次个倍层步轮路条类级]|多(?:大|久|长|快|高|远)|是否|有何|"
     r"有什么|能否|吗$|呢$")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+#: A Chinese character (the extraction stages tell the two languages apart with it).
+CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_DASH = re.compile(r"\s[-–—]\s")
 _NARRATIVE_PREFIX = re.compile(
     r"(?:然后|接着|最后|之后|又|还|再)?(?:让我|叫我|要求我?|让)(?:写|做|手写|手撕|撕)(?:了)?(?:个|一个|一道|道|两道)?"
@@ -270,7 +271,7 @@ def _asks_without_mark_zh(text: str) -> bool:
     """A Chinese line that asks with a question word and no "？" ("通信量怎么估算"); not a
     statement that ends with "。"."""
     head = text[:150]
-    return (len(text) <= 120 and not text.endswith(("。", ".", "！", "!")) and bool(_CJK.search(head))
+    return (len(text) <= 120 and not text.endswith(("。", ".", "！", "!")) and bool(CJK.search(head))
             and bool(_ZH_QUESTION_WORD.search(head)))
 
 

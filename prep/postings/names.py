@@ -20,13 +20,13 @@ CITIES_ZH = frozenset(
 
 #: "【内推】", "[Hiring]", "【急招】" before a name.
 TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校招|hiring|urgent|referral)[】\]]\s{0,3})+", re.IGNORECASE)
+_CAREERS = r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$"
+CAREERS_SUFFIX = re.compile(_CAREERS, re.IGNORECASE)
 _LEGAL_FORM = re.compile(
     r"(?:[(（](?:中国|北京|上海|深圳|杭州)[)）])?(?:(?:信息|网络|数字|计算机)?技术)?(?:股份)?有限(?:责任)?公司$"
-    r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$"
-    r"|\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$",
+    r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$|" + _CAREERS,
     re.IGNORECASE,
 )
-CAREERS_SUFFIX = re.compile(r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$", re.IGNORECASE)
 BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
 _NAV_WORDS = re.compile(
     r"登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"

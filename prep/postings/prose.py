@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import judge_line
+from .asking import CJK, judge_line
 
 #: A line longer than this is not read as prose (it is a pasted article, not a report's round).
 MAX_PROSE_CHARS = 3_000
@@ -52,7 +52,6 @@ _ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|menti
                         re.IGNORECASE)
 _LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s+(?=\S)|(?:以及|还有|另外|然后)[，,]?",
                                 re.IGNORECASE)
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _MIN_QUESTION_CHARS = 6
 
 
@@ -75,13 +74,13 @@ def is_prose(line: str) -> bool:
         return False
     if any(_NARRATION.match(part) for part in parts):
         return True
-    cue_re = _CUE_ZH if _CJK.search(line[:400]) else _CUE_EN
+    cue_re = _CUE_ZH if CJK.search(line[:400]) else _CUE_EN
     return any(c.end() > c.start("cue") for part in parts for c in cue_re.finditer(part))
 
 
 def sentences(line: str) -> list[str]:
     """The sentences of ``line`` (Chinese and English punctuation)."""
-    if _CJK.search(line[:400]):
+    if CJK.search(line[:400]):
         parts = _SENTENCE_END_ZH.split(line)
     else:
         parts = []
@@ -101,7 +100,7 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
     its own, ``"topic"`` for a bare topic ("A vs B, pros/cons") the caller may take in a round."""
     found: list[tuple[str, str]] = []
     for sentence in sentences(line):
-        cue_re = _CUE_ZH if _CJK.search(sentence) else _CUE_EN
+        cue_re = _CUE_ZH if CJK.search(sentence) else _CUE_EN
         cues = [c for c in cue_re.finditer(sentence) if c.end() > c.start("cue")]
         head_end = cues[0].start("cue") if cues else len(sentence)
         head = _clean(sentence[:head_end])
@@ -121,7 +120,7 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
 
 def _clean(text: str) -> str:
     """A question clause without the answer after it, leading connectors and end punctuation."""
-    answer = (_ANSWER_ZH if _CJK.search(text) else _ANSWER_EN).search(text)
+    answer = (_ANSWER_ZH if CJK.search(text) else _ANSWER_EN).search(text)
     if answer:
         text = text[: answer.start()]
     text = text.strip(" ，,、;；:：")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .asking import judge_line, strip_list_marker
+from .asking import CJK, judge_line, strip_list_marker
 from .headings import GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading
 from .rounds import REVERSE, round_line
 
@@ -39,7 +39,6 @@ _INTRO_BODY = (
 _INTRODUCES_QUESTIONS = re.compile(_INTRO_BODY + r"[:：]\s{0,2}$", re.IGNORECASE)
 _INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
 #: "Q1: …", "Q2. …": numbered questions, wherever they start.
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
 
 
@@ -126,7 +125,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 continue
             if _Q_ITEM.match(line) and blocks[-1].kind != GENERIC:
                 # "Q1: …" under a heading of the author's own: a section named for what it holds
-                blocks.append(Block("问题" if _CJK.search(line[:80]) else "Questions", INTERVIEW, None))
+                blocks.append(Block("问题" if CJK.search(line[:80]) else "Questions", INTERVIEW, None))
         blocks[-1].lines.append(line)
     return blocks, recognised
 
