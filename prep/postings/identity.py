@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from .names import BREADCRUMB, CAREERS_SUFFIX, CITIES_ZH, PLACE, TAG_PREFIX, is_navigation
+from .stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 _LABELS = {
     "company": re.compile(
@@ -33,6 +34,10 @@ _LABELS = {
         re.IGNORECASE,
     ),
 }
+_BRACKET_LABEL = re.compile(r"[【\[](?P<k>[^】\]]{1,12})[】\]]\s{0,3}(?P<v>\S.{0,150})")
+_AT = re.compile(r"^(?:at|@)\s+", re.IGNORECASE)
+#: Short names candidates write for an employer whose full name the rest of prep uses.
+_SHORT_NAMES = {"字节": "字节跳动", "B站": "哔哩哔哩", "蚂蚁": "蚂蚁集团", "百川": "百川智能", "Nvidia": "NVIDIA"}
 _SITE = re.compile(r"Site:\s(?P<v>.{1,200})")
 _PAGE_TITLE = re.compile(r"Page title:\s(?P<v>.{1,300})")
 _ANY_LABEL = re.compile(r"[^:：]{1,20}[:：]")
@@ -46,22 +51,22 @@ _META = re.compile(
 
 #: Employers candidates of these roles apply to (a report's title names one of them, a page's
 #: title ends with one). Matched as written or case-insensitively for Latin names.
-KNOWN_COMPANIES = tuple(
-    """字节跳动 字节 阿里巴巴 阿里云 阿里 蚂蚁集团 蚂蚁 腾讯 百度 华为 美团 京东 快手 拼多多 小红书 网易 商汤 英伟达 微软
+KNOWN_COMPANIES = tuple(  # "_" joins the words of one name
+    name.replace("_", " ") for name in """字节跳动 字节 阿里巴巴 阿里云 阿里 蚂蚁集团 蚂蚁 腾讯 百度 华为 美团 京东 快手 拼多多 小红书 网易 商汤 英伟达 微软
     谷歌 亚马逊 苹果 英特尔 高通 联想 中兴 小米 滴滴 携程 哔哩哔哩 B站 得物 虾皮 月之暗面 智谱 百川智能 百川 深度求索
     阶跃星辰 壁仞 摩尔线程 寒武纪 燧原 海光 昆仑芯 零一万物 MiniMax DeepSeek 地平线 蔚来 理想 小鹏 大疆 OPPO vivo 荣耀
     中科院 上海人工智能实验室 浪潮 曙光 NVIDIA Nvidia ByteDance TikTok Alibaba Tencent Baidu Huawei Meituan JD Kuaishou
     Microsoft Google Meta Facebook Amazon AWS Apple AMD Intel Qualcomm Broadcom Cisco Oracle IBM OpenAI Anthropic xAI
     Databricks Snowflake Uber Airbnb Netflix LinkedIn Stripe Cerebras Groq SambaNova Graphcore Tenstorrent Mellanox
-    Cohere Mistral CoreWeave Lambda Moonshot\u0020AI Zhipu Shopee Sea Grab Samsung SK\u0020hynix Arm""".split()
+    Cohere Mistral CoreWeave Lambda Moonshot_AI Zhipu Shopee Sea Grab Samsung SK_hynix Arm""".split()
 )
 _KNOWN = {name.casefold(): name for name in KNOWN_COMPANIES}
 #: Sites that host postings and reports: a page's site name is not the employer.
 JOB_BOARDS = frozenset(
-    n.casefold()
+    n.replace("_", " ").casefold()
     for n in """LinkedIn Indeed Glassdoor Greenhouse Lever Workday BOSS直聘 Boss直聘 拉勾 拉勾网 猎聘 猎聘网 牛客 牛客网
     nowcoder 智联招聘 前程无忧 实习僧 小红书 知乎 一亩三分地 1point3acres Reddit Blind TeamBlind LeetCode 力扣 V2EX
-    脉脉 JobBoard Wellfound AngelList Hacker\u0020News Medium CSDN 掘金 博客园 微信公众号""".split()
+    脉脉 JobBoard Wellfound AngelList Hacker_News Medium CSDN 掘金 博客园 微信公众号""".split()
 )
 _TITLE_SPLIT = re.compile(r"\s{0,3}(?:[|｜·•—–]|\s-\s)\s{0,3}")
 _CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?|\s+jobs|\s+招聘|招聘官网|官网)?",
@@ -190,7 +195,8 @@ def find_identity(
     """
     company, title, location = _find_identity(header, kept, location_lines, is_report)
     if company is not None:
-        company = TAG_PREFIX.sub("", company).strip()
+        company = _AT.sub("", TAG_PREFIX.sub("", company)).strip()
+        company = _SHORT_NAMES.get(company, company)
         first, _, rest = company.partition(" ")
         if rest and looks_like_role(rest) and _looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
             company, title = first, title or rest
@@ -233,6 +239,8 @@ def _find_identity(
             match = _PAGE_TITLE.fullmatch(line)
             page_title = match["v"].strip() if match else None
             continue
+        bracketed = _BRACKET_LABEL.fullmatch(line)  # "【岗位】分布式训练框架工程师"
+        line = f"{bracketed['k']}：{bracketed['v']}" if bracketed else line
         for key, pattern in _LABELS.items():
             if key not in found:
                 match = pattern.fullmatch(line)
@@ -266,6 +274,10 @@ def _find_identity(
             match = _REPORT_COMPANY.match(title_line[:120])
             if match and not match["n"].isdigit() and match["n"].casefold() not in _GENERIC_WORDS:
                 company = match["n"]
+        if title is not None and _REPORT_TITLE_LINE.match(title[:200]):
+            title = None  # a blog's "title:" is the post's title, not the role
+        company = company or interviewed_at(kept)
+        title = title or stated_role(kept, looks_like_role) or review_heading_role(kept, company, looks_like_role)
         if title is None and title_line and company:
             title = _report_role(title_line, company)
         return company, title, location
@@ -339,7 +351,7 @@ _ROUND_LINE = re.compile(  # a round's heading ("Technical phone screen:", "一�
     re.IGNORECASE,
 )
 _REPORT_TITLE_LINE = re.compile(
-    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|一面|二面|三面|终面|hr面|interview|onsite|phone\s+screen)",
+    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|一面|二面|三面|终面|hr面|interview|onsite|phone\s+screen|\bloop\b)",
     re.IGNORECASE,
 )
 _ROLE_CUT = re.compile(
@@ -356,8 +368,15 @@ def _report_role(line: str, company: str) -> str | None:
         return None
     rest = line[at + len(company): at + len(company) + 120].strip(" 【】[]()（）-–—|｜:：,，")
     cut = _ROLE_CUT.search(rest)
-    role = (rest[: cut.start()] if cut else rest).strip(" -–—|｜:：,，")
+    end = cut.start() if cut else len(rest)
+    if cut and rest[end] in "(（" and looks_like_role(rest[:end]):  # "Production Engineer (AI Network Infra)"
+        close = _PAREN_CLOSE.match(rest, end)
+        end = close.end() if close else end
+    role = without_level(rest[:end].strip(" -–—|｜:：,，"))
     return role if 2 <= len(role) <= 60 else None
+
+
+_PAREN_CLOSE = re.compile(r"[(（](?![^)）]{0,30}(?:面|interview|intern|实习|社招|校招|届))[^)）]{1,30}[)）]", re.IGNORECASE)
 
 
 _ROLE_WORD = re.compile(

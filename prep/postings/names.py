@@ -23,7 +23,7 @@ TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校�
 _CAREERS = r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$"
 CAREERS_SUFFIX = re.compile(_CAREERS, re.IGNORECASE)
 _LEGAL_FORM = re.compile(
-    r"(?:[(（](?:中国|北京|上海|深圳|杭州)[)）])?(?:(?:信息|网络|数字|计算机)?技术)?(?:股份)?有限(?:责任)?公司$"
+    r"(?:科技|技术)?(?:[(（][\u4e00-\u9fff]{2,4}[)）])?(?:股份)?有限(?:责任)?公司$|(?<=[\u4e00-\u9fff]{2})科技$"
     r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$|" + _CAREERS,
     re.IGNORECASE,
 )

@@ -23,6 +23,9 @@ _COMMENTS_START = re.compile(
     r"\d{1,6}\s{0,2}条(?:回复|评论)|全部评论|共\s{0,2}\d{1,6}\s{0,2}条评论|评论区|热门评论|最新评论)",
     re.IGNORECASE,
 )
+#: Counters shown beside a post's comment count: the line is the post's metadata.
+_POST_STATS = re.compile(r"\d\s{0,2}[kKmMwW万千]?\s{0,2}(?:views?|likes?|shares?|upvotes?|浏览|阅读|赞|收藏|点赞)|(?:浏览|阅读|点赞)\s{0,2}\d",
+                         re.IGNORECASE)
 
 
 #: A sentence that introduces a list of interview questions and ends with a colon ("Here are the
@@ -66,7 +69,10 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     current_round: str | None = None
     for index, line in enumerate(lines):
         if len(line) <= 120 and _COMMENTS_START.search(line):
-            noise = True  # the thread's comments: other people's questions, not the report's
+            # the thread's comments: other people's questions, not the report's; a count of them
+            # under the post's title ("Nov 14 · 5.8K views · 47 comments") is the post's metadata
+            metadata = (len(blocks) == 1 and len(blocks[0].lines) <= 3) or bool(_POST_STATS.search(line))
+            noise = noise or not metadata
             continue
         heading = match_heading(line)
         if heading:

@@ -1,0 +1,67 @@
+"""The role an interview report names in its own sentences, and the post metadata that is not
+the start of its comments."""
+from __future__ import annotations
+
+import pytest
+
+from prep.postings.extract import extract_posting
+from prep.postings.identity import looks_like_role
+from prep.postings.stated_role import interviewed_at, review_heading_role, stated_role, without_level
+
+STATED = [
+    ("这次面的是某厂的 SRE 岗，JD 上写的是「稳定性保障工程师」。", "稳定性保障工程师"),
+    ("最近面了某公司的「AI Infra 工程师（训练集群方向）」，在等结果。", "AI Infra 工程师（训练集群方向）"),
+    ("投的是训练框架组，岗位名是“分布式通信研发工程师”，base 上海。", "分布式通信研发工程师"),
+    ("Applied through referral for Senior Software Engineer - Networking, Austin, TX (hybrid).",
+     "Senior Software Engineer - Networking"),
+    ("Went through the loop for Staff Engineer, Inference Runtime at Acme (remote) last month.",
+     "Staff Engineer, Inference Runtime"),
+    ("They had an opening for **Senior Engineer, Cluster Scheduling**, so I applied.",
+     "Senior Engineer, Cluster Scheduling"),
+    ("I interviewed for the Production Engineer role in March.", "Production Engineer"),
+]
+NOT_STATED = [
+    "我面的是「一面」和「二面」，题目如下。",  # quoted, but not a job
+    "Applied for it on a whim. Heard back in a week.",
+    "Thanks for reading! Good luck to everyone interviewing for jobs this season.",
+    "“为什么选择我们？”是 HR 面必问的。",
+]
+
+
+@pytest.mark.parametrize(("line", "role"), STATED)
+def test_a_role_the_report_names_is_found(line: str, role: str) -> None:
+    assert stated_role([line], looks_like_role) == role
+
+
+@pytest.mark.parametrize("line", NOT_STATED)
+def test_no_role_is_made_up(line: str) -> None:
+    assert stated_role([line], looks_like_role) is None
+
+
+def test_review_heading_and_interviewed_at() -> None:
+    lines = ["Acme Cloud", "Acme Cloud Site Reliability Engineer II Interview", "I interviewed at Acme Cloud (Remote)"]
+    assert interviewed_at(lines) == "Acme Cloud"
+    assert review_heading_role(lines, "Acme Cloud", looks_like_role) == "Site Reliability Engineer II"
+    assert review_heading_role(lines, None, looks_like_role) is None
+    assert without_level("E5 Production Engineer") == "Production Engineer"
+    assert without_level("Engineer E5") == "Engineer E5"
+
+
+def test_a_comment_count_under_the_title_does_not_hide_the_report() -> None:
+    text = ("Forum\nAcme - Senior SWE, Storage - full loop, got the offer\nOct 3 · 2.1K views · 31 comments\n"
+            "Applied online for Senior Software Engineer, Storage Systems, Berlin.\n\nRound 1\n"
+            "- How does RDMA differ from TCP?\n- Implement an LRU cache\n\n31 comments\nSort by: Top\n"
+            "- anyone know the comp range? how many rounds?\n")
+    result = extract_posting(text)
+    assert result.title == "Senior Software Engineer, Storage Systems"
+    texts = [q.text for q in result.questions]
+    assert "How does RDMA differ from TCP?" in texts
+    assert not any("comp range" in t for t in texts)  # the real comments still are noise
+
+
+def test_bracket_labels_and_short_names() -> None:
+    text = "【岗位】分布式训练框架工程师（资深）\n【公司】衡远智能\n【地点】上海\n\n岗位职责：\n1. 负责 NCCL 通信优化\n"
+    result = extract_posting(text)
+    assert (result.company, result.title) == ("衡远智能", "分布式训练框架工程师（资深）")
+    report = extract_posting("字节 AML 训练框架 一面面经\n\n一面\n1. 讲一下 ring allreduce\n")
+    assert report.company == "字节跳动"
