@@ -65,3 +65,9 @@ def test_bracket_labels_and_short_names() -> None:
     assert (result.company, result.title) == ("衡远智能", "分布式训练框架工程师（资深）")
     report = extract_posting("字节 AML 训练框架 一面面经\n\n一面\n1. 讲一下 ring allreduce\n")
     assert report.company == "字节跳动"
+
+
+def test_the_title_under_a_boards_navigation_bar() -> None:
+    text = ("某聘  首页  职位  公司  登录/注册  下载APP\n\n通信库研发工程师（NCCL 方向）\n40-70k·15薪\n"
+            "北京-海淀区 | 3-5年 | 本科\n\n岗位职责：\n1. 负责集合通信库的开发与优化\n")
+    assert extract_posting(text).title == "通信库研发工程师（NCCL 方向）"

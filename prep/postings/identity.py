@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .names import BREADCRUMB, CAREERS_SUFFIX, CITIES_ZH, PLACE, TAG_PREFIX, is_navigation
+from .names import (AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_ZH, PLACE, SHORT_NAMES, TAG_PREFIX,
+                    is_navigation)
 from .stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 _LABELS = {
@@ -34,10 +35,6 @@ _LABELS = {
         re.IGNORECASE,
     ),
 }
-_BRACKET_LABEL = re.compile(r"[【\[](?P<k>[^】\]]{1,12})[】\]]\s{0,3}(?P<v>\S.{0,150})")
-_AT = re.compile(r"^(?:at|@)\s+", re.IGNORECASE)
-#: Short names candidates write for an employer whose full name the rest of prep uses.
-_SHORT_NAMES = {"字节": "字节跳动", "B站": "哔哩哔哩", "蚂蚁": "蚂蚁集团", "百川": "百川智能", "Nvidia": "NVIDIA"}
 _SITE = re.compile(r"Site:\s(?P<v>.{1,200})")
 _PAGE_TITLE = re.compile(r"Page title:\s(?P<v>.{1,300})")
 _ANY_LABEL = re.compile(r"[^:：]{1,20}[:：]")
@@ -195,8 +192,8 @@ def find_identity(
     """
     company, title, location = _find_identity(header, kept, location_lines, is_report)
     if company is not None:
-        company = _AT.sub("", TAG_PREFIX.sub("", company)).strip()
-        company = _SHORT_NAMES.get(company, company)
+        company = AT_PREFIX.sub("", TAG_PREFIX.sub("", company)).strip()
+        company = SHORT_NAMES.get(company, company)
         first, _, rest = company.partition(" ")
         if rest and looks_like_role(rest) and _looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
             company, title = first, title or rest
@@ -239,7 +236,7 @@ def _find_identity(
             match = _PAGE_TITLE.fullmatch(line)
             page_title = match["v"].strip() if match else None
             continue
-        bracketed = _BRACKET_LABEL.fullmatch(line)  # "【岗位】分布式训练框架工程师"
+        bracketed = BRACKET_LABEL.fullmatch(line)  # "【岗位】分布式训练框架工程师"
         line = f"{bracketed['k']}：{bracketed['v']}" if bracketed else line
         for key, pattern in _LABELS.items():
             if key not in found:
@@ -331,7 +328,8 @@ def _find_identity(
         company, header_title = first, second
     else:
         header_title = next((n for n in names if n != company), None)
-    title = title or header_title or page_role
+    title = title or header_title or page_role or next(  # the title under the board's navigation bar
+        (n for n in content_header[1:6] if _is_name_line(n) and not is_board_line(n) and looks_like_role(n)), None)
     if company is not None and is_board_line(company):
         company = None
     if company is None:  # BOSS直聘 and 拉勾 put the employer under the description

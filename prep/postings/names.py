@@ -27,6 +27,10 @@ _LEGAL_FORM = re.compile(
     r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$|" + _CAREERS,
     re.IGNORECASE,
 )
+#: Short names candidates write for an employer whose full name the rest of prep uses.
+SHORT_NAMES = {"字节": "字节跳动", "B站": "哔哩哔哩", "蚂蚁": "蚂蚁集团", "百川": "百川智能", "Nvidia": "NVIDIA"}
+BRACKET_LABEL = re.compile(r"[【\[](?P<k>[^】\]]{1,12})[】\]]\s{0,3}(?P<v>\S.{0,150})")  # "【岗位】…"
+AT_PREFIX = re.compile(r"^(?:at|@)\s+", re.IGNORECASE)  # "at Lumora Systems"
 BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
 _NAV_WORDS = re.compile(
     r"登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
