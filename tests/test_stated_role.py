@@ -71,3 +71,20 @@ def test_the_title_under_a_boards_navigation_bar() -> None:
     text = ("某聘  首页  职位  公司  登录/注册  下载APP\n\n通信库研发工程师（NCCL 方向）\n40-70k·15薪\n"
             "北京-海淀区 | 3-5年 | 本科\n\n岗位职责：\n1. 负责集合通信库的开发与优化\n")
     assert extract_posting(text).title == "通信库研发工程师（NCCL 方向）"
+
+
+def test_a_report_whose_rounds_mention_later_rounds_is_still_a_report() -> None:
+    text = ("某书\n搜索 某厂 训练框架 面经\n📍 某厂训练框架实习｜三面速通\n\n————一面（60min）————\n"
+            "先自我介绍\n1. ring allreduce 的通信量推导一下\n2. 手撕：LRU 缓存\n\n————二面————\n二面明显压力大了\n"
+            "· 讲一下 DDP 的 bucket 机制\n面完感觉凉了一半 结果第二天约三面了\n\n————三面————\n"
+            "- 如何定位千卡训练中的慢卡\n最后问了到岗时间\n")
+    result = extract_posting(text)
+    assert result.doc_kind == "report"
+    assert {q.round for q in result.questions} >= {"一面", "二面"}
+
+
+def test_company_remarks_and_level_notes_are_not_part_of_the_name() -> None:
+    posting = extract_posting("【公司】衡远智能（大模型独角兽，C 轮，具体见面聊）\n【岗位】训练框架工程师\n\n岗位职责：\n1. 优化 NCCL\n")
+    assert posting.company == "衡远智能"
+    report = extract_posting("Company: Acme\nRole: Production Engineer, Networking (E4)\n\nRound 1\n- Explain ECMP\n")
+    assert report.title == "Production Engineer, Networking"

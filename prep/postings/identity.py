@@ -65,6 +65,8 @@ JOB_BOARDS = frozenset(
     nowcoder 智联招聘 前程无忧 实习僧 小红书 知乎 一亩三分地 1point3acres Reddit Blind TeamBlind LeetCode 力扣 V2EX
     脉脉 JobBoard Wellfound AngelList Hacker_News Medium CSDN 掘金 博客园 微信公众号""".split()
 )
+_REMARK = re.compile(r"\s{0,2}[（(][^）)]{0,40}[，,][^）)]{0,40}[）)]$")  # "衡远智能（大模型独角兽，C 轮）"
+_LEVEL_NOTE = re.compile(r"\s{0,2}[（(](?:[EeLlPpTt]\d{1,2}|IC\d{1,2})[）)]$")  # "Production Engineer (E4)"
 _TITLE_SPLIT = re.compile(r"\s{0,3}(?:[|｜·•—–]|\s-\s)\s{0,3}")
 _CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?|\s+jobs|\s+招聘|招聘官网|官网)?",
                       re.IGNORECASE)
@@ -193,7 +195,7 @@ def find_identity(
     company, title, location = _find_identity(header, kept, location_lines, is_report)
     if company is not None:
         company = AT_PREFIX.sub("", TAG_PREFIX.sub("", company)).strip()
-        company = SHORT_NAMES.get(company, company)
+        company = SHORT_NAMES.get(_REMARK.sub("", company), _REMARK.sub("", company))
         first, _, rest = company.partition(" ")
         if rest and looks_like_role(rest) and _looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
             company, title = first, title or rest
@@ -203,7 +205,7 @@ def find_identity(
     if company is not None and BREADCRUMB.search(company):
         company = None
     if title is not None:
-        title = TAG_PREFIX.sub("", title).strip() or None
+        title = _LEVEL_NOTE.sub("", TAG_PREFIX.sub("", title).strip(" *_")) or None
         if title is not None and BREADCRUMB.search(title):  # "智联招聘 > 北京招聘 > … > 高性能网络开发工程师"
             title = BREADCRUMB.split(title)[-1].strip() or None
         if title is not None:
@@ -296,7 +298,7 @@ def _find_identity(
     company_line = None
     for index, line in enumerate(content_header[:4]):
         segments = _CITY_SEGMENTS.split(line)
-        if company_line is None and len(segments) >= 2 and not city(segments[0]) and not _META.match(segments[0]) and (
+        if company_line is None and len(segments) >= 2 and not city(segments[0]) and not PLACE.match(segments[0]) and not _META.match(segments[0]) and (
                 city(segments[1]) or _META.match(" ".join(segments[1:])) or known_company(segments[0]) == segments[0]):
             location = location or city(segments[1])
             if looks_like_role(segments[0]):  # "GPU Communication Engineer · Remote": the title

@@ -33,7 +33,7 @@ BRACKET_LABEL = re.compile(r"[【\[](?P<k>[^】\]]{1,12})[】\]]\s{0,3}(?P<v>\S.
 AT_PREFIX = re.compile(r"^(?:at|@)\s+", re.IGNORECASE)  # "at Lumora Systems"
 BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
 _NAV_WORDS = re.compile(
-    r"登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
+    r"^搜索\s|搜索框|登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
     r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications",
     re.IGNORECASE,
 )
