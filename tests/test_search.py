@@ -10,12 +10,14 @@ import pytest
 from sqlalchemy import select
 
 from prep.content.models import Explanation
+from prep.content.render import render_markdown
 from prep.drill import service as drill_service
 from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation, Source
 from prep.questions.service import add_question
 from prep.search import matching, service
+from prep.search.plaintext import plain_text
 from tests.support.clock import FIXED_NOW
 from tests.support.queries import count_statements
 
@@ -46,6 +48,37 @@ def test_snippet_is_cut_around_the_first_hit():
     assert matching.snippet(body, ["absent"]) == ""
 
 
+def test_latin_terms_match_words_not_substrings():
+    assert matching.matches("RC queue pairs are reliable", ["rc"])
+    assert not matching.matches("the source of the error", ["rc"])        # not inside a word
+    assert matching.matches("two rings and a tree", ["ring"])            # plural
+    assert not matching.matches("a string of bytes", ["ring"])
+    assert matching.matches("the NCCL_IB_HCA variable", ["NCCL_IB_HCA"])  # identifiers whole
+    assert matching.segments("string ring", ["ring"]) == [("string ", False), ("ring", True)]
+
+
+def test_quoted_phrases_and_cjk_bigrams():
+    assert matching.parse_terms('"ring  allreduce" bandwidth') == ["ring allreduce", "bandwidth"]
+    assert matching.matches("a ring\nallreduce step", ["ring allreduce"])
+    assert not matching.matches("allreduce on a ring", ["ring allreduce"])
+    # a Chinese query is cut at its function words: it need not appear verbatim
+    terms = matching.parse_terms("环形算法的通信量")
+    assert terms == ["环形算法", "通信量"]
+    assert matching.matches("环形算法中每张卡的通信量约为 2(N-1)/N 倍", terms)
+    assert not matching.matches("树形算法的通信量", terms)
+    assert matching.parse_terms("「环形算法的通信量」") == ["环形算法的通信量"]  # quoted: as written
+    assert matching.parse_terms("环形 AllReduce") == ["环形", "AllReduce"]
+
+
+def test_snippets_are_the_text_a_reader_sees():
+    html = render_markdown("**Ring** all-reduce costs $2(N-1)/N \\cdot S$ per rank; see `ncclAllReduce`.\n\n"
+                           "[link](https://example.org)").html
+    text = plain_text(html)
+    assert "**" not in text and "\\cdot" not in text and "$" not in text and "](" not in text
+    assert "Ring all-reduce costs" in text and "ncclAllReduce" in text and "link" in text
+    assert matching.snippet(text, ["rank"]).startswith("Ring all-reduce costs …")
+
+
 def test_grouping_ranks_title_hits_over_body_hits_and_unlinked_last():
     rows = [matching.ExplanationRow(1, "body", "en", "Body only", True, 0),
             matching.ExplanationRow(2, "title", "en", "Title", True, 1),
@@ -73,7 +106,9 @@ def test_grouping_ranks_title_hits_over_body_hits_and_unlinked_last():
 # --- on the database --------------------------------------------------------------------------
 
 def _explanation(slug: str, lang: str, title: str, body: str) -> Explanation:
-    row = Explanation(slug=slug, lang=lang, title=title, body_md=body, path=f"{slug}.{lang}.md")
+    rendered = render_markdown(body)  # as a sync stores it: search reads the text a reader sees
+    row = Explanation(slug=slug, lang=lang, title=title, body_md=body, html=rendered.html,
+                      content_hash=f"{slug}-{lang}-{len(body)}", path=f"{slug}.{lang}.md")
     db.session.add(row)
     return row
 

@@ -1,7 +1,12 @@
 """Search terms, highlighting, grouping by explanation and paging.
 
-Pure module: no Flask, no database. Chinese has no spaces, so a term matches any substring
-(case-insensitive for Latin letters); a query's whitespace-separated terms must all match.
+Pure module: no Flask, no database. A query's terms must all match (AND):
+
+- a Latin term matches whole words, case-insensitively, plural allowed ("ring" finds "rings" but
+  not "string"; "RC" does not match inside "source");
+- "quoted words" are one phrase, matched as written (whitespace between words is flexible);
+- Chinese has no spaces, so a CJK term matches anywhere; an unquoted CJK run is cut at its function
+  words (的, 了, 和, 与 …): "环形算法的通信量" finds "环形算法中每张卡的通信量".
 """
 from __future__ import annotations
 
@@ -17,23 +22,59 @@ UNLINKED_PER_PAGE = 50
 SNIPPET_CHARS = 80   # context either side of the first hit in a body
 
 
+_QUOTED = re.compile(r'["“”「」]([^"“”「」]{1,100})["“”「」]')
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{3,}")
+_PARTICLE_SPLIT = re.compile(r"[的了和与吗呢么吧啊及或、，。？！]+")
+#: Characters that make a word: a Latin term matches only where none of these is next to it.
+_WORD = r"[0-9A-Za-z\u00c0-\u024f]"
+
+
 def parse_terms(query: str) -> list[str]:
-    """The distinct terms of ``query`` (case-insensitively), in order, at most :data:`MAX_TERMS`."""
+    """The distinct terms of ``query`` (case-insensitively), in order, at most :data:`MAX_TERMS`:
+    quoted phrases whole, other words split on whitespace, long CJK runs as two-character words."""
+    query = query[:MAX_QUERY]
+    raw: list[str] = [" ".join(m.group(1).split()) for m in _QUOTED.finditer(query)]
+    for word in _QUOTED.sub(" ", query).split():  # str.split() also splits on the ideographic space
+        word = word.strip("\"“”「」")
+        if _CJK_RUN.search(word):
+            raw.extend(part for part in _PARTICLE_SPLIT.split(word) if len(part) >= 2 or not _CJK.search(part))
+        elif word:
+            raw.append(word)
     seen: set[str] = set()
     terms: list[str] = []
-    for term in query[:MAX_QUERY].split():  # str.split() also splits on the ideographic space
+    for term in raw:
         key = term.casefold()
-        if key not in seen:
+        if term.strip() and key not in seen:
             seen.add(key)
             terms.append(term)
     return terms[:MAX_TERMS]
+
+
+def _term_regex(term: str) -> str:
+    body = r"\s+".join(re.escape(part) for part in term.split())
+    if _CJK.search(term) and not re.search(_WORD, term):
+        return body
+    before = "" if not re.match(_WORD, term) else f"(?<!{_WORD})"
+    after = "" if not re.search(_WORD + "$", term) else f"(?:e?s)?(?!{_WORD})"
+    return before + body + after
 
 
 def _pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
     if not terms:
         return None
     # Longest first, so "allreduce" wins over "all" where both start.
-    return re.compile("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)), re.IGNORECASE)
+    return re.compile("|".join(_term_regex(t) for t in sorted(terms, key=len, reverse=True)), re.IGNORECASE)
+
+
+def matches(text: str, terms: Sequence[str]) -> bool:
+    """Whether every term is in ``text`` (as a word, a phrase or a CJK substring)."""
+    return all(re.search(_term_regex(t), text, re.IGNORECASE) for t in terms)
+
+
+def count_matching(text: str, terms: Sequence[str]) -> int:
+    """How many of the terms are in ``text``."""
+    return sum(1 for t in terms if re.search(_term_regex(t), text, re.IGNORECASE))
 
 
 def segments(text: str, terms: Sequence[str]) -> list[tuple[str, bool]]:
@@ -44,6 +85,8 @@ def segments(text: str, terms: Sequence[str]) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     pos = 0
     for match in pattern.finditer(text):
+        if match.end() == match.start():
+            continue
         if match.start() > pos:
             out.append((text[pos:match.start()], False))
         out.append((match.group(0), True))
@@ -54,7 +97,8 @@ def segments(text: str, terms: Sequence[str]) -> list[tuple[str, bool]]:
 
 
 def snippet(body: str, terms: Sequence[str], width: int = SNIPPET_CHARS) -> str:
-    """A short excerpt of ``body`` around its first hit, whitespace collapsed ("" without a hit)."""
+    """A short excerpt of ``body`` (plain text: :func:`prep.search.plaintext.plain_text`) around its
+    first hit, whitespace collapsed ("" without a hit)."""
     flat = " ".join(body.split())
     pattern = _pattern(terms)
     match = pattern.search(flat) if pattern else None

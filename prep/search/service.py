@@ -15,6 +15,7 @@ from ..drill.models import Card, CardState
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from . import matching
+from .plaintext import plain_text
 
 # At most this many matching questions are read (the page says when there are more).
 MAX_QUESTIONS = 1000
@@ -49,10 +50,12 @@ def visible_questions(user_id: int) -> ColumnElement[bool]:
 
 
 def _matching_questions(user_id: int, terms: list[str]) -> tuple[list[matching.QuestionHit], bool]:
+    # The database narrows by substring; words and phrases are then matched here.
     rows = db.session.execute(
         select(Question.id, Question.text, Question.lang, Question.owner_id)
-        .where(visible_questions(user_id), *[_contains(Question.text, t) for t in terms])
-        .order_by(Question.id).limit(MAX_QUESTIONS + 1)).all()
+        .where(visible_questions(user_id), *[_contains(Question.text, t) for t in _narrowing(terms)])
+        .order_by(Question.id).limit(3 * MAX_QUESTIONS)).all()
+    rows = [r for r in rows if matching.matches(r.text, terms)]
     truncated = len(rows) > MAX_QUESTIONS
     rows = rows[:MAX_QUESTIONS]
     slugs: dict[int, list[str]] = {}
@@ -69,18 +72,51 @@ def _matching_questions(user_id: int, terms: list[str]) -> tuple[list[matching.Q
     return hits, truncated
 
 
-def _explanations(terms: list[str], linked_slugs: set[str]) -> list[matching.ExplanationRow]:
-    """Every explanation that matches, and every one a matching question links to (by slug)."""
-    matched = and_(*[or_(_contains(Explanation.title, t), _contains(Explanation.body_md, t)) for t in terms])
-    title_hits = sum((case((_contains(Explanation.title, t), 1), else_=0) for t in terms[1:]),
-                     case((_contains(Explanation.title, terms[0]), 1), else_=0))
-    condition = or_(matched, Explanation.slug.in_(sorted(linked_slugs))) if linked_slugs else matched
+def _narrowing(terms: list[str]) -> list[str]:
+    """What the database can test by substring: a phrase's words (its whitespace may differ)."""
+    return [word for term in terms for word in term.split()]
+
+
+#: The plain text of explanations, by (id, content hash, last change): the same key, the same HTML.
+_TEXT: dict[tuple, str] = {}
+_TEXT_LIMIT = 4096
+
+
+def _texts(ids: list[int]) -> dict[int, str]:
+    """The plain text of the explanations ``ids``, reading the HTML only of changed ones."""
+    rows = db.session.execute(select(Explanation.id, Explanation.content_hash, Explanation.updated_at)
+                              .where(Explanation.id.in_(ids))).all() if ids else []
+    keys = {r.id: (r.id, r.content_hash, r.updated_at) for r in rows}
+    missing = [i for i, key in keys.items() if key not in _TEXT]
+    if rows:  # always asked (for none when all are known): the same statements whatever the cache
+        if len(_TEXT) + len(missing) > _TEXT_LIMIT:
+            _TEXT.clear()
+        for row in db.session.execute(select(Explanation.id, Explanation.html).where(Explanation.id.in_(missing))):
+            _TEXT[keys[row.id]] = plain_text(row.html or "")
+    return {i: _TEXT.get(key, "") for i, key in keys.items()}
+
+
+def _explanations(terms: list[str], linked_slugs: set[str]) -> tuple[list[matching.ExplanationRow], dict[int, str]]:
+    """Every explanation that matches (in its title or the text a reader sees), and every one a
+    matching question links to (by slug); with the plain text of the ones that match."""
+    narrow = _narrowing(terms)
+    candidate = and_(*[or_(_contains(Explanation.title, t), _contains(Explanation.body_md, t)) for t in narrow])
+    condition = or_(candidate, Explanation.slug.in_(sorted(linked_slugs))) if linked_slugs else candidate
     rows = db.session.execute(
         select(Explanation.id, Explanation.slug, Explanation.lang, Explanation.title,
-               case((matched, 1), else_=0).label("matched"), title_hits.label("title_hits"))
+               case((candidate, 1), else_=0).label("candidate"))
         .where(condition).order_by(Explanation.id)).all()
-    return [matching.ExplanationRow(id=r.id, slug=r.slug, lang=r.lang, title=r.title, matched=bool(r.matched),
-                                    title_hits=int(r.title_hits)) for r in rows]
+    texts = _texts([r.id for r in rows if r.candidate])
+    out: list[matching.ExplanationRow] = []
+    bodies: dict[int, str] = {}
+    for r in rows:
+        body = texts.get(r.id, "")
+        matched = bool(r.candidate) and matching.matches(f"{r.title}\n{body}", terms)
+        if matched:
+            bodies[r.id] = body
+        out.append(matching.ExplanationRow(id=r.id, slug=r.slug, lang=r.lang, title=r.title, matched=matched,
+                                           title_hits=matching.count_matching(r.title, terms)))
+    return out, bodies
 
 
 def search(user_id: int, query: str, *, language: str = "en", page: int = 1) -> Results:
@@ -89,7 +125,7 @@ def search(user_id: int, query: str, *, language: str = "en", page: int = 1) -> 
     if not terms:
         return Results(terms, matching.Page([], 1, 1, 0, 0, 0), {}, {}, False)
     questions, truncated = _matching_questions(user_id, terms)
-    explanations = _explanations(terms, {s for q in questions for s in q.slugs})
+    explanations, bodies = _explanations(terms, {s for q in questions for s in q.slugs})
     groups = matching.group_results(explanations, questions, language)
     shown, page, pages = matching.paginate(groups, page)
     result_page = matching.Page(
@@ -105,9 +141,5 @@ def search(user_id: int, query: str, *, language: str = "en", page: int = 1) -> 
     body_hits = [g.explanation.id for g in shown
                  if g.explanation is not None and g.explanation.matched
                  and g.explanation.title_hits < len(terms)]
-    snippets: dict[int, str] = {}
-    if body_hits:
-        for explanation_id, body in db.session.execute(
-                select(Explanation.id, Explanation.body_md).where(Explanation.id.in_(body_hits))):
-            snippets[explanation_id] = matching.snippet(body, terms)
+    snippets = {explanation_id: matching.snippet(bodies[explanation_id], terms) for explanation_id in body_hits}
     return Results(terms, result_page, cards, snippets, truncated)
