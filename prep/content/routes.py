@@ -6,7 +6,7 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_login import login_required
+from flask_login import current_user, login_required
 from sqlalchemy import func, or_, select
 
 from ..database import like_pattern
@@ -21,6 +21,7 @@ from ..web.pagination import paginate
 from . import editor
 from .forms import EditorForm, LinkForm
 from .models import Explanation
+from .neighbours import answered_questions, related_explanations
 from .render import render_markdown
 from .sync import sync_tree
 
@@ -71,8 +72,11 @@ def show(slug: str):
     fallback = explanation is None and not chosen
     if explanation is None:
         explanation = next((r for r in rows if r.lang == "en"), rows[0])
+    reader = str(get_locale() or "en")
     return render_template("content/show.html", explanation=explanation, fallback=fallback,
-                           translations=[r for r in rows if r is not explanation])
+                           translations=[r for r in rows if r is not explanation],
+                           questions=answered_questions(slug, getattr(current_user, "id", None), reader),
+                           related=related_explanations(explanation, reader))
 
 
 def _render_editor(form: EditorForm, *, mode: str, explanation: Explanation | None = None,
