@@ -15,6 +15,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 import waitress
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from . import create_app
 from .accounts.cli import users_group
@@ -25,7 +26,24 @@ from .postings.cli import extract_command, postings_group
 from .postings.coverage import coverage_command
 
 
-@click.group(cls=FlaskGroup, create_app=create_app, add_default_commands=True,
+class _PrepGroup(FlaskGroup):
+    """The group, with one clear line instead of a traceback when the database is not ready."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (OperationalError, ProgrammingError) as err:
+            text = str(err.orig if getattr(err, "orig", None) is not None else err).lower()
+            if "no such table" in text or "does not exist" in text or "undefined" in text:
+                raise click.ClickException("the database has no tables yet (or is from an older version of prep): "
+                                           "run `prep init` first.") from None
+            if "unable to open" in text or "connection" in text or "could not connect" in text:
+                raise click.ClickException("cannot open the database: check PREP_DATABASE_URL "
+                                           "(and that the server is running).") from None
+            raise
+
+
+@click.group(cls=_PrepGroup, create_app=create_app, add_default_commands=True,
              help="prep: interview-prep study companion. Run `prep init` once, then `prep serve`.")
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
