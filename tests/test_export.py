@@ -6,6 +6,7 @@ import copy
 import csv
 import io
 import json
+import re
 import sqlite3
 import zipfile
 from datetime import timedelta
@@ -15,6 +16,7 @@ from sqlalchemy import func, select
 from werkzeug.test import EnvironBuilder
 
 from prep.content.models import Explanation
+from prep.content.render import render_markdown
 from prep.drill.models import Card, ReviewLog
 from prep.export import dump, restore
 from prep.extensions import db
@@ -227,6 +229,31 @@ def test_apkg_is_a_valid_anki_package(rich_user, login, client, clock):
     assert any("prep_suspended" in t for _, t in notes)
     models = json.loads(conn.execute("select models from col").fetchone()[0])
     assert any(m["name"] == "prep interview question" for m in models.values())
+
+
+def test_apkg_stands_alone_in_anki_in_the_chosen_language(rich_user, login, client, clock):
+    card = db.session.scalars(select(Card).where(Card.user_id == rich_user.id).order_by(Card.id)).first()
+    code = render_markdown("See [the tree page](/explanations/tree) and [below](#more).\n\n"
+                           "```python\ndef f(x):\n    return x\n```\n").html
+    db.session.add(Explanation(slug="ring-allreduce", lang="en", title="Ring AllReduce", html=code))
+    db.session.add(Explanation(slug="ring-allreduce", lang="zh", title="环形全归约", html="<p>两个阶段。</p>"))
+    db.session.add(QuestionExplanation(question_id=card.question_id, slug="ring-allreduce", score=1.0,
+                                       origin=LinkOrigin.content))
+    db.session.commit()
+    login(rich_user)
+    first_text = db.session.get(Question, card.question_id).text
+
+    def back(url: str) -> str:
+        with zipfile.ZipFile(io.BytesIO(client.get(url).data)) as zf:
+            fields = [f.split("\x1f") for (f,) in _collection(zf).execute("select flds from notes")]
+        return next(f[1] for f in fields if f[0] == first_text)
+
+    english = back("/export/prep.apkg?lang=en")
+    assert re.search(r'href="https?://[^"/]+/explanations/tree"', english)  # absolute, to this site
+    assert 'href="/explanations/tree"' not in english and 'href="#more"' not in english  # nothing breaks in Anki
+    assert 'style="color:#' in english and 'class="k"' in english  # code keeps its colours without our CSS
+    assert "环形全归约" in back("/export/prep.apkg?lang=zh")
+    assert "Ring AllReduce" in back("/export/prep.apkg?lang=xx")  # an unknown choice: the UI language
 
 
 def test_backup_command(app, runner, rich_user, tmp_path):

@@ -21,6 +21,7 @@ from ..accounts.models import User
 from ..content.models import Explanation
 from ..drill.models import Card
 from ..extensions import db
+from .anki_html import for_anki
 
 log = logging.getLogger(__name__)
 
@@ -57,18 +58,21 @@ def _explanations(cards: Iterable[Card]) -> dict[str, dict[str, Explanation]]:
     return by_slug
 
 
-def _back(card: Card, by_slug: dict[str, dict[str, Explanation]]) -> str:
+def _back(card: Card, by_slug: dict[str, dict[str, Explanation]], lang: str, base_url: str) -> str:
     parts = []
     for link in card.question.accepted_links[:3]:
         versions = by_slug.get(link.slug)
         if versions:
-            e = versions.get(card.question.lang) or versions.get("en") or next(iter(versions.values()))
-            parts.append(f"<h2>{html.escape(e.title)}</h2>{e.html}")
+            e = versions.get(lang) or versions.get(card.question.lang) or next(iter(versions.values()))
+            parts.append(f'<h2 lang="{e.lang}">{html.escape(e.title)}</h2><div lang="{e.lang}">'
+                         f"{for_anki(e.html, base_url)}</div>")
     return "<hr>".join(parts) if parts else "<p><i>No explanation yet.</i></p>"
 
 
-def build_apkg(user: User, now: datetime, deck_name: str | None = None) -> bytes:
-    """The .apkg bytes of every card ``user`` studies (suspended ones too, tagged so)."""
+def build_apkg(user: User, now: datetime, deck_name: str | None = None, *, lang: str = "en",
+               base_url: str = "http://127.0.0.1:5000") -> bytes:
+    """The .apkg bytes of every card ``user`` studies (suspended ones too, tagged so), each
+    explanation in ``lang`` where it exists, links absolute under ``base_url``."""
     cards = list(db.session.scalars(select(Card).where(Card.user_id == user.id).order_by(Card.added_at, Card.id)))
     by_slug = _explanations(cards)
     deck = genanki.Deck(deck_id_for(user), deck_name or "prep interview questions")
@@ -78,7 +82,7 @@ def build_apkg(user: User, now: datetime, deck_name: str | None = None) -> bytes
         if card.suspended:
             tags.append("prep_suspended")
         note_html = html.escape(card.note).replace("\n", "<br>") if card.note else ""
-        deck.add_note(genanki.Note(model=MODEL, fields=[html.escape(q.text), _back(card, by_slug), note_html],
+        deck.add_note(genanki.Note(model=MODEL, fields=[html.escape(q.text), _back(card, by_slug, lang, base_url), note_html],
                                    guid=genanki.guid_for("prep", q.norm), tags=tags))
     buf = io.BytesIO()
     with warnings.catch_warnings(record=True) as caught:

@@ -1,7 +1,8 @@
 """``/export``: download my data (JSON, CSV, Anki) and import a JSON export. Always the current user's."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import login_required
@@ -46,7 +47,10 @@ def csv_download():
 @login_required
 def apkg_download():
     now = clock.now()
-    return _download(anki.build_apkg(signed_in_user(), now), "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
+    lang = request.args.get("lang") if request.args.get("lang") in ("en", "zh") else str(get_locale() or "en")
+    base_url = current_app.config.get("BASE_URL") or request.url_root
+    body = anki.build_apkg(signed_in_user(), now, lang=lang, base_url=base_url)
+    return _download(body, "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
 
 
 @bp.route("/import", methods=["POST"])
