@@ -169,3 +169,22 @@ def test_a_session_shows_a_card_twice_only_as_a_learning_step(client, login, day
         db.session.commit()
         clock.shift(timedelta(seconds=20))
     assert len(seen) >= 3
+
+
+def test_a_translation_is_not_a_sibling(make_user, make_question):
+    """Rating a question buries its same-language siblings, not its wording in the other language."""
+    user = make_user()
+    en = make_question("How does ring AllReduce work, step by step?")
+    zh = make_question("环形AllReduce分为哪两个阶段？")
+    sibling = make_question("Why is ring AllReduce bandwidth-optimal?")
+    for question in (en, zh, sibling):
+        _link(question, "ring-allreduce")
+    db.session.commit()
+    service.add_to_study(user, [en.id, zh.id, sibling.id], FIXED_NOW)
+    db.session.commit()
+    card = _card(user, en)
+    assert service.rate(user, card.id, card.version, 3, FIXED_NOW).recorded
+    db.session.commit()
+    assert _card(user, sibling).buried_until is not None
+    assert _card(user, zh).buried_until is None
+    assert service.queue_counts(user, FIXED_NOW).buried == 1

@@ -249,12 +249,15 @@ BURIED_SIBLINGS = "buried_siblings"  # key in ReviewLog.card_before: the sibling
 
 
 def sibling_question_ids(question_id: int):
-    """The questions sharing an accepted explanation link (same slug) with this one (a subquery)."""
+    """The questions sharing an accepted explanation link (same slug) with this one, in its
+    language (a subquery): a wording in the other language is a translation, not a sibling, and
+    does not bury it."""
     slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
                                                    QuestionExplanation.rejected.is_(False))
-    return select(QuestionExplanation.question_id).where(
+    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
+    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
         QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id)
+        QuestionExplanation.question_id != question_id, Question.lang == lang)
 
 
 def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
