@@ -47,6 +47,16 @@ def _parse_str(name: str, raw: str) -> str:
     return raw.strip()
 
 
+def _parse_score(name: str, raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number from 0 to 1, got {raw!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise ConfigError(f"{name} must be a number from 0 to 1, got {raw!r}")
+    return value
+
+
 # env var suffix -> (Flask config key, parser)
 _SETTINGS: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "DATABASE_URL": ("SQLALCHEMY_DATABASE_URI", _parse_str),
@@ -63,6 +73,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "SESSION_IDLE_MINUTES": ("SESSION_IDLE_MINUTES", _parse_int),
     "SESSION_MAX_DAYS": ("SESSION_MAX_DAYS", _parse_int),
     "OPTIMIZE_MAX_HISTORY_PER_CARD": ("OPTIMIZE_MAX_HISTORY_PER_CARD", _parse_positive_int),
+    "LINK_MIN_SCORE": ("LINK_MIN_SCORE", _parse_score),
 }
 
 
@@ -83,6 +94,9 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "SESSION_MAX_DAYS": 14,
         # The optimiser fits on each card's most recent reviews only (prep.optimize.fit).
         "OPTIMIZE_MAX_HISTORY_PER_CARD": 1000,
+        # An automatic link scoring under this is a "suggested explanation", not the answer, and
+        # its question stays in the instructors' unanswered queue (prep.questions.models).
+        "LINK_MIN_SCORE": 0.65,
         # A pasted posting may be up to 1 MB (Flask's default form-field limit is 500 KB).
         "MAX_FORM_MEMORY_SIZE": 1_100_000,
         # The review checklist posts five fields per question, up to 200 questions.

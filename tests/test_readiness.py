@@ -6,9 +6,9 @@ from datetime import date
 from prep.postings.readiness import QuestionState, assess
 
 
-def q(i, r=0.0, reviewed=True, lapses=0):
+def q(i, r=0.0, reviewed=True, lapses=0, reviews=None):
     return QuestionState(question_id=i, text=f"q{i}", studied=True, reviewed=reviewed, retrievability=r,
-                         lapses=lapses)
+                         lapses=lapses, reviews=(3 if reviewed else 0) if reviews is None else reviews)
 
 
 def test_share_weakest_and_projection():
@@ -39,6 +39,13 @@ def test_interview_today_or_past_and_empty():
     assert empty.share == 0.0 and empty.projection is None
 
 
+def test_a_question_reviewed_once_is_not_ready():
+    """Minutes after the first review recall is near 1: that is not readiness (issue 21)."""
+    result = assess([q(1, 0.99, reviews=1), q(2, 0.99, reviews=2), q(3, reviewed=False)], 0.9, today=date(2026, 3, 5))
+    assert (result.ready, result.unseen) == (1, 1)
+    assert [s.question_id for s in result.weakest] == [1, 3]
+
+
 def test_posting_page_shows_readiness_and_saves_interview_date(client, login, make_user, clock):
     from sqlalchemy import select
 
@@ -61,7 +68,8 @@ def test_posting_page_shows_readiness_and_saves_interview_date(client, login, ma
     service.rate(user, card.id, card.version, 4, clock.now)  # Easy: recalled now
     db.session.commit()
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
-    assert 'id="readiness"' in page and "1 of 2" in page and "1 not reviewed yet" in page
+    # One review is not readiness (issue 21): 0 of 2 ready, 1 not reviewed yet.
+    assert 'id="readiness"' in page and "0 of 2" in page and "1 not reviewed yet" in page
     r = client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2099-01-01"})
     assert r.status_code == 302
     assert db.session.get(Posting, posting.id).interview_date.isoformat() == "2099-01-01"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 
 from ..extensions import db
@@ -10,19 +11,35 @@ from ..questions.models import Question
 from .models import Explanation
 
 
+class Linked:
+    """An explanation as linked to one question: the row's attributes, plus ``suggested`` (an
+    automatic link under ``LINK_MIN_SCORE``: shown as a suggestion, not as the answer)."""
+
+    def __init__(self, explanation: Explanation, suggested: bool) -> None:
+        self.explanation, self.suggested = explanation, suggested
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.explanation, name)
+
+
 def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
-                     lang: str | None = None) -> list[Explanation]:
+                     lang: str | None = None, min_score: float | None = None) -> list[Linked]:
     """The accepted linked explanations, best first, one per slug, preferring ``lang`` (the
     caller passes the UI locale; without it, the user's setting, then the question's language).
-    A slug without that language comes in the other one: the template says so."""
-    slugs = [link.slug for link in question.accepted_links][:limit]
-    if not slugs:
+    A slug without that language comes in the other one: the template says so. Those that answer
+    the question come first; weak automatic links (under ``min_score``, by default the config's
+    ``LINK_MIN_SCORE``) follow, marked ``suggested``."""
+    if min_score is None:
+        min_score = current_app.config["LINK_MIN_SCORE"]
+    links = sorted(question.accepted_links[:limit], key=lambda link: not link.is_confident(min_score))
+    if not links:
         return []
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs))).all()
+    suggested = {link.slug: not link.is_confident(min_score) for link in links}
+    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(list(suggested)))).all()
     want = lang or getattr(user, "language", None) or question.lang or "en"
     by_slug: dict[str, Explanation] = {}
     for row in rows:
         current = by_slug.get(row.slug)
         if current is None or (row.lang == want and current.lang != want):
             by_slug[row.slug] = row
-    return [by_slug[s] for s in slugs if s in by_slug]
+    return [Linked(by_slug[link.slug], suggested[link.slug]) for link in links if link.slug in by_slug]

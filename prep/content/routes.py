@@ -12,7 +12,7 @@ from sqlalchemy import func, or_, select
 from ..database import like_pattern
 from ..extensions import db
 from ..postings.models import PostingQuestion
-from ..postings.coverage import uncovered_skills
+from ..postings.coverage import unanswered_statement, uncovered_skills
 from ..questions.models import LinkOrigin, Question, QuestionExplanation
 from ..web.access import instructor_required
 from ..web.args import int_arg
@@ -187,12 +187,8 @@ def preview():
 @instructor_required
 def unanswered():
     """Bank questions with no accepted explanation, most-asked (by postings) first."""
-    linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
     postings = func.count(func.distinct(PostingQuestion.posting_id))
-    asked = select(PostingQuestion.question_id, postings.label("n")).group_by(PostingQuestion.question_id).subquery()
-    page = paginate(select(Question).outerjoin(asked, asked.c.question_id == Question.id)
-                    .where(Question.owner_id.is_(None), Question.id.not_in(linked))
-                    .order_by(func.coalesce(asked.c.n, 0).desc(), Question.id), PAGE_SIZE)
+    page = paginate(unanswered_statement().with_only_columns(Question), PAGE_SIZE)
     ids = [question.id for question in page.items]
     counts = dict(db.session.execute(select(PostingQuestion.question_id, postings).where(
         PostingQuestion.question_id.in_(ids)).group_by(PostingQuestion.question_id)).all()) if ids else {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Select, case, exists, func, select
+from sqlalchemy import Select, case, exists, func, or_, select
 
 from ..accounts.models import User
 from ..extensions import db
@@ -15,11 +15,13 @@ from .service import MAX_DURATION_MS, RateResult, get_card, store_log, study_day
 
 
 def _cram_candidates(user: User, question_ids: list[int], now: datetime) -> Select[tuple[Card]]:
-    """The posting's studied cards that are not due today (the regular drill has the others)."""
+    """The posting's studied cards: those not due today (the regular drill has the reviews due),
+    and every learning or relearning card, the ones least settled, whenever its next step is due."""
     day = study_day(user, now)
     return select(Card).where(
         Card.user_id == user.id, Card.question_id.in_(question_ids), Card.suspended.is_(False),
-        Card.state != CardState.new, Card.due >= day.end)
+        Card.state != CardState.new,
+        or_(Card.due >= day.end, Card.state.in_([CardState.learning, CardState.relearning])))
 
 
 def _crammed_today(day: queue.StudyDay, passed_only: bool):

@@ -7,6 +7,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from babel.dates import format_timedelta
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 from flask_login import login_required
 from sqlalchemy import select
@@ -21,7 +22,7 @@ from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from . import cramming, scheduling, service
+from . import cramming, scheduling, service, tally
 from .forms import NoteForm, RateForm
 from .models import Card, ReviewLog
 
@@ -57,8 +58,15 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 def dashboard():
     user, now = signed_in_user(), _now()
     counts = service.counts(user, now)
-    return render_template("drill/dashboard.html", counts=counts,
+    return render_template("drill/dashboard.html", counts=counts, **_today_context(counts, now),
                            interviews=upcoming_interviews(user, service.study_day(user, now).day))
+
+
+def _today_context(counts: service.Counts, now: datetime) -> dict:
+    """What templates/drill/_today.html needs: the queue counts, minutes to the next learning card
+    and the form of the "show buried cards" button."""
+    return {"q": counts.queue, "next_minutes": tally.minutes_until(counts.queue.next_learning, now),
+            "unbury_form": EmptyForm()}
 
 
 def upcoming_interviews(user, today, limit: int = 3):
@@ -78,7 +86,7 @@ def drill():
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
     counts = service.counts(user, now, done)
     if card is None:
-        return render_template("drill/done.html", counts=counts, undo_form=EmptyForm())
+        return render_template("drill/done.html", counts=counts, undo_form=EmptyForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
     intervals = {r: interval_label(d)
                  for r, d in scheduling.preview_intervals(settings, card, now).items()}
@@ -86,7 +94,7 @@ def drill():
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
-        undo_form=EmptyForm(), action_form=EmptyForm(), can_undo=service.has_review(user),
+        undo_form=EmptyForm(), action_form=EmptyForm(), can_undo=service.has_review(user), **_today_context(counts, now),
     )
 
 
@@ -161,6 +169,19 @@ def cram_rate(posting_id: int):
         abort(404)
     db.session.commit()
     return redirect(url_for("drill.cram", posting_id=posting.id))
+
+
+@bp.route("/drill/unbury", methods=["POST"])
+@login_required
+def unbury():
+    """Show today the cards buried until tomorrow (sibling burying or Bury)."""
+    if not EmptyForm().validate():
+        abort(400)
+    shown = service.unbury_all(signed_in_user(), _now())
+    db.session.commit()
+    flash(ngettext("%(num)s buried card is back in today's queue.", "%(num)s buried cards are back in today's queue.",
+                   shown), "success")
+    return redirect(_back(url_for("drill.drill")))
 
 
 @bp.route("/drill/undo", methods=["POST"])

@@ -18,9 +18,10 @@ from ..accounts.models import User
 from ..extensions import db
 from ..zones import user_zone
 from ..questions.models import Question, QuestionExplanation
-from . import queue, scheduling
+from . import queue, scheduling, tally, today
 from .cards import memory_of
 from .models import Card, CardState, ReviewLog
+from .tally import QueueCounts
 
 MAX_DURATION_MS = 10 * 60 * 1000  # longer than this on one card is time away from the screen
 
@@ -87,53 +88,58 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 
 @dataclass(frozen=True)
 class Counts:
-    learning_now: int
-    reviews_today: int
-    new_available: int
+    """Today's figures: the queue counts every screen shares (:func:`.tally.queue_counts`),
+    plus the reviews done today and the streak."""
+
+    queue: QueueCounts
     reviewed_today: int
     streak: int
-    total_cards: int
-    suspended: int
+
+    @property
+    def learning_now(self) -> int:
+        return self.queue.learning_now
+
+    @property
+    def reviews_today(self) -> int:
+        return self.queue.reviews_now
+
+    @property
+    def new_available(self) -> int:
+        return self.queue.new_today
 
     @property
     def due_now(self) -> int:
-        return self.learning_now + self.reviews_today
+        return self.queue.due_now
 
     @property
     def remaining_today(self) -> int:
-        return self.learning_now + self.reviews_today + self.new_available
+        """Cards the drill would show now (learning cards due later today are ``queue.learning_later``)."""
+        return self.queue.remaining_now
+
+    @property
+    def total_cards(self) -> int:
+        return self.queue.total_cards
+
+    @property
+    def suspended(self) -> int:
+        return self.queue.suspended
+
+
+def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> QueueCounts:
+    """Due now / learning later today / new allowed today / buried: one query plus today's reviews."""
+    day = study_day(user, now)
+    return tally.queue_counts(today.tally(user.id, now, day), limits(user),
+                              done if done is not None else done_today(user, day))
 
 
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:
-    """Dashboard figures for the user's current study day (two queries plus the streak's)."""
+    """Dashboard and drill figures for the user's current study day."""
     day = study_day(user, now)
-    if done is None:
-        done = done_today(user, day)
-    b = queue.budget(limits(user), done)
-    not_buried = or_(Card.buried_until.is_(None), Card.buried_until <= now)
-    active = and_(Card.suspended.is_(False), not_buried)
-    row = db.session.execute(
-        select(
-            func.coalesce(func.sum(case((and_(active, _learning_states(), Card.due <= now), 1), else_=0)), 0),
-            func.coalesce(func.sum(case((and_(active, Card.state == CardState.review, Card.due < day.end), 1),
-                                        else_=0)), 0),
-            func.coalesce(func.sum(case((and_(active, Card.state == CardState.new), 1), else_=0)), 0),
-            func.count(Card.id),
-            func.coalesce(func.sum(case((Card.suspended.is_(True), 1), else_=0)), 0),
-        ).where(Card.user_id == user.id)
-    ).one()
     reviewed_today = db.session.scalar(
         select(func.count(ReviewLog.id)).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
                                                ReviewLog.reviewed_at < day.end)) or 0
-    return Counts(
-        learning_now=int(row[0]),
-        reviews_today=min(int(row[1]), b.reviews_left),
-        new_available=min(int(row[2]), b.new_left),
-        reviewed_today=int(reviewed_today),
-        streak=current_streak(user, now),
-        total_cards=int(row[3]),
-        suspended=int(row[4]),
-    )
+    return Counts(queue=queue_counts(user, now, done), reviewed_today=int(reviewed_today),
+                  streak=current_streak(user, now))
 
 
 def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
@@ -243,12 +249,15 @@ BURIED_SIBLINGS = "buried_siblings"  # key in ReviewLog.card_before: the sibling
 
 
 def sibling_question_ids(question_id: int):
-    """The questions sharing an accepted explanation link (same slug) with this one (a subquery)."""
+    """The questions sharing an accepted explanation link (same slug) with this one, in its
+    language (a subquery): a wording in the other language is a translation, not a sibling, and
+    does not bury it."""
     slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
                                                    QuestionExplanation.rejected.is_(False))
-    return select(QuestionExplanation.question_id).where(
+    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
+    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
         QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id)
+        QuestionExplanation.question_id != question_id, Question.lang == lang)
 
 
 def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
@@ -347,6 +356,13 @@ def add_to_study(user: User, question_ids: Iterable[int], now: datetime) -> int:
 def bury(card: Card, user: User, now: datetime) -> None:
     """Hide the card until the next study day."""
     card.buried_until = study_day(user, now).end
+
+
+def unbury_all(user: User, now: datetime) -> int:
+    """Bring back today every card of the user's that is buried until later; how many."""
+    result = db.session.execute(update(Card).where(Card.user_id == user.id, Card.buried_until > now)
+                                .values(buried_until=None).execution_options(synchronize_session=False))
+    return int(result.rowcount or 0)
 
 
 def set_suspended(card: Card, suspended: bool) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import click
+from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
@@ -25,10 +26,13 @@ def uncovered_skills(min_postings: int = 1) -> list[SkillGap]:
                       min_postings)
 
 
-def unanswered_statement():
-    """Public bank questions with no accepted explanation, most-asked (by postings) first:
-    ``(Question, postings)`` rows."""
-    linked = select(QuestionExplanation.question_id).where(QuestionExplanation.rejected.is_(False))
+def unanswered_statement(min_score: float | None = None):
+    """Public bank questions with no explanation that answers them (an accepted link, automatic
+    ones scoring at least ``min_score``, by default the config's ``LINK_MIN_SCORE``), most-asked
+    (by postings) first: ``(Question, postings)`` rows."""
+    if min_score is None:
+        min_score = current_app.config["LINK_MIN_SCORE"]
+    linked = select(QuestionExplanation.question_id).where(QuestionExplanation.answers(min_score))
     postings = func.count(func.distinct(PostingQuestion.posting_id)).label("n")
     asked = select(PostingQuestion.question_id, postings).group_by(PostingQuestion.question_id).subquery()
     return (select(Question, func.coalesce(asked.c.n, 0))

@@ -27,6 +27,8 @@ class ImportPostingForm(FlaskForm):
     file = FileField(_l("…or upload a file"), validators=[Optional()],
                      description=_l("A text file or a saved HTML page (UTF-8, UTF-16 or GB18030/GBK), "
                                              "up to %(mb)s MB.", mb=MAX_POSTING_BYTES // 1_000_000))
+    #: "report" when the candidate came to paste an interview report (the review form then says so).
+    kind = HiddenField(validators=[Optional()])
     submit = SubmitField(_l("Import posting"))
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -105,6 +107,8 @@ class ReviewPostingForm(FlaskForm):
     company = StringField(_l("Company"), validators=[Optional(), Length(max=200)])
     title = StringField(_l("Title"), validators=[Optional(), Length(max=300)])
     doc_kind = SelectField(_l("This is"), choices=doc_kind_choices, default="posting")
+    interview_date = DateField(_l("Interview date (if you know it)"), validators=[Optional()],
+                               description=_l("Readiness then counts down to that day; you can set it later."))
     questions = FieldList(FormField(QuestionRowForm), max_entries=MAX_QUESTIONS + BLANK_ROWS + 20)
     submit = SubmitField(_l("Save posting"))
 
@@ -120,7 +124,7 @@ class ReviewPostingForm(FlaskForm):
         return ok
 
     @classmethod
-    def from_preview(cls, preview: Preview) -> ReviewPostingForm:
+    def from_preview(cls, preview: Preview, kind: str | None = None) -> ReviewPostingForm:
         """The checklist for a previewed posting: every question found (the uncertain ones
         unticked), then :data:`BLANK_ROWS` empty rows for questions the engine missed."""
         result = preview.result
@@ -130,12 +134,12 @@ class ReviewPostingForm(FlaskForm):
         rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": ""}] * BLANK_ROWS
         return cls(formdata=None, data={
             "source": preview.text, "company": result.company or "", "title": result.title or "",
-            "doc_kind": result.doc_kind, "questions": rows})
+            "doc_kind": kind if kind in ("posting", "report") else result.doc_kind, "questions": rows})
 
     def review(self) -> Review:
         """What the candidate confirmed, for :func:`prep.postings.service.import_posting`."""
         return Review(company=(self.company.data or "").strip() or None, title=(self.title.data or "").strip() or None,
-                      kind=self.doc_kind.data,
+                      kind=self.doc_kind.data, interview_date=self.interview_date.data,
                       questions=[ReviewedQuestion(q["text"], q["kind"] if q["kind"] in KINDS else "concept",
                                                   q["round"], q["section"]) for q in self.kept_questions()])
 

@@ -10,7 +10,7 @@ import hashlib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,7 @@ class Review:
     title: str | None
     kind: str
     questions: list[ReviewedQuestion]
+    interview_date: date | None = None
 
 
 @dataclass
@@ -194,7 +195,8 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
                       sections=dict(result.sections), skills=skills,
                       recognised_sections=result.recognised_sections or bool(asked_list), created_at=now,
                       kind=kind if kind in ("posting", "report") else "posting",
-                      rounds=[_cut(r, 60) for r in rounds], skill_weights=weights)
+                      rounds=[_cut(r, 60) for r in rounds], skill_weights=weights,
+                      interview_date=review.interview_date if review is not None and owner_id is not None else None)
     db.session.add(posting)
     db.session.flush()
 

@@ -9,6 +9,10 @@ import math
 from dataclasses import dataclass
 from datetime import date
 
+#: A question is ready only once it was recalled again after the first review: right after a
+#: single review the recall probability is near 1 but says nothing about memory yet.
+MIN_REVIEWS_FOR_READY = 2
+
 
 @dataclass(frozen=True)
 class QuestionState:
@@ -18,6 +22,7 @@ class QuestionState:
     reviewed: bool           # the card has left the new state
     retrievability: float    # 0 when not reviewed
     lapses: int = 0
+    reviews: int = 0         # times rated in the drill (the card's reps)
 
 
 @dataclass(frozen=True)
@@ -45,12 +50,16 @@ class Readiness:
 
 def assess(states: list[QuestionState], desired_retention: float, *, today: date,
            interview_date: date | None = None, pace_per_day: float = 0.0, weakest: int = 5) -> Readiness:
-    """A question is ready when its current retrievability is at least the desired retention.
-    The weakest are the reviewed ones with the lowest retrievability (most lapses first on ties),
-    then the ones not reviewed yet."""
-    ready = sum(1 for s in states if s.reviewed and s.retrievability >= desired_retention)
+    """A question is ready when it was reviewed at least :data:`MIN_REVIEWS_FOR_READY` times and
+    its current retrievability is at least the desired retention. The weakest are the reviewed
+    ones not ready, lowest retrievability first (most lapses first on ties), then the ones not
+    reviewed yet."""
+    def is_ready(s: QuestionState) -> bool:
+        return s.reviewed and s.reviews >= MIN_REVIEWS_FOR_READY and s.retrievability >= desired_retention
+
+    ready = sum(1 for s in states if is_ready(s))
     unseen = sum(1 for s in states if not s.reviewed)
-    reviewed = sorted((s for s in states if s.reviewed and s.retrievability < desired_retention),
+    reviewed = sorted((s for s in states if s.reviewed and not is_ready(s)),
                       key=lambda s: (s.retrievability, -s.lapses, s.question_id))
     rest = [s for s in states if not s.reviewed]
     projection = None

@@ -137,7 +137,7 @@ def new():
         flash(_("%(posting)s was already imported; nothing new was added.",
                 posting=preview.existing.display_name), "info")
         return redirect(url_for("postings.show", posting_id=preview.existing.id))
-    return _render_review(ReviewPostingForm.from_preview(preview), result=preview.result)
+    return _render_review(ReviewPostingForm.from_preview(preview, form.kind.data), result=preview.result)
 
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):

@@ -82,7 +82,7 @@ def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Seq
         states.append(QuestionState(
             question_id=question_id, text=text, studied=card is not None, reviewed=reviewed,
             retrievability=scheduling.retrievability(sched, card, now) if reviewed else 0.0,
-            lapses=card.lapses if card else 0))
+            lapses=card.lapses if card else 0, reviews=card.reps if card else 0))
     since = now - timedelta(days=PACE_DAYS)
     introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
         ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,

@@ -4,7 +4,7 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import Column, ColumnElement, Enum, Float, ForeignKey, String, Table, Text, UniqueConstraint, or_
+from sqlalchemy import Column, ColumnElement, Enum, Float, ForeignKey, String, Table, Text, UniqueConstraint, and_, or_
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -63,6 +63,10 @@ class Question(db.Model):
         """Links shown to candidates: not rejected, best first."""
         return [link for link in self.links if not link.rejected]
 
+    def confident_links(self, min_score: float) -> list[QuestionExplanation]:
+        """Accepted links that answer the question (see :meth:`QuestionExplanation.is_confident`)."""
+        return [link for link in self.accepted_links if link.is_confident(min_score)]
+
     @staticmethod
     def visible_to(user_id: int) -> ColumnElement[bool]:
         """The bank a user can see, as a query condition: the public questions and their own."""
@@ -84,3 +88,15 @@ class QuestionExplanation(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
 
     question: Mapped[Question] = relationship(back_populates="links")
+
+    def is_confident(self, min_score: float) -> bool:
+        """An explanation's own list or an instructor's decision always is; an automatic link is
+        when it scores at least ``min_score`` (config ``LINK_MIN_SCORE``), else it is only a
+        suggestion."""
+        return self.origin is not LinkOrigin.auto or self.score >= min_score
+
+    @staticmethod
+    def answers(min_score: float) -> ColumnElement[bool]:
+        """:meth:`is_confident` and not rejected, as a query condition."""
+        return and_(QuestionExplanation.rejected.is_(False),
+                    or_(QuestionExplanation.origin != LinkOrigin.auto, QuestionExplanation.score >= min_score))

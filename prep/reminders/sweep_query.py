@@ -24,8 +24,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
-from ..drill import queue
+from ..drill import queue, today
 from ..drill.models import Card, CardState, ReviewLog
+from ..drill.tally import queue_counts
 from ..extensions import db
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
@@ -41,14 +42,6 @@ STREAK_LOOKBACK = timedelta(days=400)
 
 
 # --- finding ---------------------------------------------------------------------------------
-
-def _least(a: Any, b: Any) -> ColumnElement[int]:
-    return case((a < b, a), else_=b)
-
-
-def _positive(a: Any) -> ColumnElement[int]:
-    return case((a > 0, a), else_=0)
-
 
 def _settings_columns() -> dict[str, ColumnElement[Any]]:
     return {
@@ -126,14 +119,8 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         .cte("candidates")
     )
     candidate_ids = select(candidates.c.user_id)
-    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
-    learning_states = Card.state.in_([CardState.learning, CardState.relearning])
-    card_counts = (
-        select(Card.user_id.label("user_id"),
-               func.sum(case((and_(active, learning_states, Card.due <= now), 1), else_=0)).label("learning"),
-               func.sum(case((and_(active, Card.state == CardState.review, Card.due < study_end), 1),
-                             else_=0)).label("reviews"),
-               func.sum(case((and_(active, Card.state == CardState.new), 1), else_=0)).label("new"))
+    card_counts = (  # the drill's one tally query (prep.drill.today), per user
+        select(Card.user_id.label("user_id"), *today.tally_columns(now, study_end))
         .join(User, User.id == Card.user_id)
         .where(Card.user_id.in_(candidate_ids))
         .group_by(Card.user_id)
@@ -150,14 +137,11 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         .subquery("done_today")
     )
     c = candidates.c
-    learning = func.coalesce(card_counts.c.learning, 0)
-    reviews = _least(func.coalesce(card_counts.c.reviews, 0),
-                     _positive(c.reviews_per_day - func.coalesce(done.c.reviews_done, 0)))
-    new = _least(func.coalesce(card_counts.c.new, 0),
-                 _positive(c.new_per_day - func.coalesce(done.c.new_done, 0)))
     stmt = (
         select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
-               learning, reviews, new, c.log_id, c.log_status, c.attempts, c.language)
+               c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
+               func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
+               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS])
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
         .outerjoin(done, done.c.user_id == c.user_id)
         .order_by(c.user_id)
@@ -165,14 +149,17 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     rows = db.session.execute(stmt).all()
     out = []
     for row in rows:
-        if int(row[7]) + int(row[8]) + int(row[9]) <= 0:
+        counts = queue_counts(today.tally_from_row(row, 15), queue.Limits(new_per_day=int(row[12]),
+                                                                           reviews_per_day=int(row[11])),
+                              queue.DoneToday(new=int(row[13]), reviews=int(row[14])))
+        if counts.remaining_now <= 0:
             continue
         clock = clocks[row[3]]
         out.append(DueUser(
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
-            day_end=clock.day_end, learning=int(row[7]), reviews=int(row[8]), new=int(row[9]),
-            log_id=row[10], log_status=row[11], attempts=int(row[12] or 0), language=row[13]))
+            day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now, new=counts.new_today,
+            log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
     return DuePage(due=out, last_id=rows[-1][0] if len(rows) >= batch_size else None)
 
 

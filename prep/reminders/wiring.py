@@ -72,7 +72,7 @@ def _banner() -> dict[str, Any] | None:
         note = service.today_notification(user, now)
         if note is None:
             return None
-        due = drill_service.counts(user, now).remaining_today
+        due = drill_service.queue_counts(user, now).remaining_now
         if due <= 0:
             return None
         return {"notification": note, "due": due, "open": service.open_count(user)}

@@ -52,7 +52,7 @@ def index():
         forecast_chart=forecast_chart, weeks=weeks, retention_chart=compute.retention_chart(weeks, user.desired_retention,
                                                                           day_label=_day_label),
         desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states),
-        leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES,
+        leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES, q=service.queue_counts(user, now),
     )
 
 

@@ -1,0 +1,56 @@
+"""The one query behind today's queue counts (:mod:`.tally` holds the rule that reads it).
+
+:func:`tally_columns` is the query's definition: the drill, the dashboard, the stats page and the
+reminder banner select it for one user (:func:`tally`); the reminder sweep selects the same
+columns grouped by user, with each user's day end as a ``CASE``. Nothing here commits.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, case, func, or_, select
+
+from ..dbtypes import UTCDateTime
+from ..extensions import db
+from . import queue
+from .models import Card, CardState
+from .tally import Tally
+
+TALLY_FIELDS = ("learning_now", "learning_later", "next_learning", "reviews_due", "new", "buried", "total",
+                "suspended")
+
+
+def tally_columns(now: datetime, day_end: Any) -> list[Any]:
+    """The labelled aggregate columns of :class:`.tally.Tally`, in :data:`TALLY_FIELDS` order.
+    ``day_end`` is a datetime or a column (the sweep's per-user ``CASE``)."""
+    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
+    learning = and_(active, Card.state.in_([CardState.learning, CardState.relearning]))
+    horizon = now + queue.LEARN_AHEAD
+    later = and_(learning, Card.due > horizon, Card.due < day_end)
+
+    def count(cond: Any, name: str) -> Any:
+        return func.coalesce(func.sum(case((cond, 1), else_=0)), 0).label(name)
+
+    return [
+        count(and_(learning, Card.due <= horizon), "learning_now"),
+        count(later, "learning_later"),
+        func.min(case((later, Card.due), else_=None), type_=UTCDateTime()).label("next_learning"),
+        count(and_(active, Card.state == CardState.review, Card.due < day_end), "reviews_due"),
+        count(and_(active, Card.state == CardState.new), "new"),
+        count(and_(Card.suspended.is_(False), Card.buried_until > now), "buried"),
+        func.count(Card.id).label("total"),
+        count(Card.suspended.is_(True), "suspended"),
+    ]
+
+
+def tally_from_row(row: Any, offset: int = 0) -> Tally:
+    """A :class:`Tally` from the :func:`tally_columns` values of a result row, from ``offset`` on."""
+    values = dict(zip(TALLY_FIELDS, row[offset:offset + len(TALLY_FIELDS)]))
+    return Tally(**{k: (v if k == "next_learning" else int(v or 0)) for k, v in values.items()})
+
+
+def tally(user_id: int, now: datetime, day: queue.StudyDay) -> Tally:
+    """One user's :class:`Tally` for the study day ``day`` (one query)."""
+    row = db.session.execute(select(*tally_columns(now, day.end)).where(Card.user_id == user_id)).one()
+    return tally_from_row(row)
