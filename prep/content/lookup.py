@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..questions.models import Question
-from .models import Explanation
+from .models import Explanation, live
 
 
 def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
@@ -18,7 +18,7 @@ def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
     slugs = [link.slug for link in question.accepted_links][:limit]
     if not slugs:
         return []
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs))).all()
+    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs), live())).all()
     want = lang or getattr(user, "language", None) or question.lang or "en"
     by_slug: dict[str, Explanation] = {}
     for row in rows:

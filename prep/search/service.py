@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, case, or_, select
 
-from ..content.models import Explanation
+from ..content.models import Explanation, live
 from ..database import like_pattern
 from ..drill.models import Card, CardState
 from ..extensions import db
@@ -78,7 +78,7 @@ def _explanations(terms: list[str], linked_slugs: set[str]) -> list[matching.Exp
     rows = db.session.execute(
         select(Explanation.id, Explanation.slug, Explanation.lang, Explanation.title,
                case((matched, 1), else_=0).label("matched"), title_hits.label("title_hits"))
-        .where(condition).order_by(Explanation.id)).all()
+        .where(condition, live()).order_by(Explanation.id)).all()
     return [matching.ExplanationRow(id=r.id, slug=r.slug, lang=r.lang, title=r.title, matched=bool(r.matched),
                                     title_hits=int(r.title_hits)) for r in rows]
 
