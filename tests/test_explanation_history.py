@@ -151,3 +151,17 @@ def test_candidates_cannot_see_or_restore_history(clock, client, make_user, logi
     assert client.post("/explanations/alpha/revisions/1/restore?lang=en").status_code == 403
     assert client.post("/explanations/alpha/restore?lang=en").status_code == 403
     assert db.session.scalar(select(func.count(ExplanationRevision.id))) == 3
+
+
+def test_preview_checks_cross_links_against_the_database_not_the_files(clock, client, instructor, content):
+    """Issue 19 item 5: the draft's cross-links and slug are checked against the stored
+    explanations; the serving host's folder is not read (here it is gone altogether)."""
+    import shutil
+
+    shutil.rmtree(content)
+    draft = "---\ntitle: Epsilon\nquestions: ['What is epsilon?']\n---\nSee [[alpha]] and [[nowhere]].\n"
+    answer = client.post("/explanations/preview", data={"text": draft, "area": "gpu"}).get_json()
+    assert len(answer["problems"]) == 1 and "nowhere" in answer["problems"][0]
+    taken = draft.replace("title: Epsilon", "title: Beta")
+    answer = client.post("/explanations/preview", data={"text": taken, "area": "gpu"}).get_json()
+    assert any("already used by gpu/beta.md" in p for p in answer["problems"])
