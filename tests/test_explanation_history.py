@@ -165,3 +165,16 @@ def test_preview_checks_cross_links_against_the_database_not_the_files(clock, cl
     taken = draft.replace("title: Epsilon", "title: Beta")
     answer = client.post("/explanations/preview", data={"text": taken, "area": "gpu"}).get_json()
     assert any("already used by gpu/beta.md" in p for p in answer["problems"])
+
+
+def test_an_empty_folder_is_an_error_even_when_only_browser_work_is_stored(clock, client, instructor, app, runner,
+                                                                           tmp_path):
+    new = "---\ntitle: Delta\nquestions: ['What is delta?']\n---\nWritten in the browser.\n"
+    assert client.post("/explanations/new", data={"area": "gpu", "text": new, "save": "1"}).status_code == 302
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(args=["content", "sync", str(empty)])
+    assert result.exit_code == 1 and "no explanation files here" in result.output
+    result = runner.invoke(args=["content", "sync", "--prune", str(empty)])
+    assert result.exit_code == 0, result.output
+    assert row("delta").removed_at is None and row("delta").source == new  # browser work is never removed

@@ -36,6 +36,8 @@ def add_revision(row: Explanation, source: str, html: str, digest: str, *, origi
     """Append a revision to ``row`` (flushed); the row's current text is not changed here."""
     if row.id is None:
         db.session.flush()
+    else:  # two hosts saving the same explanation at once take turns (PostgreSQL; SQLite has one writer)
+        db.session.execute(select(Explanation.id).where(Explanation.id == row.id).with_for_update())
     last = db.session.scalar(select(func.max(ExplanationRevision.number)).where(
         ExplanationRevision.explanation_id == row.id)) or 0
     revision = ExplanationRevision(explanation_id=row.id, number=last + 1, source=source, html=html,

@@ -43,6 +43,8 @@ class SyncReport:
     kept: list[str] = field(default_factory=list)
     #: Files changed while the browser also saved the explanation since the last sync.
     conflicts: list[str] = field(default_factory=list)
+    #: The folder has no explanation file while the database has explanations: nothing was done.
+    empty_folder: bool = False
 
     @property
     def changed(self) -> bool:
@@ -50,7 +52,7 @@ class SyncReport:
 
     @property
     def refused(self) -> bool:
-        return bool(self.kept)
+        return bool(self.kept) or self.empty_folder
 
     def summary(self) -> str:
         line = (f"content: {len(self.added)} added, {len(self.updated)} updated, {len(self.removed)} removed, "
@@ -128,6 +130,7 @@ def sync_tree(root: Path | str, *, relink: bool = True, prune: bool = False) -> 
         report.problems.append(f"{root}: no explanation files here; nothing was removed. "
                                "Check the content folder, or run 'prep content sync --prune' to remove them.")
         if not prune:
+            report.empty_folder = True
             return report
     if files and _nothing_to_do(files):
         report.unchanged = len(files)
