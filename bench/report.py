@@ -11,6 +11,8 @@ TARGETS = [
     ("reminder sweep over 100,000 users < 5 s", "sweep_100k_s", "<", 5.0, " s"),
     ("extract + link per posting < 50 ms (1,000 explanations)", "extract_link_ms", "<", 50.0, " ms"),
     ("unchanged-content re-sync < 0.5 s", "resync_s", "<", 0.5, " s"),
+    ("editor preview < 100 ms (1,000 explanations)", "editor_preview_ms", "<", 100.0, " ms"),
+    ("editor save < 100 ms (1,000 explanations)", "editor_save_ms", "<", 100.0, " ms"),
 ]
 
 FIGURES = [
@@ -38,6 +40,9 @@ FIGURES = [
     ("  SQL statements per import", "import_queries", ""),
     ("content sync, 1,000 files (full)", "sync_1000_s", " s"),
     ("content re-sync, nothing changed", "resync_s", " s"),
+    ("editor preview / save, median", ("editor_preview_ms", "editor_save_ms"), " ms"),
+    ("  SQL statements: preview / save", ("editor_preview_queries", "editor_save_queries"), ""),
+    ("  re-checking the whole tree once (what a preview cost before)", "editor_tree_recheck_ms", " ms"),
     ("peak RSS of a server worker", "worker_rss_mb", " MB"),
     ("server", "server_mode", ""),
 ]

@@ -26,7 +26,7 @@ from sqlalchemy import func, select
 from prep.drill.models import ReviewLog
 from prep.extensions import db
 
-from . import generate, offline, report
+from . import editor, generate, offline, report
 from .databases import postgres_version, throwaway_database
 from .server import Server, serve_supports_workers
 
@@ -148,6 +148,7 @@ def content_figures(kind: str, work: Path, args: argparse.Namespace) -> dict[str
         try:
             out = offline.measure_content_and_postings(app, work / f"{kind}-content", args.explanations,
                                                        args.postings)
+            out.update(editor.measure_editor(app, work / f"{kind}-content"))
         except Exception as err:
             log(f"{kind}: content/postings failed: {type(err).__name__}: {err}")
             out = {"content_error": f"{type(err).__name__}: {err}"[:500]}

@@ -1,6 +1,6 @@
 """Imports every feature's models so the metadata knows all tables (for create_all and Alembic)."""
 from .accounts.models import AttemptCounter, Role, User  # noqa: F401
-from .content.models import Explanation
+from .content.models import Explanation, ExplanationRevision  # noqa: F401
 from .drill.models import Card, CardState, ReviewLog
 from .leases import Lease  # noqa: F401
 from .optimize.models import OptimizationRun

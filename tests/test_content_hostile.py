@@ -82,8 +82,8 @@ def test_a_file_the_database_refuses_is_skipped_and_the_rest_synced(app, tmp_pat
     (root / "gpu").mkdir(parents=True)
     (root / "gpu" / "good.md").write_text("---\ntitle: Good\nquestions: ['What is RDMA?']\n---\nok\n", encoding="utf-8")
     (root / "gpu" / "boom.md").write_text("---\ntitle: Boom\nquestions: ['What is NCCL?']\n---\nok\n", encoding="utf-8")
-    import prep.content.sync as sync
-    real = sync._sync_questions
+    import prep.content.revisions as revisions
+    real = revisions.sync_questions
 
     def refuse(doc, old):
         if doc.slug == "boom":
@@ -91,7 +91,7 @@ def test_a_file_the_database_refuses_is_skipped_and_the_rest_synced(app, tmp_pat
             raise QuestionError("refused")
         return real(doc, old)
 
-    monkeypatch.setattr(sync, "_sync_questions", refuse)
+    monkeypatch.setattr(revisions, "sync_questions", refuse)
     report = sync_tree(root)
     db.session.commit()
     assert report.added == ["gpu/good.md"]

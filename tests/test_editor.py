@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from prep.accounts.models import Role
 from prep.content import editor
-from prep.content.models import Explanation
+from prep.content.models import Explanation, ExplanationRevision
 from prep.content.sync import sync_tree
 from prep.drill import service
 from prep.drill.models import Card, ReviewLog
@@ -76,14 +76,18 @@ def test_preview_renders_highlighted_code_and_math(client, instructor, content_d
     assert any("unknown skill 'Cobol'" in p for p in bad["problems"])
 
 
-def test_save_writes_file_syncs_and_drill_shows_it(client, instructor, content_dir):
-    r = client.post("/explanations/new", data={"area": "gpu", "text": GOOD, "save": "1"})
+def test_save_stores_a_revision_writes_no_file_and_drill_shows_it(client, instructor, content_dir):
+    r = client.post("/explanations/new", data={"area": "gpu", "text": GOOD.replace("\n", "\r\n"), "save": "1"})
     assert r.status_code == 302, r.get_data(as_text=True)
-    # With no slug in the front matter, the file name (and slug) is made from the title.
-    files = sorted(p.relative_to(content_dir).as_posix() for p in content_dir.rglob("*.md"))
-    assert files == ["gpu/cuda-streams.md"]
+    # The database holds it (any host serves it); the serving host's folder is not written.
+    assert list(content_dir.rglob("*.md")) == []
     row = db.session.scalar(select(Explanation))
-    assert row is not None and row.title == "CUDA streams" and (content_dir / row.path).exists()
+    # With no slug in the front matter, the path (and slug) is made from the title.
+    assert row is not None and row.title == "CUDA streams" and row.path == "gpu/cuda-streams.md"
+    assert row.source == GOOD and row.origin == "browser"  # the textarea's CRLF stored as LF
+    revision = db.session.scalar(select(ExplanationRevision))
+    assert (revision.number, revision.origin, revision.author_id, revision.source) == (1, "browser", instructor.id,
+                                                                                        GOOD)
     question = db.session.scalar(select(Question).where(Question.text == "What is a CUDA stream?"))
     service.add_to_study(instructor, [question.id], FIXED_NOW)
     db.session.commit()
@@ -124,9 +128,13 @@ def test_edit_keeps_cards_and_history(client, instructor, content_dir):
     edited = GOOD.replace("ordered queue of work", "ordered queue of GPU work")
     r = client.post("/explanations/cuda-streams/edit", data={"text": edited, "save": "1"})
     assert r.status_code == 302
-    assert "ordered queue of GPU work" in (content_dir / "gpu" / "cuda-streams.md").read_text(encoding="utf-8")
+    assert (content_dir / "gpu" / "cuda-streams.md").read_text(encoding="utf-8") == GOOD  # the file is untouched
     row = db.session.scalar(select(Explanation))
-    assert "GPU work" in row.html
+    assert "GPU work" in row.html and row.source == edited and row.revision == 2
+    # The next sync of the unchanged file keeps the browser's text.
+    sync_tree(content_dir)
+    db.session.commit()
+    assert "GPU work" in db.session.scalar(select(Explanation)).html
     assert db.session.scalar(select(func.count(ReviewLog.id))) == 1
     assert db.session.get(Card, card.id).question_id == question.id
     # Changing the slug in place is refused.
@@ -149,14 +157,18 @@ def test_disk_full_leaves_the_old_file_intact(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["a.md"]  # no temp file left behind
 
 
-def test_disk_full_on_save_shows_an_error(client, instructor, content_dir, monkeypatch):
+def test_a_full_or_read_only_disk_does_not_stop_a_save(client, instructor, content_dir, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(editor.os, "replace", full)
-    r = client.post("/explanations/new", data={"area": "gpu", "text": GOOD, "save": "1"})
-    assert r.status_code == 500 and "could not be written" in r.get_data(as_text=True)
-    assert db.session.scalar(select(func.count(Explanation.id))) == 0
+    content_dir.chmod(0o500)
+    try:
+        r = client.post("/explanations/new", data={"area": "gpu", "text": GOOD, "save": "1"})
+    finally:
+        content_dir.chmod(0o700)
+    assert r.status_code == 302
+    assert db.session.scalar(select(func.count(Explanation.id))) == 1
 
 
 def test_unanswered_queue_and_hand_links_survive_resync(client, instructor, content_dir):

@@ -78,3 +78,80 @@ def test_init_twice_on_a_new_database_keeps_data(tmp_path):
             assert conn.execute(text("SELECT count(*) FROM users")).scalar() == 1
         db.session.remove()
         db.engine.dispose()
+
+
+RDMA_FILE = "---\ntitle: RDMA\nquestions:\n  - What is RDMA?\n---\nRemote memory, no CPU.   \n"
+
+
+def test_explanations_links_and_cards_survive_and_each_gets_one_revision(tmp_path, database_url):
+    """Issue 19 item 7: 0010 keeps every explanation, link and card, and writes the current text of
+    each explanation as revision 1, rebuilt from the stored fields so that it parses back to the same
+    explanation; the next sync replaces it with the unchanged file's exact bytes."""
+    import hashlib
+
+    from prep.content.document import parse_document
+
+    from prep.content.sync import sync_tree
+
+    content = tmp_path / "content"
+    (content / "networking").mkdir(parents=True)
+    (content / "networking" / "rdma.md").write_text(RDMA_FILE, encoding="utf-8")
+    digest = hashlib.sha256(RDMA_FILE.encode()).hexdigest()
+    app = _fresh_app(tmp_path, database_url)
+    with app.app_context():
+        upgrade(revision="0009_pending_registrations")
+        with db.engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO users (id, email, display_name, password_hash, role, created_at, session_version,"
+                " timezone, day_start_hour, new_per_day, reviews_per_day, desired_retention, learning_steps,"
+                " relearning_steps, maximum_interval) VALUES (1, 'old@example.com', '', 'x', 'candidate',"
+                " '2026-01-01 00:00:00', 1, 'Asia/Shanghai', 4, 20, 200, 0.9, '1m 10m', '10m', 36500)"))
+            conn.execute(text("INSERT INTO questions (id, text, norm, lang, source, created_at) VALUES"
+                              " (1, 'What is RDMA?', 'whatisrdma', 'en', 'content', '2026-01-01 00:00:00')"))
+            explanation = (
+                "INSERT INTO explanations (id, slug, lang, title, path, area, tags, skills, related, questions,"
+                " difficulty, body_md, html, toc, content_hash, updated_at) VALUES (:id, :slug, :lang, :title,"
+                " :path, :area, :tags, '[]', '[]', :questions, :difficulty, :body, :html, '[]', :hash,"
+                " '2026-01-02 00:00:00')")
+            conn.execute(text(explanation), dict(
+                id=1, slug="rdma", lang="en", title="RDMA", path="networking/rdma.md", area="networking", tags="[]",
+                questions='["What is RDMA?"]', difficulty=None, body="Remote memory, no CPU.   \n",
+                html="<p>Remote memory, no CPU.</p>", hash=digest))
+            conn.execute(text(explanation), dict(  # its file is not on this host
+                id=2, slug="ecmp", lang="zh", title='ECMP: "等价" 多路径', path="networking/ecmp.zh.md",
+                area="networking", tags='["路由", "L3"]', questions='["什么是 ECMP？", "How: does it hash?"]',
+                difficulty=3, body="## 概念\n\n按流哈希。\n", html="<h2>概念</h2>", hash="0" * 64))
+            conn.execute(text("INSERT INTO question_explanations (id, question_id, slug, score, origin, rejected,"
+                              " created_at) VALUES (1, 1, 'rdma', 1.0, 'content', false, '2026-01-01 00:00:00')"))
+            conn.execute(text(
+                "INSERT INTO cards (id, user_id, question_id, state, step, due, reps, lapses, version, suspended,"
+                " note, added_at) VALUES (1, 1, 1, 'new', 0, '2026-01-01 00:00:00', 0, 0, 0, false, 'kept',"
+                " '2026-01-01 00:00:00')"))
+        upgrade()
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT note FROM cards")).scalar() == "kept"
+            assert conn.execute(text("SELECT slug FROM question_explanations")).scalar() == "rdma"
+            rows = conn.execute(text("SELECT e.id, e.source, e.origin, e.revision, e.file_hash, r.number, r.source,"
+                                     " r.origin, r.html FROM explanations e JOIN explanation_revisions r"
+                                     " ON r.explanation_id = e.id ORDER BY e.id")).all()
+        assert len(rows) == 2
+        for row in rows:  # rebuilt from the fields, the same text in the row and its revision 1
+            assert row[1] == row[6] and row[2:4] == ("migration", 1) and row[5] == 1 and row[7] == "migration"
+        assert rows[0][4] == digest and rows[0][8] == "<p>Remote memory, no CPU.</p>"
+        rebuilt = parse_document(rows[1][1], "networking/ecmp.zh.md").doc
+        assert rebuilt is not None and (rebuilt.title, rebuilt.tags, rebuilt.questions, rebuilt.difficulty,
+                                        rebuilt.body) == ('ECMP: "等价" 多路径', ["路由", "L3"],
+                                                          ["什么是 ECMP？", "How: does it hash?"], 3,
+                                                          "## 概念\n\n按流哈希。\n")
+        rdma = parse_document(rows[0][1], "networking/rdma.md").doc
+        assert rdma is not None and rdma.body == "Remote memory, no CPU.   \n"
+        # The sync that `prep init` runs next puts in the unchanged file's exact bytes (no new revision).
+        report = sync_tree(content)
+        db.session.commit()
+        assert not report.added and not report.updated
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT e.source, r.source, r.number FROM explanations e JOIN"
+                                     " explanation_revisions r ON r.explanation_id = e.id WHERE e.id = 1")).all() == [
+                (RDMA_FILE, RDMA_FILE, 1)]
+        db.session.remove()
+        db.engine.dispose()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from prep.content.models import Explanation
+from prep.content.models import Explanation, live
 from prep.content.sync import sync_tree
 from prep.extensions import db
 from prep.questions.models import QuestionExplanation
@@ -18,7 +18,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _count() -> int:
-    return db.session.scalar(select(func.count(Explanation.id))) or 0
+    """The explanations shown (a removal is soft: the row stays, hidden and restorable)."""
+    return db.session.scalar(select(func.count(Explanation.id)).where(live())) or 0
 
 
 def _shipped(tmp_path: Path) -> Path:

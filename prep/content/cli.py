@@ -1,5 +1,5 @@
 """The content commands: check a content tree, try the linker on questions, sync a tree into
-the database.
+the database, export the database's explanations as a tree.
 
 ``prep content check|highlight-css`` and ``prep link`` need no app and no database; ``prep content
 sync`` runs in the app context. The ``prep`` group (:mod:`prep.cli`) registers ``content_group``
@@ -20,6 +20,7 @@ from ..skills import load_taxonomy
 from .check import check_tree
 from .linker import Linker
 from .highlight import highlight_css
+from .export import ExportRefused, export_tree
 from .sync import sync_tree
 
 
@@ -77,6 +78,29 @@ def sync_command(directory: str | None, prune: bool) -> None:
         click.echo(line, err=True)
     click.echo(report.summary())
     if report.refused:
+        raise click.exceptions.Exit(1)
+
+
+@content_group.command("export")
+@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--force", is_flag=True,
+              help="Write into a folder that holds other files too (they are never deleted).")
+@with_appcontext
+def export_command(directory: Path, force: bool) -> None:
+    """Write every current explanation as Markdown with front matter under DIR, at its path.
+
+    Unchanged explanations come out byte-identical to the files they were synced from, so the
+    export of browser work can be committed to git. DIR must be empty, missing or a content
+    folder (only .md files outside hidden folders) unless --force. Each file is written
+    atomically; nothing is deleted."""
+    try:
+        report = export_tree(directory, force=force)
+    except ExportRefused as err:
+        raise click.ClickException(str(err)) from None
+    for line in report.problems:
+        click.echo(line, err=True)
+    click.echo(report.summary())
+    if report.problems:
         raise click.exceptions.Exit(1)
 
 

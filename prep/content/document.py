@@ -75,6 +75,8 @@ class ExplanationDoc:
     content_hash: str
     field_lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     item_lines: dict[str, list[int]] = field(default_factory=dict, repr=False, compare=False)
+    #: The whole file text exactly as read (front matter and body): what a revision stores.
+    source: str = field(default="", repr=False, compare=False)
 
     def line_of(self, name: str, index: int | None = None) -> int:
         """The file line of front-matter key ``name`` (or of its list item ``index``); 1 if unknown."""
@@ -250,6 +252,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         content_hash=digest,
         field_lines=dict(fm.key_lines),
         item_lines={k: list(v) for k, v in fm.item_lines.items()},
+        source=text,
     )
     problems.sort()
     if problems and not lenient:

@@ -1,6 +1,7 @@
-"""Instructor editing: validate a draft file against the tree, and write it atomically.
+"""Instructor editing: validate a draft against the stored explanations, and write files
+atomically (``prep content export``).
 
-No Flask here; the routes call these and then sync the tree into the database.
+No Flask here; :mod:`.drafts` gives these the stored explanations and saves to the database.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..skills import load_taxonomy
-from .check import check_docs, check_tree
+from .check import check_docs
 from .document import ExplanationDoc, parse_document
 from .errors import Problem
 
@@ -67,9 +68,10 @@ class DraftCheck:
         return self.doc is not None and not self.problems
 
 
-def check_draft(text: str, content_dir: Path, *, area: str, existing_path: str | None = None,
+def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_path: str | None = None,
                 existing_slug: str | None = None, taxonomy=None) -> DraftCheck:
-    """Every problem of ``text`` as the file it would become, checked against the rest of the tree."""
+    """Every problem of ``text`` as the explanation it would become, checked against ``others``
+    (the stored explanations: slug, language, path and questions are enough, paths relative)."""
     problems: list[Problem] = []
     if not AREA_RE.fullmatch(area or ""):
         problems.append(Problem("area", 1, "the area must be lower-case letters, digits and hyphens"))
@@ -95,26 +97,23 @@ def check_draft(text: str, content_dir: Path, *, area: str, existing_path: str |
     problems = extra + list(parsed.problems)
     if doc is None:
         return DraftCheck(None, sorted(problems), rel)
-    others = [d for d in check_tree(content_dir, taxonomy).all_docs if _rel(d.path, content_dir) != rel]
-    if existing_path is None and (content_dir / rel).exists():
-        problems.append(Problem(rel, doc.line_of("slug"), f"a file {rel} already exists"))
-    for other in others:
-        if other.slug == doc.slug and other.lang == doc.lang:
-            problems.append(Problem(rel, doc.line_of("slug"),
-                                    f"slug '{doc.slug}' is already used by {_rel(other.path, content_dir)}"))
+    if existing_path is None:
+        taken = next((o for o in others if o.path == rel or (o.slug, o.lang) == (doc.slug, doc.lang)), None)
+        if taken is not None:
+            problems.append(Problem(rel, doc.line_of("slug"), f"slug '{doc.slug}' is already used by {taken.path}"))
+    others = [d for d in others if d.path != rel]
     if taxonomy is None:
         taxonomy = load_taxonomy()
-    mine = doc.path
     problems.extend(p for p in check_docs([*others, doc], taxonomy)
-                    if p.path == mine and "duplicate slug" not in p.message)
+                    if p.path == rel and "duplicate slug" not in p.message)
     return DraftCheck(doc if not problems else None, sorted(set(problems)), rel)
 
 
-def _rel(display: str, root: Path) -> str:
-    try:
-        return Path(display).relative_to(root).as_posix()
-    except ValueError:
-        return Path(display).as_posix()
+def light_doc(slug: str, lang: str, path: str, questions: list[str]) -> ExplanationDoc:
+    """A stored explanation as :func:`check_draft` needs it (no body: only the draft's is checked)."""
+    return ExplanationDoc(slug=slug, title=slug, tags=[], skills=[], questions=list(questions or []),
+                          difficulty=None, lang=lang, related=[], body="", body_start_line=1, path=path,
+                          area="", content_hash="")
 
 
 class UnsafePathError(OSError):
@@ -146,14 +145,15 @@ def safe_target(root: Path, rel_path: str) -> Path:
     return current
 
 
-def write_inside(root: Path, rel_path: str, text: str) -> Path:
+def write_inside(root: Path, rel_path: str, text: str, *, exact: bool = False) -> Path:
     """Write ``text`` to ``root / rel_path`` atomically (a temporary file, then a rename; a
     failure such as a full disk leaves the old file whole), never through a symbolic link.
 
     Each folder is opened relative to the one before with ``O_NOFOLLOW``, and the temporary
     file is created and renamed inside that open folder, so a link put in place between a
     check and the write cannot redirect it (no check-then-write race). Missing folders are
-    created. Raises :class:`UnsafePathError` for a link or a path leaving the folder."""
+    created. Raises :class:`UnsafePathError` for a link or a path leaving the folder. ``exact``
+    writes the text byte for byte (no newline added, line ends kept)."""
     parts = _relative_parts(rel_path)
     *folders, name = parts
     nofollow = getattr(os, "O_NOFOLLOW", 0)
@@ -182,8 +182,8 @@ def write_inside(root: Path, rel_path: str, text: str) -> Path:
         tmp = f".{name}.{secrets.token_hex(6)}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | nofollow, 0o644, dir_fd=parent)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text if text.endswith("\n") else text + "\n")
+            with os.fdopen(fd, "w", encoding="utf-8", newline="" if exact else "\n") as fh:
+                fh.write(text if exact or text.endswith("\n") else text + "\n")
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, name, src_dir_fd=parent, dst_dir_fd=parent)

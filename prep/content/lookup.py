@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..questions.models import Question
-from .models import Explanation
+from .models import Explanation, live
 
 
 class Linked:
@@ -35,7 +35,7 @@ def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
     if not links:
         return []
     suggested = {link.slug: not link.is_confident(min_score) for link in links}
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(list(suggested)))).all()
+    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(list(suggested)), live())).all()
     want = lang or getattr(user, "language", None) or question.lang or "en"
     by_slug: dict[str, Explanation] = {}
     for row in rows:

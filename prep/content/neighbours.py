@@ -5,7 +5,7 @@ from sqlalchemy import select
 
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
-from .models import Explanation
+from .models import Explanation, live
 
 MAX_QUESTIONS = 20
 MAX_RELATED = 5
@@ -28,7 +28,7 @@ def answered_questions(slug: str, user_id: int | None, lang: str, limit: int = M
 def related_explanations(explanation: Explanation, lang: str, limit: int = MAX_RELATED) -> list[Explanation]:
     """Up to ``limit`` other explanations: those its front matter names as related, in order, then
     those sharing most skills; one per slug, in the reader's language when it exists."""
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug != explanation.slug)
+    rows = db.session.scalars(select(Explanation).where(Explanation.slug != explanation.slug, live())
                               .order_by(Explanation.id)).all()
     by_slug: dict[str, Explanation] = {}
     for row in rows:

@@ -1,14 +1,14 @@
 """Explanation pages, the instructor editor, the unanswered-questions queue and link decisions."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import func, or_, select
 
+from .. import clock
+from ..accounts.models import User
 from ..database import like_pattern
 from ..extensions import db
 from ..postings.models import PostingQuestion
@@ -18,12 +18,11 @@ from ..web.access import instructor_required
 from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
-from . import editor
+from . import drafts, editor, revisions
 from .forms import EditorForm, LinkForm
-from .models import Explanation
+from .models import Explanation, live
 from .neighbours import answered_questions, related_explanations
 from .render import render_markdown
-from .sync import sync_tree
 
 #: Skills without an explanation shown above the unanswered questions (``prep content coverage`` lists all).
 SKILL_GAPS_SHOWN = 20
@@ -33,12 +32,8 @@ bp = Blueprint("content", __name__)
 PAGE_SIZE = 50
 
 
-def _content_dir() -> Path:
-    return Path(current_app.config["CONTENT_DIR"])
-
-
 def _slugs() -> set[str]:
-    return set(db.session.scalars(select(Explanation.slug)))
+    return set(db.session.scalars(select(Explanation.slug).where(live())))
 
 
 INDEX_PAGE_SIZE = 50
@@ -48,20 +43,22 @@ INDEX_PAGE_SIZE = 50
 @login_required
 def index():
     q = (request.args.get("q") or "").strip()[:200]
-    stmt = select(Explanation).order_by(Explanation.area, Explanation.title)
+    stmt = select(Explanation).where(live()).order_by(Explanation.area, Explanation.title)
     if q:
         like = like_pattern(q)
         stmt = stmt.where(or_(Explanation.title.ilike(like, escape="\\"),
                               Explanation.body_md.ilike(like, escape="\\")))
     page = paginate(stmt, INDEX_PAGE_SIZE, clamp=True)  # past the end: the last page
+    removed = db.session.scalars(select(Explanation).where(Explanation.removed_at.is_not(None))
+                                 .order_by(Explanation.path)).all() if current_user.is_instructor else []
     return render_template("content/index.html", explanations=page.items, q=q, page=page.page,
-                           pages=page.pages or 1)
+                           pages=page.pages or 1, removed=removed, action_form=EmptyForm())
 
 
 @bp.route("/explanations/<slug>")
 @login_required
 def show(slug: str):
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug == slug)).all()
+    rows = db.session.scalars(select(Explanation).where(Explanation.slug == slug, live())).all()
     if not rows:
         abort(404)
     # An explicit ?lang= (the "Also in" links) wins; else the UI locale (user setting, then the
@@ -72,11 +69,72 @@ def show(slug: str):
     fallback = explanation is None and not chosen
     if explanation is None:
         explanation = next((r for r in rows if r.lang == "en"), rows[0])
+    history = revisions.revisions_of(explanation) if current_user.is_instructor else []
     reader = str(get_locale() or "en")
-    return render_template("content/show.html", explanation=explanation, fallback=fallback,
-                           translations=[r for r in rows if r is not explanation],
+    return render_template("content/show.html", explanation=explanation, fallback=fallback, history=history,
+                           authors=_authors(history), translations=[r for r in rows if r is not explanation],
                            questions=answered_questions(slug, getattr(current_user, "id", None), reader),
                            related=related_explanations(explanation, reader))
+
+
+def _authors(history) -> dict[int, str]:
+    ids = {r.author_id for r in history if r.author_id}
+    return dict(db.session.execute(select(User.id, User.email).where(User.id.in_(ids))).all()) if ids else {}
+
+
+def _explanation(slug: str, *, removed: bool = False) -> Explanation:
+    lang = request.args.get("lang", "en")
+    gone = Explanation.removed_at.is_not(None) if removed else live()
+    return db.first_or_404(select(Explanation).where(Explanation.slug == slug, Explanation.lang == lang, gone))
+
+
+@bp.route("/explanations/<slug>/revisions/<int:number>")
+@instructor_required
+def revision(slug: str, number: int):
+    """One revision: its text as a diff against the one before, and "Restore this revision"."""
+    explanation = _explanation(slug)
+    try:
+        shown, lines = revisions.revision_diff(explanation, number)
+    except LookupError:
+        abort(404)
+    return render_template("content/revision.html", explanation=explanation, revision=shown, lines=lines,
+                           authors=_authors([shown]), form=EmptyForm())
+
+
+@bp.route("/explanations/<slug>/revisions/<int:number>/restore", methods=["POST"])
+@instructor_required
+def restore_revision(slug: str, number: int):
+    explanation = _explanation(slug)
+    if not EmptyForm().validate():
+        abort(400)
+    try:
+        revisions.restore_revision(explanation, number, author_id=current_user.id, now=clock.now())
+    except LookupError:
+        abort(404)
+    except revisions.RevisionError as err:
+        db.session.rollback()
+        flash(_("This revision cannot be restored: %(reason)s", reason=str(err)), "error")
+        return redirect(url_for("content.revision", slug=slug, number=number, lang=explanation.lang))
+    db.session.commit()
+    flash(_("Revision %(number)s restored as a new revision.", number=number), "success")
+    return redirect(url_for("content.show", slug=slug, lang=explanation.lang))
+
+
+@bp.route("/explanations/<slug>/restore", methods=["POST"])
+@instructor_required
+def restore_removed(slug: str):
+    explanation = _explanation(slug, removed=True)
+    if not EmptyForm().validate():
+        abort(400)
+    try:
+        revisions.restore_removed(explanation, author_id=current_user.id, now=clock.now())
+    except revisions.RevisionError as err:
+        db.session.rollback()
+        flash(_("This explanation cannot be restored: %(reason)s", reason=str(err)), "error")
+        return redirect(url_for("content.index"))
+    db.session.commit()
+    flash(_("Explanation restored."), "success")
+    return redirect(url_for("content.show", slug=slug, lang=explanation.lang))
 
 
 def _render_editor(form: EditorForm, *, mode: str, explanation: Explanation | None = None,
@@ -86,36 +144,17 @@ def _render_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
 
 
 def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | None):
-    check = editor.check_draft(form.text.data, _content_dir(), area=form.area.data,
-                               existing_path=explanation.path if explanation else None,
-                               existing_slug=explanation.slug if explanation else None)
-    if form.preview.data or not form.save.data:
+    check = drafts.check(form.text.data, area=form.area.data, explanation=explanation)
+    if form.preview.data or not form.save.data or not check.ok:
         rendered = render_markdown(check.doc.body if check.doc else _body_of(form.text.data),
                                    slug_exists=_slugs().__contains__)
+        status = 200 if form.preview.data or not form.save.data else 400
         return _render_editor(form, mode=mode, explanation=explanation, preview=rendered.html,
-                              problems=check.problems)
-    if not check.ok:
-        rendered = render_markdown(_body_of(form.text.data), slug_exists=_slugs().__contains__)
-        return _render_editor(form, mode=mode, explanation=explanation, preview=rendered.html,
-                              problems=check.problems, status=400)
-    try:
-        editor.safe_target(_content_dir(), check.rel_path)
-        editor.write_inside(_content_dir(), check.rel_path, form.text.data.replace("\r\n", "\n"))
-    except editor.UnsafePathError as err:
-        current_app.logger.error("refused to write: %s", err)
-        form.text.errors.append(_("The file cannot be written there (a symbolic link or a path outside the "
-                                  "content folder). Nothing was changed."))
-        return _render_editor(form, mode=mode, explanation=explanation, status=400)
-    except OSError as err:
-        current_app.logger.error("could not write %s: %s", check.rel_path, err)
-        form.text.errors.append(_("The file could not be written (is the disk full or read-only?). "
-                                  "Nothing was changed."))
-        return _render_editor(form, mode=mode, explanation=explanation, status=500)
-    report = sync_tree(_content_dir())
+                              problems=check.problems, status=status)
+    saved = drafts.save(check, explanation, author_id=current_user.id, now=clock.now())
     db.session.commit()
-    flash(_("Saved %(path)s.", path=check.rel_path) + " " + report.summary(), "success")
-    assert check.doc is not None
-    return redirect(url_for("content.show", slug=check.doc.slug, lang=check.doc.lang))
+    flash(_("Saved %(path)s.", path=check.rel_path), "success")
+    return redirect(url_for("content.show", slug=saved.slug, lang=saved.lang))
 
 
 def _body_of(text: str) -> str:
@@ -149,14 +188,11 @@ def new():
 @instructor_required
 def edit(slug: str):
     lang = request.args.get("lang", "en")
-    explanation = db.first_or_404(select(Explanation).where(Explanation.slug == slug, Explanation.lang == lang))
+    explanation = db.first_or_404(select(Explanation).where(Explanation.slug == slug, Explanation.lang == lang,
+                                                            live()))
     form = EditorForm()
     if request.method == "GET":
-        path = _content_dir() / explanation.path
-        try:
-            form.text.data = path.read_text(encoding="utf-8")
-        except OSError:
-            abort(404)
+        form.text.data = explanation.source
         form.area.data = explanation.area or explanation.path.split("/", 1)[0]
         return _render_editor(form, mode="edit", explanation=explanation)
     form.area.data = explanation.area or explanation.path.split("/", 1)[0]
@@ -174,10 +210,9 @@ def preview():
     existing = request.form.get("existing_slug") or None
     row = None
     if existing:
-        row = db.session.scalar(select(Explanation).where(Explanation.slug == existing,
+        row = db.session.scalar(select(Explanation).where(Explanation.slug == existing, live(),
                                                           Explanation.lang == request.form.get("lang", "en")))
-    check = editor.check_draft(text, _content_dir(), area=area, existing_path=row.path if row else None,
-                               existing_slug=row.slug if row else None)
+    check = drafts.check(text, area=area, explanation=row)
     rendered = render_markdown(check.doc.body if check.doc else _body_of(text), slug_exists=_slugs().__contains__)
     return {"html": rendered.html,
             "problems": [_("line %(line)s: %(message)s", line=p.line, message=p.message) for p in check.problems]}
@@ -217,7 +252,7 @@ def question_links(question_id: int):
                 flash(_("Linked to %(slug)s.", slug=slug), "success")
                 return redirect(url_for("content.question_links", question_id=question.id))
         db.session.rollback()
-    titles = dict(db.session.execute(select(Explanation.slug, Explanation.title)).all())
+    titles = dict(db.session.execute(select(Explanation.slug, Explanation.title).where(live())).all())
     return render_template("content/links.html", question=question, form=form, titles=titles,
                            action_form=EmptyForm()), (400 if form.errors else 200)
 

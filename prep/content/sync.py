@@ -1,5 +1,6 @@
-"""Load the content tree into the database: new and changed files by content hash, deleted
-ones removed, question ids kept stable across edits, and questions linked to explanations.
+"""Load the content tree into the database: new and changed files by content hash (each a
+revision), deleted ones removed softly, question ids kept stable across edits, and questions
+linked to explanations. The database is the source of truth; files are one way in.
 
 Nothing is rendered for an unchanged file: its stored HTML is keyed by the file's hash.
 A file with problems keeps its previous version in the database (or stays out of it).
@@ -8,21 +9,23 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from .. import clock
 from ..extensions import db
-from ..questions.models import LinkOrigin, Question, QuestionExplanation, Source
-from ..questions.normalize import normalize_question
-from ..questions.service import QuestionError, add_question
+from ..questions.models import LinkOrigin, Question, QuestionExplanation
+from ..questions.service import QuestionError
 from ..skills import load_taxonomy
 from .check import check_tree
 from .document import ExplanationDoc, content_hash
 from .linker import Linker
-from .models import Explanation
+from .models import FILE_ORIGINS, Explanation, ExplanationRevision, Origin, live
 from .render import render_markdown
+from .revisions import add_revision, apply_doc, remove_softly
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,10 @@ class SyncReport:
     links: int = 0
     #: Explanations whose files are missing but which were kept: the removal looked like a mistake.
     kept: list[str] = field(default_factory=list)
+    #: Files changed while the browser also saved the explanation since the last sync.
+    conflicts: list[str] = field(default_factory=list)
+    #: The folder has no explanation file while the database has explanations: nothing was done.
+    empty_folder: bool = False
 
     @property
     def changed(self) -> bool:
@@ -45,11 +52,13 @@ class SyncReport:
 
     @property
     def refused(self) -> bool:
-        return bool(self.kept)
+        return bool(self.kept) or self.empty_folder
 
     def summary(self) -> str:
         line = (f"content: {len(self.added)} added, {len(self.updated)} updated, {len(self.removed)} removed, "
                 f"{self.unchanged} unchanged, {len(self.problems)} problem(s)")
+        if self.conflicts:
+            line += f"; {len(self.conflicts)} conflict(s) with browser edits (both kept: see their history)"
         if self.kept:
             line += f"; {len(self.kept)} kept although their files are missing (see above)"
         return line
@@ -65,14 +74,16 @@ def removal_limit(stored: int) -> int:
     return max(MIN_REMOVALS, int(stored * MAX_REMOVED_SHARE))
 
 
-def _file_hashes(root: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _read_files(root: Path) -> dict[str, tuple[str, float]]:
+    """Every explanation file under ``root``: its sha256 (of the exact text) and its mtime."""
+    out: dict[str, tuple[str, float]] = {}
     for path in sorted(root.rglob("*.md")):
         if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts):
+            rel = path.relative_to(root).as_posix()
             try:
-                out[path.relative_to(root).as_posix()] = content_hash(path.read_text(encoding="utf-8"))
+                out[rel] = (content_hash(path.read_bytes().decode("utf-8")), path.stat().st_mtime)
             except (OSError, UnicodeDecodeError):
-                out[path.relative_to(root).as_posix()] = ""
+                out[rel] = ("", 0.0)
     return out
 
 
@@ -84,134 +95,140 @@ def _relative(display_path: str, root: Path) -> str:
         return path.as_posix()
 
 
-def sync_tree(root: Path | str, *, relink: bool = True, prune: bool = False) -> SyncReport:
-    """Bring the explanations table in line with the tree at ``root`` (the caller commits).
+def _nothing_to_do(files: dict[str, tuple[str, float]]) -> bool:
+    """True when every file is as last synced and no file-owned explanation lost its file
+    (two short columns read: nothing parsed, rendered or loaded)."""
+    rows = db.session.execute(select(Explanation.path, Explanation.file_hash, Explanation.origin,
+                                     Explanation.content_hash).where(live())).all()
+    by_path = {r.path: r for r in rows}
+    for path, (digest, _mtime) in files.items():
+        row = by_path.get(path)
+        if row is None or row.file_hash != digest or (row.origin == Origin.migration.value
+                                                        and row.content_hash != digest):
+            return False
+    return all(r.path in files or r.origin not in FILE_ORIGINS for r in rows)
 
-    Files gone from the tree remove their explanations, but only a few at a time: when more
-    than :func:`removal_limit` would go (an empty folder, a wrong path), nothing is removed and
-    ``report.kept`` names them, unless ``prune``."""
+
+def sync_tree(root: Path | str, *, relink: bool = True, prune: bool = False) -> SyncReport:
+    """Bring the explanations in line with the files at ``root`` (the caller commits).
+
+    New and changed files add revisions (origin file). A file changed while the browser also
+    saved the explanation since the last sync is a conflict: both texts are kept as revisions,
+    the newer is shown and the explanation is flagged. Files gone from the tree remove (softly:
+    restorable) only explanations whose current text came from a file, and only a few at a time:
+    when more than :func:`removal_limit` would go (a wrong path), nothing is removed and
+    ``report.kept`` names them, unless ``prune``. A missing or empty folder changes nothing."""
     root = Path(root)
     report = SyncReport()
     if not root.is_dir():
-        report.problems.append(f"{root}: content directory not found")
+        report.problems.append(f"{root}: content directory not found; nothing was changed")
         return report
-    hashes = _file_hashes(root)
-    # The fast path reads two short columns, not the rows (HTML, Markdown, JSON): nothing parsed,
-    # nothing rendered, nothing loaded when no file changed.
-    stored_hashes = dict(db.session.execute(select(Explanation.path, Explanation.content_hash)).all())
-    if hashes and stored_hashes == hashes:
-        report.unchanged = len(hashes)
+    files = _read_files(root)
+    if not files and db.session.scalar(select(func.count(Explanation.id)).where(live())):
+        report.kept = sorted(db.session.scalars(select(Explanation.path).where(
+            live(), Explanation.origin.in_(FILE_ORIGINS))))
+        report.problems.append(f"{root}: no explanation files here; nothing was removed. "
+                               "Check the content folder, or run 'prep content sync --prune' to remove them.")
+        if not prune:
+            report.empty_folder = True
+            return report
+    if files and _nothing_to_do(files):
+        report.unchanged = len(files)
         return report
-    stored = {e.path: e for e in db.session.scalars(select(Explanation))}
+    now = clock.now()
+    rows = list(db.session.scalars(select(Explanation)))
+    stored = {e.path: e for e in rows}
+    by_key = {(e.slug, e.lang): e for e in rows}
 
     checked = check_tree(root, load_taxonomy())
     report.problems = checked.lines()
     good = {_relative(d.path, root): d for d in checked.docs}
-    all_slugs = {d.slug for d in checked.all_docs} | {e.slug for e in stored.values()}
+    all_slugs = {d.slug for d in checked.all_docs} | {e.slug for e in rows if e.removed_at is None}
 
     for path, doc in sorted(good.items()):
         row = stored.get(path)
-        if row is not None and row.content_hash == doc.content_hash:
-            report.unchanged += 1
-            continue
+        moved = by_key.get((doc.slug, doc.lang))
+        if row is None and moved is not None and moved.path not in files:
+            row = moved  # the file was moved or renamed: the same explanation, history kept
         # One savepoint per file: a file the database refuses is reported and skipped (its old
         # version stays), and every other file is still synced.
         savepoint = db.session.begin_nested()
         try:
-            _store(doc, path, row, all_slugs, report)
+            _sync_file(doc, path, row, files[path][1], all_slugs, report, now)
             savepoint.commit()
         except (SQLAlchemyError, QuestionError) as err:
             savepoint.rollback()
             log.error("content sync: %s could not be stored: %s", path, err)
-            for done in (report.added, report.updated):
+            for done in (report.added, report.updated, report.conflicts):
                 if path in done:
                     done.remove(path)
             report.problems.append(f"{path}:1: could not be stored ({type(err).__name__}); the old version is kept")
 
-    # Files gone from the tree: remove them. Files present but broken keep their old version.
-    gone = sorted(path for path in stored if path not in hashes)
-    if len(gone) > removal_limit(len(stored)) and not prune:
+    # Files gone from the tree: their explanations go softly, if their text came from a file.
+    # Files present but broken keep their old version; browser work is never removed here.
+    live_rows = [e for e in rows if e.removed_at is None]
+    gone = sorted(e.path for e in live_rows
+                  if e.path not in files and e.origin in FILE_ORIGINS and e.path not in report.added)
+    if gone and len(gone) > removal_limit(len(live_rows)) and not prune:
         report.kept = gone
         shown = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
         report.problems.append(
-            f"{root}: {len(gone)} of {len(stored)} explanations have no file here ({shown}); nothing was removed. "
+            f"{root}: {len(gone)} of {len(live_rows)} explanations have no file here ({shown}); nothing was removed. "
             "Check the content folder, or run 'prep content sync --prune' to remove them.")
         gone = []
     for path in gone:
-        row = stored[path]
         report.removed.append(path)
-        remaining = db.session.scalar(select(Explanation.id).where(
-            Explanation.slug == row.slug, Explanation.id != row.id).limit(1))
-        if remaining is None:
-            db.session.execute(delete(QuestionExplanation).where(
-                QuestionExplanation.slug == row.slug,
-                QuestionExplanation.origin != LinkOrigin.manual))
-        db.session.delete(row)
+        remove_softly(stored[path], now)
     db.session.flush()
     if relink and report.changed:
         report.links = relink_questions()
     return report
 
 
-def _store(doc: ExplanationDoc, path: str, row: Explanation | None, all_slugs: set[str], report: SyncReport) -> None:
-    if row is None:
-        row = Explanation(path=path, slug=doc.slug, lang=doc.lang, title=doc.title)
-        db.session.add(row)
-        report.added.append(path)
-        old_questions: list[str] = []
-    else:
+def _sync_file(doc: ExplanationDoc, path: str, row: Explanation | None, mtime: float, all_slugs: set[str],
+               report: SyncReport, now: datetime) -> None:
+    digest = doc.content_hash
+    if row is None or row.removed_at is not None:
+        (report.added if row is None else report.updated).append(path)
+        row = apply_doc(row, doc, path, origin=Origin.file, author_id=None, now=now,
+                        slug_exists=all_slugs.__contains__)
+        row.file_hash = digest
+        return
+    if row.path != path:
+        row.path = path
+    if row.file_hash == digest or row.content_hash == digest:
+        # The file is as last synced (browser work since then stays), or it already holds the current text.
+        if row.origin == Origin.migration.value and row.content_hash != digest and row.file_hash == digest:
+            _repair_migrated(row, doc)
+        row.file_hash = digest
+        report.unchanged += 1
+        return
+    if row.origin in FILE_ORIGINS:
         report.updated.append(path)
-        old_questions = list(row.questions or [])
-    rendered = render_markdown(doc.body, slug_exists=all_slugs.__contains__)
-    report.rendered += 1
-    row.slug, row.lang, row.title, row.area = doc.slug, doc.lang, doc.title, doc.area
-    row.tags, row.skills, row.related = list(doc.tags), list(doc.skills), list(doc.related)
-    row.difficulty, row.body_md, row.content_hash = doc.difficulty, doc.body, doc.content_hash
-    row.questions = list(doc.questions)
-    row.html = rendered.html
-    row.toc = [{"level": t.level, "anchor": t.anchor, "text": t.text} for t in rendered.toc]
-    db.session.flush()
-    _sync_questions(doc, old_questions)
+        apply_doc(row, doc, path, origin=Origin.file, author_id=None, now=now, slug_exists=all_slugs.__contains__)
+        row.file_hash = digest
+        return
+    # Both the file and the browser changed it since the last sync: keep both, show the newer.
+    report.conflicts.append(path)
+    current = db.session.scalar(select(ExplanationRevision.created_at).where(
+        ExplanationRevision.explanation_id == row.id, ExplanationRevision.number == row.revision))
+    if current is None or datetime.fromtimestamp(mtime, timezone.utc) > current:
+        report.updated.append(path)
+        apply_doc(row, doc, path, origin=Origin.file, author_id=None, now=now, slug_exists=all_slugs.__contains__)
+    else:
+        html = render_markdown(doc.body, slug_exists=all_slugs.__contains__).html
+        add_revision(row, doc.source, html, digest, origin=Origin.file, author_id=None, now=now)
+    row.file_hash, row.conflict = digest, True
 
 
-def _sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
-    """Make a bank question for each phrasing, keeping ids stable: a phrasing edited in place
-    (same position, new text) updates the existing question, so its cards and history stay."""
-    new_norms = [normalize_question(q) for q in doc.questions]
-    old_norms = [normalize_question(q) for q in old]
-    kept = set(new_norms) & set(old_norms)
-    for index, text in enumerate(doc.questions):
-        norm = new_norms[index]
-        if norm in kept or not norm:
-            continue
-        existing = db.session.scalar(select(Question).where(Question.norm == norm, Question.owner_id.is_(None)))
-        if existing is None and index < len(old) and old_norms[index] not in set(new_norms):
-            previous = db.session.scalar(select(Question).where(Question.norm == old_norms[index],
-                                                                Question.owner_id.is_(None)))
-            if previous is not None:  # rename in place
-                previous.text, previous.norm = text.strip(), norm
-                old_norms[index] = norm
-    for text in doc.questions:
-        question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
-        _link(question, doc.slug, 1.0, LinkOrigin.content)
-    # Phrasings dropped from the file lose their content link (the questions and cards remain).
-    dropped = [n for n in old_norms if n not in set(new_norms)]
-    if dropped:
-        ids = db.session.scalars(select(Question.id).where(Question.norm.in_(dropped),
-                                                           Question.owner_id.is_(None))).all()
-        if ids:
-            db.session.execute(delete(QuestionExplanation).where(
-                QuestionExplanation.question_id.in_(ids), QuestionExplanation.slug == doc.slug,
-                QuestionExplanation.origin == LinkOrigin.content))
-
-
-def _link(question: Question, slug: str, score: float, origin: LinkOrigin) -> None:
-    link = next((lk for lk in question.links if lk.slug == slug), None)
-    if link is None:
-        question.links.append(QuestionExplanation(slug=slug, score=score, origin=origin))
-    elif link.origin is not LinkOrigin.manual:  # a hand decision wins
-        link.score, link.origin = score, origin
-    db.session.flush()
+def _repair_migrated(row: Explanation, doc: ExplanationDoc) -> None:
+    """The migration rebuilt this text from the stored fields (its file was not at hand): the
+    unchanged file gives the exact bytes, in the explanation and its first revision."""
+    first = db.session.scalar(select(ExplanationRevision).where(
+        ExplanationRevision.explanation_id == row.id, ExplanationRevision.origin == Origin.migration.value))
+    row.source, row.content_hash = doc.source, doc.content_hash
+    if first is not None:
+        first.source, first.content_hash = doc.source, doc.content_hash
 
 
 _LINKER_CACHE: dict[str, tuple[tuple, Linker]] = {}
@@ -221,12 +238,12 @@ def current_linker() -> Linker:
     """A linker over the explanations in the database, rebuilt only when they changed
     (count, newest update or id differ): building the index costs seconds at 1,000 explanations."""
     key = tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at),
-                                          func.max(Explanation.id))).one())
+                                          func.max(Explanation.id)).where(live())).one())
     url = db.engine.url.render_as_string(hide_password=True)
     cached = _LINKER_CACHE.get(url)
     if cached is not None and cached[0] == key:
         return cached[1]
-    linker = Linker(list(db.session.scalars(select(Explanation))), load_taxonomy())
+    linker = Linker(list(db.session.scalars(select(Explanation).where(live()))), load_taxonomy())
     _LINKER_CACHE[url] = (key, linker)
     return linker
 

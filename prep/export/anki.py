@@ -18,7 +18,7 @@ import genanki
 from sqlalchemy import select
 
 from ..accounts.models import User
-from ..content.models import Explanation
+from ..content.models import Explanation, live
 from ..drill.models import Card
 from ..extensions import db
 from .anki_html import for_anki
@@ -53,7 +53,7 @@ def _explanations(cards: Iterable[Card]) -> dict[str, dict[str, Explanation]]:
     slugs = {link.slug for c in cards for link in c.question.accepted_links[:3]}
     by_slug: dict[str, dict[str, Explanation]] = {}
     if slugs:
-        for e in db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs))):
+        for e in db.session.scalars(select(Explanation).where(Explanation.slug.in_(slugs), live())):
             by_slug.setdefault(e.slug, {})[e.lang] = e
     return by_slug
 

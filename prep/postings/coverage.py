@@ -14,7 +14,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import func, select
 
 from ..content.coverage import SkillGap, skill_gaps
-from ..content.models import Explanation
+from ..content.models import Explanation, live
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from .models import Posting, PostingQuestion
@@ -22,7 +22,7 @@ from .models import Posting, PostingQuestion
 
 def uncovered_skills(min_postings: int = 1) -> list[SkillGap]:
     """Skills named by at least ``min_postings`` postings that no explanation lists."""
-    return skill_gaps(db.session.scalars(select(Posting.skills)), db.session.scalars(select(Explanation.skills)),
+    return skill_gaps(db.session.scalars(select(Posting.skills)), db.session.scalars(select(Explanation.skills).where(live())),
                       min_postings)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import case, func, or_, select
 
-from ..content.models import Explanation
+from ..content.models import Explanation, live
 from ..drill import service as drill_service
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
@@ -158,7 +158,7 @@ def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
     if cached is not None and cached[0] == key:
         return cached[1]
     skills_by_slug: dict[str, set[str]] = {}
-    for slug, skills in db.session.execute(select(Explanation.slug, Explanation.skills)):
+    for slug, skills in db.session.execute(select(Explanation.slug, Explanation.skills).where(live())):
         skills_by_slug.setdefault(slug, set()).update(skills or [])
     rows = db.session.execute(
         select(Question.id, Question.text, QuestionExplanation.slug)

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import ColumnElement, and_, case, or_, select
 
-from ..content.models import Explanation
+from ..content.models import Explanation, live
 from ..database import like_pattern
 from ..drill.models import Card, CardState
 from ..extensions import db
@@ -105,7 +105,7 @@ def _explanations(terms: list[str], linked_slugs: set[str]) -> tuple[list[matchi
     rows = db.session.execute(
         select(Explanation.id, Explanation.slug, Explanation.lang, Explanation.title,
                case((candidate, 1), else_=0).label("candidate"))
-        .where(condition).order_by(Explanation.id)).all()
+        .where(condition, live()).order_by(Explanation.id)).all()
     texts = _texts([r.id for r in rows if r.candidate])
     out: list[matching.ExplanationRow] = []
     bodies: dict[int, str] = {}

@@ -56,7 +56,9 @@ def test_write_preview_save_then_drill(server, page, browser):
     screenshot(page, "editor-preview")
     page.click("button[name=save]")
     page.wait_for_selector("text=Saved gpu/warp-divergence.md")
-    assert (server.root / "content" / "gpu" / "warp-divergence.md").exists()
+    # Saved to the database (any host serves it), not into this host's folder; its history shows who.
+    assert not (server.root / "content" / "gpu" / "warp-divergence.md").exists()
+    assert "teach@example.com" in page.locator(".history").inner_text()
 
     # A candidate studies the question and sees the explanation on the answer side.
     candidate = browser.new_context()

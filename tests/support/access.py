@@ -60,7 +60,7 @@ def world(app, make_user):
     sync_tree(root.parent)
     db.session.commit()
     ids = {"card_id": card.id, "question_id": private.id, "public_question_id": public.id, "link_id": public.links[0].id, "slug": "rdma-verbs",
-           "decision": "confirm", "action": "remove", "filename": "css/app.css"}
+           "decision": "confirm", "action": "remove", "filename": "css/app.css", "number": 1}
     try:
         from prep.postings.service import import_posting
 

@@ -1,0 +1,185 @@
+"""Revisions of explanations: every text an explanation had (from a file sync, the browser
+editor, a restore, the migration) is kept in the database with who saved it and when.
+
+The Explanation row holds the current text and its rendered HTML; :func:`apply_doc` is the one
+place that changes it, and it always adds a revision. The sync (:mod:`.sync`), the editor's
+save and the restore buttons all go through here.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+
+from sqlalchemy import delete, func, select
+
+from ..extensions import db
+from ..questions.models import LinkOrigin, Question, QuestionExplanation, Source
+from ..questions.normalize import normalize_question
+from ..questions.service import add_question
+from .document import ExplanationDoc, parse_document
+from .models import Explanation, ExplanationRevision, Origin, live
+from .render import render_markdown
+
+
+class RevisionError(ValueError):
+    """A restore that cannot be done (the revision no longer parses, or names another slug)."""
+
+
+def live_slugs() -> set[str]:
+    return set(db.session.scalars(select(Explanation.slug).where(live())))
+
+
+def add_revision(row: Explanation, source: str, html: str, digest: str, *, origin: Origin,
+                 author_id: int | None, now: datetime) -> ExplanationRevision:
+    """Append a revision to ``row`` (flushed); the row's current text is not changed here."""
+    if row.id is None:
+        db.session.flush()
+    else:  # two hosts saving the same explanation at once take turns (PostgreSQL; SQLite has one writer)
+        db.session.execute(select(Explanation.id).where(Explanation.id == row.id).with_for_update())
+    last = db.session.scalar(select(func.max(ExplanationRevision.number)).where(
+        ExplanationRevision.explanation_id == row.id)) or 0
+    revision = ExplanationRevision(explanation_id=row.id, number=last + 1, source=source, html=html,
+                                   content_hash=digest, origin=origin.value, author_id=author_id, created_at=now)
+    db.session.add(revision)
+    db.session.flush()
+    return revision
+
+
+def apply_doc(row: Explanation | None, doc: ExplanationDoc, path: str, *, origin: Origin,
+              author_id: int | None, now: datetime,
+              slug_exists: Callable[[str], bool] | None = None) -> Explanation:
+    """Make ``doc`` the current text of ``row`` (a new explanation when None): fields, HTML,
+    bank questions and links, and a new revision. The caller commits."""
+    old_questions: list[str] = []
+    if row is None:
+        row = Explanation(path=path, slug=doc.slug, lang=doc.lang, title=doc.title)
+        db.session.add(row)
+    else:
+        old_questions = list(row.questions or []) if row.removed_at is None else []
+    if slug_exists is None:
+        slug_exists = (live_slugs() | {doc.slug}).__contains__
+    rendered = render_markdown(doc.body, slug_exists=slug_exists)
+    row.path, row.removed_at = path, None
+    row.slug, row.lang, row.title, row.area = doc.slug, doc.lang, doc.title, doc.area
+    row.tags, row.skills, row.related = list(doc.tags), list(doc.skills), list(doc.related)
+    row.difficulty, row.body_md, row.content_hash = doc.difficulty, doc.body, doc.content_hash
+    row.questions = list(doc.questions)
+    row.html, row.source, row.origin = rendered.html, doc.source, origin.value
+    row.toc = [{"level": t.level, "anchor": t.anchor, "text": t.text} for t in rendered.toc]
+    db.session.flush()
+    row.revision = add_revision(row, doc.source, rendered.html, doc.content_hash, origin=origin,
+                                author_id=author_id, now=now).number
+    sync_questions(doc, old_questions)
+    return row
+
+
+def remove_softly(row: Explanation, now: datetime) -> None:
+    """Hide ``row`` (its file was deleted): kept with its history, restorable. Automatic and
+    content links to its slug go unless another language of it stays; hand links stay."""
+    row.removed_at = now
+    remaining = db.session.scalar(select(Explanation.id).where(
+        Explanation.slug == row.slug, Explanation.id != row.id, live()).limit(1))
+    if remaining is None:
+        db.session.execute(delete(QuestionExplanation).where(
+            QuestionExplanation.slug == row.slug, QuestionExplanation.origin != LinkOrigin.manual))
+
+
+def _doc_of(source: str, row: Explanation) -> ExplanationDoc:
+    parsed = parse_document(source, row.path)
+    if parsed.doc is None:
+        raise RevisionError("; ".join(p.message for p in parsed.problems) or "the text does not parse")
+    if (parsed.doc.slug, parsed.doc.lang) != (row.slug, row.lang):
+        raise RevisionError(f"that revision is for '{parsed.doc.slug}' ({parsed.doc.lang})")
+    return parsed.doc
+
+
+def restore_revision(row: Explanation, number: int, *, author_id: int | None, now: datetime) -> Explanation:
+    """Make revision ``number`` current again, as a new revision (origin restore)."""
+    revision = db.session.scalar(select(ExplanationRevision).where(
+        ExplanationRevision.explanation_id == row.id, ExplanationRevision.number == number))
+    if revision is None:
+        raise LookupError(number)
+    row = apply_doc(row, _doc_of(revision.source, row), row.path, origin=Origin.restore,
+                    author_id=author_id, now=now)
+    row.conflict = False
+    return row
+
+
+def restore_removed(row: Explanation, *, author_id: int | None, now: datetime) -> Explanation:
+    """Bring back a removed explanation with its current text (a new revision, origin restore:
+    a later sync will not remove it again because its file is missing)."""
+    return apply_doc(row, _doc_of(row.source, row), row.path, origin=Origin.restore, author_id=author_id, now=now)
+
+
+@dataclass
+class DiffLine:
+    kind: str  # "add" | "del" | "ctx" | "hunk"
+    text: str
+
+
+def diff_lines(old: str, new: str) -> list[DiffLine]:
+    """A unified diff of two texts as plain lines (the template escapes them)."""
+    out: list[DiffLine] = []
+    for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=3):
+        if line.startswith(("---", "+++")):
+            continue
+        kind = {"@": "hunk", "+": "add", "-": "del"}.get(line[:1], "ctx")
+        out.append(DiffLine(kind, line))
+    return out
+
+
+def revisions_of(row: Explanation) -> list[ExplanationRevision]:
+    return list(db.session.scalars(select(ExplanationRevision).where(
+        ExplanationRevision.explanation_id == row.id).order_by(ExplanationRevision.number.desc())))
+
+
+def revision_diff(row: Explanation, number: int) -> tuple[ExplanationRevision, list[DiffLine]]:
+    """Revision ``number`` and its diff against the one before it (against nothing for the first)."""
+    pair = db.session.scalars(select(ExplanationRevision).where(
+        ExplanationRevision.explanation_id == row.id, ExplanationRevision.number <= number)
+        .order_by(ExplanationRevision.number.desc()).limit(2)).all()
+    if not pair or pair[0].number != number:
+        raise LookupError(number)
+    return pair[0], diff_lines(pair[1].source if len(pair) > 1 else "", pair[0].source)
+
+
+def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
+    """Make a bank question for each phrasing, keeping ids stable: a phrasing edited in place
+    (same position, new text) updates the existing question, so its cards and history stay."""
+    new_norms = [normalize_question(q) for q in doc.questions]
+    old_norms = [normalize_question(q) for q in old]
+    kept = set(new_norms) & set(old_norms)
+    for index, text in enumerate(doc.questions):
+        norm = new_norms[index]
+        if norm in kept or not norm:
+            continue
+        existing = db.session.scalar(select(Question).where(Question.norm == norm, Question.owner_id.is_(None)))
+        if existing is None and index < len(old) and old_norms[index] not in set(new_norms):
+            previous = db.session.scalar(select(Question).where(Question.norm == old_norms[index],
+                                                                Question.owner_id.is_(None)))
+            if previous is not None:  # rename in place
+                previous.text, previous.norm = text.strip(), norm
+                old_norms[index] = norm
+    for text in doc.questions:
+        question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
+        link_to(question, doc.slug, 1.0, LinkOrigin.content)
+    # Phrasings dropped from the file lose their content link (the questions and cards remain).
+    dropped = [n for n in old_norms if n not in set(new_norms)]
+    if dropped:
+        ids = db.session.scalars(select(Question.id).where(Question.norm.in_(dropped),
+                                                           Question.owner_id.is_(None))).all()
+        if ids:
+            db.session.execute(delete(QuestionExplanation).where(
+                QuestionExplanation.question_id.in_(ids), QuestionExplanation.slug == doc.slug,
+                QuestionExplanation.origin == LinkOrigin.content))
+
+
+def link_to(question: Question, slug: str, score: float, origin: LinkOrigin) -> None:
+    link = next((lk for lk in question.links if lk.slug == slug), None)
+    if link is None:
+        question.links.append(QuestionExplanation(slug=slug, score=score, origin=origin))
+    elif link.origin is not LinkOrigin.manual:  # a hand decision wins
+        link.score, link.origin = score, origin
+    db.session.flush()
