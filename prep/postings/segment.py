@@ -75,6 +75,11 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             noise = noise or not metadata
             continue
         heading = match_heading(line)
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if heading and heading[2] and len(heading[2]) >= 15 and blocks[-1].kind in (ROUND_KIND, INTERVIEW) \
+                and heading[1] not in (ROUND_KIND, INTERVIEW, NOISE) and following \
+                and strip_list_marker(following) == following:
+            continue  # "What we're looking for: …" under a sample question: a note, not a section
         if heading:
             name, kind, rest = heading
             if kind == NOISE:
