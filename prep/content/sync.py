@@ -167,7 +167,7 @@ def _store(doc: ExplanationDoc, path: str, row: Explanation | None, all_slugs: s
     row.slug, row.lang, row.title, row.area = doc.slug, doc.lang, doc.title, doc.area
     row.tags, row.skills, row.related = list(doc.tags), list(doc.skills), list(doc.related)
     row.difficulty, row.body_md, row.content_hash = doc.difficulty, doc.body, doc.content_hash
-    row.questions = list(doc.questions)
+    row.questions, row.key_points = list(doc.questions), list(doc.key_points)
     row.html = rendered.html
     row.toc = [{"level": t.level, "anchor": t.anchor, "text": t.text} for t in rendered.toc]
     db.session.flush()
