@@ -192,3 +192,14 @@ def test_the_anki_deck_lists_the_key_points_on_the_back(client, login, studied):
     back = fields.split("\x1f")[1]
     assert '<ul class="key-points"><li>Reduce-scatter, then all-gather</li>' in back
     assert back.index("key-points") < back.index("The <strong>full</strong>")
+
+
+def test_a_cram_review_keeps_the_ticks_too(studied):
+    from prep.drill import cramming
+
+    user, card = studied
+    ticks = {"slug": "ring-allreduce", "lang": "en", "total": 3, "ticked": [1]}
+    assert cramming.cram(user, card.id, card.version, 3, FIXED_NOW, 5000, key_points=ticks).recorded
+    db.session.commit()
+    log = db.session.scalar(select(ReviewLog))
+    assert (log.kind, log.key_points_ticked) == ("cram", ticks)
