@@ -166,8 +166,15 @@ def check_docs(
     return problems
 
 
-def check_tree(root: Path, taxonomy: TaxonomyLike | None = None) -> CheckReport:
-    """Check every ``.md`` file under ``root``; ``taxonomy`` defaults to the shipped one."""
+MISSING_KEY_POINTS = "missing key_points: list the 3 to 6 short points a full answer must cover"
+
+
+def check_tree(root: Path, taxonomy: TaxonomyLike | None = None, *,
+               require_key_points: bool = False) -> CheckReport:
+    """Check every ``.md`` file under ``root``; ``taxonomy`` defaults to the shipped one.
+
+    ``require_key_points`` also reports a file without ``key_points`` (``prep content check``
+    does by default; a sync and the editor load such files)."""
     if taxonomy is None:
         taxonomy = load_taxonomy()
     root = Path(root)
@@ -188,6 +195,8 @@ def check_tree(root: Path, taxonomy: TaxonomyLike | None = None) -> CheckReport:
         assert text is not None
         parsed = parse_document(text, display, lenient=True)
         problems.extend(parsed.problems)
+        if require_key_points and parsed.doc is not None and "key_points" not in parsed.doc.field_lines:
+            problems.append(Problem(display, 1, MISSING_KEY_POINTS))
         if parsed.doc is not None:
             report.all_docs.append(parsed.doc)
             if not parsed.problems:

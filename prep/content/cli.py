@@ -39,13 +39,15 @@ def content_group() -> None:
 
 @content_group.command("check")
 @click.argument("directory", metavar="[DIR]", required=False, type=_DIR)
-def check_command(directory: Path | None) -> None:
+@click.option("--require-key-points/--no-require-key-points", default=True, show_default=True,
+              help="Report a file without key_points (the drill's self-grading checklist).")
+def check_command(directory: Path | None, require_key_points: bool) -> None:
     """Validate every explanation file; print one 'path:line: message' per problem."""
     if directory is None:
         directory = Path(default_content_dir())
         if not directory.is_dir():
             raise click.BadParameter(f"directory '{directory}' does not exist", param_hint="DIR")
-    report = check_tree(directory)
+    report = check_tree(directory, require_key_points=require_key_points)
     for line in report.lines():
         click.echo(line)
     noun = "file" if report.files == 1 else "files"

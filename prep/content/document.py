@@ -15,6 +15,8 @@ The format (see CONTRIBUTING.md, "Writing an explanation")::
     difficulty: 2                    # 1–5, optional
     lang: en                         # en | zh, optional; default from a .zh.md suffix, else en
     related: [nccl-algorithms]
+    key_points:                      # 3–6 short points a full answer covers (the drill's checklist)
+      - Reduce-scatter, then all-gather, each N−1 steps
     ---
     Markdown body…
 
@@ -31,14 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from .errors import Problem
-from .front_matter import MAX_SLUG_CHARS, check_list, check_string, load_front_matter
+from .front_matter import (MAX_KEY_POINTS, MAX_SLUG_CHARS, MIN_KEY_POINTS, check_list, check_string,
+                           load_front_matter)
 from .markdown_rules import MAX_BLOCK_NESTING, SLUG_RE
 from .render import MAX_RENDER_CHARS, block_nesting_overflow
 
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
-LIST_FIELDS = ("tags", "skills", "questions", "related")
-KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related")
+LIST_FIELDS = ("tags", "skills", "questions", "related", "key_points")
+KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related", "key_points")
 _FENCE = "---"
 _CLOSERS = ("---", "...")
 
@@ -73,6 +76,8 @@ class ExplanationDoc:
     path: str
     area: str
     content_hash: str
+    #: The points a full answer must cover, in the page's language (the drill's checklist).
+    key_points: list[str] = field(default_factory=list)
     field_lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     item_lines: dict[str, list[int]] = field(default_factory=dict, repr=False, compare=False)
     #: The whole file text exactly as read (front matter and body): what a revision stores.
@@ -214,6 +219,13 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         for name in LIST_FIELDS
     }
 
+    raw_points = values.get("key_points", [None] * MIN_KEY_POINTS)
+    if raw_points is None or (isinstance(raw_points, list)
+                              and not MIN_KEY_POINTS <= len(raw_points) <= MAX_KEY_POINTS):
+        problems.append(Problem(path, fm.key_lines["key_points"],
+                                f"key_points has {len(raw_points or [])} items; "
+                                f"give {MIN_KEY_POINTS} to {MAX_KEY_POINTS} short points"))
+
     body_lines = lines[close + 1:]
     body = "\n".join(body_lines)
     body_start_line = close + 2
@@ -250,6 +262,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         path=path,
         area=area,
         content_hash=digest,
+        key_points=lists["key_points"],
         field_lines=dict(fm.key_lines),
         item_lines={k: list(v) for k, v in fm.item_lines.items()},
         source=text,

@@ -20,7 +20,11 @@ from .markdown_rules import SLUG_RE
 MAX_FRONT_MATTER_CHARS = 20_000
 MAX_SLUG_CHARS = 120
 MAX_ITEMS = 100
-MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SLUG_CHARS}
+#: A key point is one short line a full answer must cover (the drill's self-grading checklist).
+MAX_KEY_POINT_CHARS = 120
+MIN_KEY_POINTS, MAX_KEY_POINTS = 3, 6
+MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SLUG_CHARS,
+                  "key_points": MAX_KEY_POINT_CHARS}
 MAX_YAML_DEPTH = 20
 
 

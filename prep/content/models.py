@@ -40,6 +40,8 @@ class Explanation(db.Model):
     related: Mapped[list[str]] = mapped_column(JSON, default=list)
     # The phrasings from front matter, in file order (each is also a bank Question).
     questions: Mapped[list[str]] = mapped_column(JSON, default=list)
+    # The 3–6 points a full answer covers, in the page's language (the drill's checklist).
+    key_points: Mapped[list[str]] = mapped_column(JSON, default=list)
     difficulty: Mapped[int | None] = mapped_column(Integer, default=None)
     body_md: Mapped[str] = mapped_column(Text, default="")
     html: Mapped[str] = mapped_column(Text, default="")

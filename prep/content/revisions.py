@@ -65,7 +65,7 @@ def apply_doc(row: Explanation | None, doc: ExplanationDoc, path: str, *, origin
     row.slug, row.lang, row.title, row.area = doc.slug, doc.lang, doc.title, doc.area
     row.tags, row.skills, row.related = list(doc.tags), list(doc.skills), list(doc.related)
     row.difficulty, row.body_md, row.content_hash = doc.difficulty, doc.body, doc.content_hash
-    row.questions = list(doc.questions)
+    row.questions, row.key_points = list(doc.questions), list(doc.key_points)
     row.html, row.source, row.origin = rendered.html, doc.source, origin.value
     row.toc = [{"level": t.level, "anchor": t.anchor, "text": t.text} for t in rendered.toc]
     db.session.flush()

@@ -60,7 +60,7 @@ def cram_counts(user: User, question_ids: list[int], now: datetime) -> CramCount
 
 
 def cram(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
-         duration_ms: int | None = None) -> RateResult:
+         duration_ms: int | None = None, key_points: dict | None = None) -> RateResult:
     """Record a review ahead of schedule (kind ``cram``) without touching the card's FSRS state:
     state, step, due, stability, difficulty, reps and lapses stay as they are, the optimiser and
     the daily limits ignore the log, and undo skips it. Only the card's version moves on, so a
@@ -73,7 +73,8 @@ def cram(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=card.state.value,
-                    state_after=card.state.value, kind="cram", card_before=scheduling.snapshot(card))
+                    state_after=card.state.value, kind="cram", card_before=scheduling.snapshot(card),
+                    key_points_ticked=key_points)
     card.version += 1
     if not store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))

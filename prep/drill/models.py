@@ -62,3 +62,6 @@ class ReviewLog(db.Model):
     kind: Mapped[str] = mapped_column(String(16), default="review")  # review | cram
     # The card's whole scheduling state before this review (JSON), so undo restores it exactly.
     card_before: Mapped[dict] = mapped_column(JSON)
+    # The key points ticked on the answer side (see prep.drill.self_grading.ticks_record):
+    # {"slug", "lang", "total", "ticked": [indices]}; None when the explanation had none.
+    key_points_ticked: Mapped[dict | None] = mapped_column(JSON, default=None)

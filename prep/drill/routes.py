@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from .. import clock
 from ..content.lookup import explanations_for
+from ..content.models import Explanation
 from ..extensions import db
 from ..postings.models import Posting
 from ..stats.compute import is_leech
@@ -22,12 +23,14 @@ from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from . import cramming, scheduling, service, tally
+from . import cramming, scheduling, self_grading, service, tally
 from .forms import NoteForm, RateForm
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
 bp.add_app_template_test(is_leech, "leech")  # {% if card.lapses is leech %}: the stats page's threshold
+# {{ key_point_suggestions(n) }}: the self-grading rule as a table for the drill's script.
+bp.add_app_template_global(self_grading.suggestion_table, "key_point_suggestions")
 
 PAGE_SIZE = 50
 
@@ -108,7 +111,8 @@ def rate():
     now = _now()
     duration = _duration(form, now)
     try:
-        service.rate(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now, duration)
+        service.rate(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now, duration,
+                     key_points=_ticks(form))
     except service.CardNotFound:
         abort(404)
     db.session.commit()
@@ -127,6 +131,16 @@ def _duration(form: RateForm, now: datetime) -> int | None:
             duration = None
     # A card left open overnight is still a rating; the time on it is capped at a day.
     return None if duration is None else max(0, min(duration, 86_400_000))
+
+
+def _ticks(form: RateForm) -> dict | None:
+    """The key points ticked on the answer side, against the explanation that showed them
+    (public content: any id may be named; one without key points records nothing)."""
+    explanation = db.session.get(Explanation, form.key_points_of.data) if form.key_points_of.data else None
+    if explanation is None:
+        return None
+    return self_grading.ticks_record(explanation.slug, explanation.lang, len(explanation.key_points or []),
+                                     form.key_point.data or [])
 
 
 def _posting_or_404(posting_id: int):
@@ -164,7 +178,8 @@ def cram_rate(posting_id: int):
         return redirect(url_for("drill.cram", posting_id=posting.id))
     now = _now()
     try:
-        cramming.cram(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now, _duration(form, now))
+        cramming.cram(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now,
+                      _duration(form, now), key_points=_ticks(form))
     except service.CardNotFound:
         abort(404)
     db.session.commit()

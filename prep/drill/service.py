@@ -181,13 +181,14 @@ class RateResult:
 
 
 def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
-         duration_ms: int | None = None) -> RateResult:
+         duration_ms: int | None = None, key_points: dict | None = None) -> RateResult:
     """Record a rating for the card as it was shown (``shown_version``).
 
     The new review interval is load-balanced within fsrs's fuzz range (:func:`balanced_outcome`),
     and the card's siblings due today are buried until tomorrow (:func:`bury_siblings`).
     Idempotent: a second submit of the same shown card finds a newer version (or hits the
-    unique (card, version) constraint under a race) and records nothing.
+    unique (card, version) constraint under a race) and records nothing. ``key_points``: the
+    ticks kept with the log (:func:`prep.drill.self_grading.ticks_record`).
     """
     card = get_card(user, card_id, for_update=True)
     if card.version != shown_version:
@@ -207,7 +208,7 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     card.buried_until = None
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
-                    state_after=card.state.value, card_before=before)
+                    state_after=card.state.value, card_before=before, key_points_ticked=key_points)
     if not store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:

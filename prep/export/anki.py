@@ -39,6 +39,7 @@ MODEL = genanki.Model(
     css=(".card { font-family: system-ui, sans-serif; font-size: 18px; text-align: left; }"
          ".question { font-size: 1.2em; font-weight: 600; }"
          ".explanation pre { background: #f6f8fa; padding: .6em; overflow-x: auto; }"
+         ".key-points { border: 1px solid #ccc; border-radius: 6px; padding: .5em .5em .5em 1.8em; }"
          ".note { margin-top: 1em; border-top: 1px solid #ccc; padding-top: .5em; }"),
 )
 _TAG = re.compile(r"\s+")
@@ -64,7 +65,9 @@ def _back(card: Card, by_slug: dict[str, dict[str, Explanation]], lang: str, bas
         versions = by_slug.get(link.slug)
         if versions:
             e = versions.get(lang) or versions.get(card.question.lang) or next(iter(versions.values()))
-            parts.append(f'<h2 lang="{e.lang}">{html.escape(e.title)}</h2><div lang="{e.lang}">'
+            points = "".join(f"<li>{html.escape(p)}</li>" for p in e.key_points or [])
+            checklist = f'<ul class="key-points">{points}</ul>' if points else ""
+            parts.append(f'<h2 lang="{e.lang}">{html.escape(e.title)}</h2><div lang="{e.lang}">{checklist}'
                          f"{for_anki(e.html, base_url)}</div>")
     return "<hr>".join(parts) if parts else "<p><i>No explanation yet.</i></p>"
 

@@ -29,7 +29,8 @@ CARD_CSV_FIELDS = ("card_id", "question", "lang", "tags", "own_question", "note"
                    "difficulty", "due", "last_review", "reps", "lapses", "version", "suspended", "buried_until",
                    "added_at")
 REVIEW_CSV_FIELDS = ("review_id", "card_id", "question", "reviewed_at", "rating", "rating_name", "duration_ms",
-                     "state_before", "state_after", "kind", "card_version")
+                     "state_before", "state_after", "kind", "card_version", "key_points_of",
+                     "key_points_ticked", "key_points_total")
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -88,7 +89,19 @@ def review_record(log: ReviewLog) -> dict[str, Any]:
         "state_after": log.state_after,
         "kind": log.kind,
         "card_before": log.card_before,
+        # The key points ticked for this rating: {"slug", "lang", "total", "ticked": [indices]} or null.
+        "key_points": log.key_points_ticked,
     }
+
+
+def _ticks_cells(ticks: dict | None) -> dict[str, Any]:
+    """The review's key-point ticks as CSV cells: the explanation (slug.lang), the ticked
+    points numbered from 1 (``1; 3``) and how many there were; empty without key points."""
+    if not ticks:
+        return {"key_points_of": "", "key_points_ticked": "", "key_points_total": ""}
+    return {"key_points_of": f"{ticks.get('slug', '')}.{ticks.get('lang', '')}",
+            "key_points_ticked": "; ".join(str(i + 1) for i in ticks.get("ticked", [])),
+            "key_points_total": ticks.get("total", "")}
 
 
 def build_export(user: User, now: datetime) -> dict[str, Any]:
@@ -145,7 +158,7 @@ def export_csv_zip(user: User, now: datetime) -> bytes:
                 "review_id": r.id, "card_id": c.id, "question": q.text, "reviewed_at": _iso(r.reviewed_at),
                 "rating": r.rating, "rating_name": RATING_NAMES.get(r.rating, ""), "duration_ms": r.duration_ms,
                 "state_before": r.state_before, "state_after": r.state_after, "kind": r.kind,
-                "card_version": r.card_version})
+                "card_version": r.card_version, **_ticks_cells(r.key_points_ticked)})
     review_rows.sort(key=lambda r: (r["reviewed_at"], r["review_id"]))
     buf = io.BytesIO()
     stamp = now.timetuple()[:6]

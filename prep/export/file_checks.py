@@ -14,6 +14,8 @@ from typing import Any
 
 from fsrs import Scheduler
 
+from ..content.markdown_rules import SLUG_RE
+from ..drill.self_grading import MAX_POINTS
 from ..drill.models import CardState
 from ..drill.scheduling import SchedulingError, parse_steps
 from ..questions.normalize import normalize_question
@@ -260,6 +262,27 @@ def _check_card(check: FileChecker, where: str, c: Any) -> None:
         if r.get("kind", "review") not in KINDS:
             check.fail(f"{w}.kind", "must be review or cram")
         _check_snapshot(check, f"{w}.card_before", r.get("card_before"))
+        _check_ticks(check, f"{w}.key_points", r.get("key_points"))
+
+
+def _check_ticks(check: FileChecker, where: str, ticks: Any) -> None:
+    """A review's key-point ticks (null, or exactly the object the drill stores)."""
+    if ticks is None:
+        return
+    if not isinstance(ticks, dict) or set(ticks) != {"slug", "lang", "total", "ticked"}:
+        check.fail(where, "must be null or an object with slug, lang, total and ticked")
+        return
+    if not isinstance(ticks["slug"], str) or not SLUG_RE.fullmatch(ticks["slug"]) or len(ticks["slug"]) > 120:
+        check.fail(f"{where}.slug", "must be an explanation's slug")
+    if ticks["lang"] not in ("en", "zh"):
+        check.fail(f"{where}.lang", "must be en or zh")
+    total, ticked = ticks["total"], ticks["ticked"]
+    if type(total) is not int or not 1 <= total <= MAX_POINTS:
+        check.fail(f"{where}.total", f"must be from 1 to {MAX_POINTS}")
+        return
+    if not isinstance(ticked, list) or any(type(i) is not int or not 0 <= i < total for i in ticked) \
+            or ticked != sorted(set(ticked)):
+        check.fail(f"{where}.ticked", f"must list distinct point numbers from 0 to {total - 1}, in order")
 
 
 def _check_memory(check: FileChecker, where: str, c: dict[str, Any]) -> None:

@@ -133,7 +133,8 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
         db.session.add_all(ReviewLog(
             card_id=card.id, user_id=user.id, card_version=r["card_version"], rating=r["rating"],
             reviewed_at=_t(r["reviewed_at"]), duration_ms=r["duration_ms"], state_before=r["state_before"],
-            state_after=r["state_after"], kind=r.get("kind", "review"), card_before=_snapshot(r["card_before"]))
+            state_after=r["state_after"], kind=r.get("kind", "review"), card_before=_snapshot(r["card_before"]),
+            key_points_ticked=r.get("key_points"))
             for r in reviews)
         report.cards_added += 1
         report.reviews_added += len(reviews)

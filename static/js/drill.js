@@ -5,6 +5,11 @@
 // Keys (listed in the page's #shortcuts-dialog): Space/Enter show the answer, 1–4 rate,
 // U undo, ? show/hide the shortcuts, Esc close them. Keys typed into a field, and Space/Enter on
 // a focused button or link, keep their usual meaning.
+//
+// Key points (the answer side's checklist): Tab moves between them and Space ticks one (the
+// checkboxes' own keys); every tick updates the suggested rating, looked up in the table the
+// page carries (the rule is prep.drill.self_grading), and Enter confirms it. The rating keys
+// 1–4 keep working on a checkbox.
 (function () {
   "use strict";
   var shownAt = Date.now();
@@ -50,12 +55,50 @@
     d.dataset.revealed = "1";
     typeset();
     if (window.prepFocusableScrollers) { window.prepFocusableScrollers(answer); }
+    collapseOnPhone();
+    var first = answer.querySelector("input.key-point");
     var good = form.querySelector("button[data-key='3']");
-    if (good) { good.focus({preventScroll: true}); }
+    if (first) { first.focus({preventScroll: true}); } else if (good) { good.focus({preventScroll: true}); }
     // The answer's beginning, then how to go on; the full text is right there to read on.
     announce([d.dataset.msgAnswer, clip(answer.innerText, 280), d.dataset.msgRate].join(" "));
     return true;
   }
+
+  // --- key points ---------------------------------------------------------------------------
+  var PHONE = "(max-width: 480px)";
+
+  // On a phone the checklist comes first and the full explanation waits behind its summary.
+  function collapseOnPhone() {
+    var details = document.getElementById("explanation-details");
+    if (details && window.matchMedia && window.matchMedia(PHONE).matches) { details.open = false; }
+  }
+
+  function suggestedButton() {
+    var form = document.getElementById("rate-form");
+    return form ? form.querySelector("button.rating.suggested") : null;
+  }
+
+  function suggest() {
+    var box = document.getElementById("key-points");
+    var form = document.getElementById("rate-form");
+    var status = document.getElementById("key-point-suggestion");
+    if (!box || !form) { return; }
+    var total = parseInt(box.dataset.total, 10);
+    var ticked = box.querySelectorAll("input.key-point:checked").length;
+    var quick = (Date.now() - shownAt) <= parseInt(box.dataset.quickMs, 10);
+    var table = (ticked === total && quick ? box.dataset.quick : box.dataset.slow).split(",");
+    var rating = table[ticked];
+    form.querySelectorAll("button.rating").forEach(function (b) {
+      var on = b.dataset.key === rating;
+      b.classList.toggle("suggested", on);
+      if (on) { b.setAttribute("aria-describedby", "key-point-suggestion"); } else { b.removeAttribute("aria-describedby"); }
+      if (on && status) { status.textContent = b.dataset.suggested; }
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.classList && event.target.classList.contains("key-point")) { suggest(); }
+  });
 
   function swapPage(html, url) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -69,7 +112,7 @@
     var heading = document.getElementById("question-text");
     if (heading) { heading.focus({preventScroll: false}); }
     var d = root();
-    if (d && d.dataset.revealed === "1") { typeset(); }
+    if (d && d.dataset.revealed === "1") { typeset(); collapseOnPhone(); }
     if (window.prepFocusableScrollers) { window.prepFocusableScrollers(main); }
     var flashes = main.querySelector(".flashes");
     var parts = [flashes ? flashes.innerText : ""];
@@ -144,7 +187,8 @@
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) { return; }
     var tag = (event.target.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
+    var onBox = tag === "input" && event.target.type === "checkbox";
+    if ((tag === "input" && !onBox) || tag === "textarea" || tag === "select" || event.target.isContentEditable) { return; }
     var d = root();
     if (!d) { return; }
     var dlg = dialog();
@@ -158,6 +202,12 @@
       return;  // the dialog is modal: no drill keys behind it
     }
     var onControl = tag === "button" || tag === "a" || tag === "summary";
+    if (event.key === "Enter" && !onControl && d.dataset.revealed === "1") {
+      var suggested = suggestedButton();  // Enter confirms the rating the ticks suggest
+      if (suggested) { event.preventDefault(); submitForm(document.getElementById("rate-form"), suggested); }
+      return;
+    }
+    if (onBox && event.key === " ") { return; }  // Space ticks the key point
     if ((event.key === " " || event.key === "Enter") && !onControl) {
       if (d.dataset.revealed !== "1") { event.preventDefault(); reveal(); }
       return;
@@ -175,7 +225,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    if (root() && root().dataset.revealed === "1") { typeset(); }
+    if (root() && root().dataset.revealed === "1") { typeset(); collapseOnPhone(); }
     initShortcuts();
   });
 })();

@@ -188,7 +188,7 @@ def test_switching_to_chinese_shows_the_drill_and_dashboard_in_chinese(live_serv
     page.wait_for_selector("#rate-form", state="visible")
     names = page.locator(".rating-name").all_inner_texts()
     assert names == ["重来", "困难", "良好", "简单"]
-    assert page.locator("legend").first.inner_text() == "你掌握得怎么样？"
+    assert page.locator(".ratings legend").inner_text() == "你掌握得怎么样？"
     screenshot(page, "switch-drill-zh")
 
     # The account remembers it: the settings page shows 中文 selected.
