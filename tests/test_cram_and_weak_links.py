@@ -81,7 +81,7 @@ def test_a_weak_link_is_a_suggestion_not_the_answer(app, client, login, make_use
     assert 'class="explanation-body"' not in html and 'data-suggested="1"' in html
     assert "No explanation yet for this question." in html
     html = client.get(f"/drill?card={cards[strong.id]}&show=1").get_data(as_text=True)
-    assert 'class="explanation-body"' in html and "data-suggested" not in html
+    assert 'class="explanation-body"' in html and "suggested-explanations" not in html
     assert "suggested, not checked" in client.get(f"/questions/{weak.id}").get_data(as_text=True)
     instructor = make_user(role=Role.instructor)
     queue_page = login(instructor, app.test_client()).get("/instructor/unanswered").get_data(as_text=True)
