@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from prep.postings.extract import extract_posting
+from prep.postings.htmltext import html_to_text
 from prep.postings.identity import looks_like_role
 from prep.postings.stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
@@ -88,3 +89,26 @@ def test_company_remarks_and_level_notes_are_not_part_of_the_name() -> None:
     assert posting.company == "衡远智能"
     report = extract_posting("Company: Acme\nRole: Production Engineer, Networking (E4)\n\nRound 1\n- Explain ECMP\n")
     assert report.title == "Production Engineer, Networking"
+
+
+def test_code_in_a_report_is_never_a_question() -> None:
+    text = ("Phone screen\nThey asked me to implement top-k over a stream with O(k) memory.\n```cpp\n"
+            "std::priority_queue<std::pair<float,int>,\n    std::vector<int>> heap;\nheap.emplace(x, i);\n```\n"
+            "- How would you make it work for many streams?\n")
+    html = ("<html><body><h2>一面</h2><ol><li>手撕：写一个 softmax 的 CUDA kernel</li></ol><pre><code>"
+            "__global__ void softmax_row(const float* x, float* y, int n) {\n  extern __shared__ float buf[];\n"
+            "  buf[threadIdx.x] = m;\n}</code></pre><ol><li>FP8 和 INT8 量化有什么区别？</li></ol></body></html>")
+    for document in (text, html_to_text(html)):
+        texts = [q.text for q in extract_posting(document).questions]
+        assert texts and not any(mark in t for t in texts for mark in ("heap", "__", "buf[", "std::"))
+    assert "FP8 和 INT8 量化有什么区别？" in [q.text for q in extract_posting(html_to_text(html)).questions]
+
+
+def test_a_note_under_a_sample_question_is_not_a_new_section() -> None:
+    text = ("Sample interview questions\nHow would you implement AllGather on top of send/recv?\n"
+            "What we're looking for: a clear algorithm and honest arithmetic.\n"
+            "When does a tree algorithm beat a ring for AllReduce?\n"
+            "What we're looking for: message size, node count and latency.\n")
+    texts = [q.text for q in extract_posting(text).questions]
+    assert texts == ["How would you implement AllGather on top of send/recv?",
+                     "When does a tree algorithm beat a ring for AllReduce?"]

@@ -132,8 +132,12 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     lines: list[str] = []
     tail: list[str] = []
     item_indent = -1  # the indentation of the list item the previous line opened or continued
+    fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     for raw in text.splitlines():
         line = raw.strip()
+        if fence or line.startswith(("```", "~~~")):
+            fence = "" if fence and line.startswith(fence) else fence or line[:3]
+            continue  # code: never a question (its words still count for nothing)
         if not line:
             item_indent = -1
             continue

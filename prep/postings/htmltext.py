@@ -122,7 +122,7 @@ class _Reducer(HTMLParser):
             self.main += 1
             self.seen_main = True
         if tag in _BLOCK:
-            self._emit("\n- " if tag == "li" else "\n")
+            self._emit("\n- " if tag == "li" else "\n```\n" if tag == "pre" else "\n")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "meta":
@@ -147,7 +147,7 @@ class _Reducer(HTMLParser):
             if flags & 2:
                 self.main -= 1
             if name in _BLOCK:
-                self._emit("\n")
+                self._emit("\n```\n" if name == "pre" else "\n")  # code is fenced, as in Markdown
             if name == tag:
                 break
 
