@@ -112,3 +112,25 @@ def test_a_note_under_a_sample_question_is_not_a_new_section() -> None:
     texts = [q.text for q in extract_posting(text).questions]
     assert texts == ["How would you implement AllGather on top of send/recv?",
                      "When does a tree algorithm beat a ring for AllReduce?"]
+
+
+def test_ordinal_rounds_follow_up_labels_and_my_answers() -> None:
+    text = ("Role: Senior Software Engineer, Networking\n\n1st: Networking fundamentals\n"
+            "Q: How does credit-based flow control differ from PFC?\nMe: credits are per virtual lane.\n"
+            "面试官追问：这样每一步发多少数据？\n\n2nd: Coding\nQ: Write a function that returns one shortest path.\n"
+            "Me: did it in Python.\n")
+    result = extract_posting(text)
+    assert result.doc_kind == "report"
+    found = {q.text: q.round for q in result.questions}
+    assert found == {"How does credit-based flow control differ from PFC?": "1st",
+                     "这样每一步发多少数据？": "1st", "Write a function that returns one shortest path.": "2nd"}
+
+
+def test_a_plain_heading_then_an_introducing_sentence_then_the_list() -> None:
+    text = ("You might be a fit if\n• you have shipped an inference service\n• you can read a profile\n"
+            "Things we like to discuss\nWe don't do trivia, so think about these beforehand:\n"
+            " • How would you split a 70B model across 8 GPUs for serving?\n"
+            " • Design a request router that keeps the prefix-cache hit rate high\n")
+    texts = [q.text for q in extract_posting(text).questions]
+    assert texts == ["How would you split a 70B model across 8 GPUs for serving?",
+                     "Design a request router that keeps the prefix-cache hit rate high"]

@@ -117,7 +117,7 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
 #: (a blog's "related posts") and copyright footers.
 _NOT_A_QUESTION_LINE = re.compile(
     r"\s{0,4}(?:[-*•>]\s{0,3})?(?:\*\*)?(?:"
-    r"(?:答|回答|我答(?:的)?|我的回答|我的答案|参考答案|我说|我回答|a|ans(?:wer)?|my\s+answer|i\s+(?:said|answered))\s{0,2}[:：]"
+    r"(?:答|回答|我答(?:的)?|我的回答|我的答案|参考答案|我说|我回答|a|ans(?:wer)?|my\s+answer|me|i\s+(?:said|answered))\s{0,2}[:：]"
     r"|(?:我)?(?:答了|写了|说了|讲了|提了|回答了|画了|推了)(?!解|吗|么)"
     r"|(?:int|void|bool|char|auto|long|double|float|return|for|while|if|else|switch|case|break|continue|"
     r"const|static|template|typedef|struct|class|public|private|def|import|#include|std::)\b[^\u4e00-\u9fff]{0,200}[;{}):]\s*$"

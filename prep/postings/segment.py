@@ -110,7 +110,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             blocks[0].lines.append(generic)  # "【Job title】" or "## Title" opening the page: the header
             continue
         if not generic and (len(blocks) > 1 or len(blocks[0].lines) >= 2):
-            generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "")
+            generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "",
+                                     lines[index + 2] if index + 2 < len(lines) else "")
         if generic:
             reverse = bool(REVERSE.fullmatch(generic) or REVERSE.fullmatch(line))
             if reverse and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
@@ -141,14 +142,16 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     return blocks, recognised
 
 
-def _plain_heading(line: str, following: str) -> str | None:
+def _plain_heading(line: str, following: str, after: str = "") -> str | None:
     """A short plain line that introduces a list ("Be ready to discuss", "Things we ask about"):
-    no list marker, no sentence or question punctuation, and a list item on the next line."""
+    no list marker, no sentence or question punctuation, and a list item on the next line (or
+    after one sentence that introduces it: "…, so think about them beforehand:")."""
     if not following or len(line) > 60 or len(line) < 2:
         return None
     if line[-1:] in "。.!！?？;；,，" or strip_list_marker(line) != line:
         return None
-    if strip_list_marker(following) == following.strip():
+    if strip_list_marker(following) == following.strip() and not (
+            following.rstrip().endswith((":", "：")) and after and strip_list_marker(after) != after.strip()):
         return None
     judged = judge_line(line)
     if judged.asks or round_line(line):
