@@ -14,6 +14,8 @@ from sqlalchemy import select
 from .. import clock
 from ..content.lookup import explanations_for
 from ..extensions import db
+from ..interview import outcomes
+from ..interview import service as interview
 from ..postings.models import Posting
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
@@ -56,16 +58,11 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 @login_required
 def dashboard():
     user, now = signed_in_user(), _now()
+    interview.ensure_bookings(user, now)
+    db.session.commit()
     counts = service.counts(user, now)
-    return render_template("drill/dashboard.html", counts=counts,
-                           interviews=upcoming_interviews(user, service.study_day(user, now).day))
-
-
-def upcoming_interviews(user, today, limit: int = 3):
-    """The candidate's postings with an interview date from today on, nearest first."""
-    return db.session.scalars(select(Posting).where(
-        Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date >= today)
-        .order_by(Posting.interview_date, Posting.id).limit(limit)).all()
+    return render_template("drill/dashboard.html", counts=counts, interviews=interview.upcoming(user, now),
+                           ask_outcome=outcomes.to_ask(user, service.study_day(user, now).day))
 
 
 @bp.route("/drill")
@@ -75,7 +72,12 @@ def drill():
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
     done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
+    if not shown:
+        interview.ensure_bookings(user, now)
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
+    if card is None and not shown:  # the session is over: plan again from its answers
+        card = interview.after_session(user, now, done)
+    db.session.commit()
     counts = service.counts(user, now, done)
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=EmptyForm())

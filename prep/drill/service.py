@@ -18,7 +18,7 @@ from ..accounts.models import User
 from ..extensions import db
 from ..zones import user_zone
 from ..questions.models import Question, QuestionExplanation
-from . import queue, scheduling
+from . import planned, queue, scheduling
 from .cards import memory_of
 from .models import Card, CardState, ReviewLog
 
@@ -70,13 +70,15 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
     base = _active(user, now)
-    for pick in queue.pick_order(b):
+    for pick in queue.with_planned(queue.pick_order(b)):
         if pick is queue.Pick.learning:
             stmt = base.where(_learning_states(), Card.due <= now).order_by(Card.due, Card.id)
         elif pick is queue.Pick.review:
             stmt = base.where(Card.state == CardState.review, Card.due < day.end).order_by(Card.due, Card.id)
         elif pick is queue.Pick.new:
             stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+        elif pick is queue.Pick.planned:
+            stmt = base.where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id)
         else:
             stmt = base.where(_learning_states(), Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
         card = db.session.scalar(stmt.limit(1))
@@ -94,6 +96,8 @@ class Counts:
     streak: int
     total_cards: int
     suspended: int
+    planned_today: int = 0  # booked for today by interview mode, beyond FSRS's due cards
+
 
     @property
     def due_now(self) -> int:
@@ -101,7 +105,7 @@ class Counts:
 
     @property
     def remaining_today(self) -> int:
-        return self.learning_now + self.reviews_today + self.new_available
+        return self.learning_now + self.reviews_today + self.new_available + self.planned_today
 
 
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:
@@ -120,6 +124,8 @@ def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Co
             func.coalesce(func.sum(case((and_(active, Card.state == CardState.new), 1), else_=0)), 0),
             func.count(Card.id),
             func.coalesce(func.sum(case((Card.suspended.is_(True), 1), else_=0)), 0),
+            func.coalesce(func.sum(case((and_(active, planned.booked_today(user.id, day),
+                                              Card.state == CardState.review, Card.due >= day.end), 1), else_=0)), 0),
         ).where(Card.user_id == user.id)
     ).one()
     reviewed_today = db.session.scalar(
@@ -133,6 +139,7 @@ def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Co
         streak=current_streak(user, now),
         total_cards=int(row[3]),
         suspended=int(row[4]),
+        planned_today=int(row[5]),
     )
 
 
