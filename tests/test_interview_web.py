@@ -227,3 +227,12 @@ def test_forms_need_the_csrf_token(setup, csrf_app, client):
     assert client.post("/plan", data={"enabled": "y", "target": "80", "budget": "20"}).status_code == 400
     assert db.session.get(InterviewSettings, setup[0].id) is None
     assert client.post(f"/postings/{setup[3].id}/outcome", data={"rating": "3"}).status_code == 400
+
+
+def test_changing_or_deleting_the_posting_plans_again(setup, client, clock):
+    user, questions, cards, posting = setup
+    client.post(f"/postings/{posting.id}/interview", data={"interview_date": str(clock.now.date() + timedelta(days=5))})
+    assert db.session.scalar(select(func.count(PlannedReview.id))) > 0
+    assert db.session.get(InterviewSettings, user.id).planned_on is not None
+    assert client.post(f"/postings/{posting.id}/delete", data={}).status_code == 302
+    assert db.session.scalar(select(func.count(PlannedReview.id))) == 0

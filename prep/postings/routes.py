@@ -298,6 +298,7 @@ def delete(posting_id: int):
             abort(400)
         name = posting.display_name
         delete_posting(posting)
+        interview_service.refresh_bookings(signed_in_user(), clock.now())  # its interview plans nothing now
         db.session.commit()
         flash(_("Deleted the posting %(name)s. Its questions stay in the bank and in your study.", name=name), "success")
         return redirect(url_for("postings.index"))
