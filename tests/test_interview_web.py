@@ -118,6 +118,27 @@ def test_planned_review_is_an_ordinary_review_the_optimiser_reads(setup, clock):
     assert drill.next_card(user, clock.now) is None or drill.next_card(user, clock.now).id != card.id
 
 
+def test_the_rating_that_ends_a_session_plans_again(setup, client, clock):
+    user, questions, cards, posting = setup
+    card = cards[0]
+    db.session.add(PlannedReview(user_id=user.id, card_id=card.id, day=clock.now.date()))
+    db.session.commit()
+    response = client.post("/drill/rate", data={"card_id": card.id, "version": card.version, "rating": 3})
+    assert response.status_code == 302
+    # the queue was empty after it: the plan was made again, its unseen questions got their cards
+    assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == len(questions)
+    assert db.session.scalar(select(func.count(PlannedReview.id))) > 0
+    assert db.session.get(InterviewSettings, user.id).planned_on == clock.now.date()
+    assert not service.after_rating(user, clock.now)  # cards left: nothing planned again
+
+
+def test_pages_do_not_write(setup, client):
+    for url in ("/dashboard", "/drill", "/plan", f"/postings/{setup[3].id}"):
+        assert client.get(url).status_code == 200
+    assert db.session.scalar(select(func.count(PlannedReview.id))) == 0
+    assert db.session.get(InterviewSettings, setup[0].id) is None
+
+
 def test_after_the_interview_the_cards_return_to_plain_fsrs(setup, clock):
     user, questions, cards, posting = setup
     assert service.refresh_bookings(user, clock.now) > 0

@@ -58,8 +58,6 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 @login_required
 def dashboard():
     user, now = signed_in_user(), _now()
-    interview.ensure_bookings(user, now)
-    db.session.commit()
     counts = service.counts(user, now)
     return render_template("drill/dashboard.html", counts=counts, interviews=interview.upcoming(user, now),
                            ask_outcome=outcomes.to_ask(user, service.study_day(user, now).day))
@@ -72,12 +70,7 @@ def drill():
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
     done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
-    if not shown:
-        interview.ensure_bookings(user, now)
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
-    if card is None and not shown:  # the session is over: plan again from its answers
-        card = interview.after_session(user, now, done)
-    db.session.commit()
     counts = service.counts(user, now, done)
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=EmptyForm())
@@ -106,6 +99,8 @@ def rate():
     except service.CardNotFound:
         abort(404)
     db.session.commit()
+    if interview.after_rating(signed_in_user(), now):  # the session is over: plan again from its answers
+        db.session.commit()
     return redirect(url_for("drill.drill"))
 
 

@@ -136,18 +136,18 @@ def spent_today_seconds(user: Any, now: datetime) -> float:
 def refresh_bookings(user: Any, now: datetime) -> int:
     """Make the plan again and store the days it books a card on (replacing the earlier bookings;
     none when interview mode is off or no interview is ahead, so the cards follow plain FSRS).
-    A question the plan introduces today gets its card. Returns the bookings stored."""
+    A question the plan introduces gets its card now (the drill offers only cards). Only POSTs
+    call this: pages never write. Returns the bookings stored."""
     settings = settings_of(user)
     today = drill.study_day(user, now).day
     found = plan_for(user, now, settings) if settings.enabled else None
     pairs: list[tuple[int, date]] = []
     if found is not None:
-        unseen_today = [q for q, days in found.plan.planned.items()
-                        if today in days and q not in found.card_ids and q in found.questions]
+        unseen = [q for q in found.plan.planned if q not in found.card_ids and q in found.questions]
         card_ids = dict(found.card_ids)
-        if unseen_today and drill.add_to_study(user, unseen_today, now):
+        if unseen and drill.add_to_study(user, unseen, now):
             card_ids.update(db.session.execute(select(Card.question_id, Card.id).where(
-                Card.user_id == user.id, Card.question_id.in_(unseen_today))).all())
+                Card.user_id == user.id, Card.question_id.in_(unseen))).all())
         pairs = [(card_ids[q], day) for q, days in found.plan.planned.items() for day in days if q in card_ids]
     stored = bookings.replace_bookings(user.id, pairs, today)
     if db.session.get(InterviewSettings, user.id) is None:
@@ -157,19 +157,14 @@ def refresh_bookings(user: Any, now: datetime) -> int:
     return stored
 
 
-def ensure_bookings(user: Any, now: datetime) -> None:
-    """Book today's reviews when they were last booked on another day (one lookup otherwise)."""
-    planned_on = db.session.scalar(select(InterviewSettings.planned_on).where(InterviewSettings.user_id == user.id))
-    if planned_on != drill.study_day(user, now).day:
-        refresh_bookings(user, now)
-
-
-
-def after_session(user: Any, now: datetime, done: Any = None) -> Card | None:
-    """The drill ran out of cards: plan again from the answers just given, and return the next
-    card the new plan books for today, if any."""
+def after_rating(user: Any, now: datetime) -> bool:
+    """After a rating: when the drill has no card left (the session is over) and interview mode
+    has an interview ahead, plan again from the answers just given and book the days; True when
+    it did (the caller commits). One queue lookup otherwise."""
+    if drill.next_card(user, now) is not None:
+        return False
     refresh_bookings(user, now)
-    return drill.next_card(user, now, done)
+    return True
 
 
 def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewForecast | None:
