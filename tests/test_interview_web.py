@@ -158,7 +158,7 @@ def test_mode_off_books_nothing(setup, clock):
     assert forecast is not None and forecast.recall_on_day < forecast.recall_now + 1e-9
 
 
-def test_seconds_per_review_and_calibration_come_from_history(setup, clock):
+def test_seconds_per_review_and_calibration_come_from_history(setup, make_question, clock):
     user, questions, cards, posting = setup
     card = cards[0]
     for i in range(12):
@@ -167,8 +167,24 @@ def test_seconds_per_review_and_calibration_come_from_history(setup, clock):
                                  state_before="review", state_after="review",
                                  card_before={"stability": 5.0, "last_review": (clock.now - timedelta(days=40)).isoformat()}))
     db.session.commit()
+    for card in cards:  # introduced 50 days ago with two answers that day
+        for i, state in enumerate(("new", "learning")):
+            db.session.add(ReviewLog(card_id=card.id, user_id=user.id, card_version=200 + i, rating=3,
+                                     reviewed_at=clock.now - timedelta(days=50, minutes=10 - i), duration_ms=40_000,
+                                     state_before=state, state_after="learning", card_before={}))
+    for q in questions[4:] + [make_question() for _ in range(2)]:  # and six more
+        new = Card(user_id=user.id, question_id=q.id, state=CardState.review, due=clock.now + timedelta(days=9),
+                   stability=3.0, difficulty=5.0, last_review=clock.now - timedelta(days=45), step=None)
+        db.session.add(new)
+        db.session.flush()
+        for i, state in enumerate(("new", "learning")):
+            db.session.add(ReviewLog(card_id=new.id, user_id=user.id, card_version=i, rating=3,
+                                     reviewed_at=clock.now - timedelta(days=45, minutes=10 - i), duration_ms=40_000,
+                                     state_before=state, state_after="learning", card_before={}))
+    db.session.commit()
     settings = service.plan_settings(user, service.settings_of(user))
     assert settings.seconds_per_review == 40.0
+    assert settings.answers_per_new == 2.0
     assert settings.stability_scale != 1.0  # recalled after long gaps: the model is corrected
 
 

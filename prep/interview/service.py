@@ -102,7 +102,7 @@ def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
     stability scale from their own answers, their zone, day start and scheduler."""
     scheduler_settings = replace(drill.scheduler_settings(user), enable_fuzzing=False)
     logs = db.session.execute(select(ReviewLog.duration_ms, ReviewLog.rating, ReviewLog.reviewed_at,
-                                     ReviewLog.state_before, ReviewLog.card_before).where(
+                                     ReviewLog.state_before, ReviewLog.card_before, ReviewLog.card_id).where(
         ReviewLog.user_id == user.id, ReviewLog.kind == "review")
         .order_by(ReviewLog.reviewed_at.desc()).limit(HISTORY_ANSWERS)).all()
     scheduler = recall.scheduler_for(scheduler_settings)
@@ -110,7 +110,21 @@ def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
         target=settings.target, budget_minutes=float(settings.budget_minutes),
         seconds_per_review=plans.seconds_per_review(row.duration_ms for row in logs),
         tz_name=user.timezone, day_start_hour=user.day_start_hour, scheduler=scheduler_settings,
-        stability_scale=recall.calibrate(scheduler, _answers(logs)))
+        stability_scale=recall.calibrate(scheduler, _answers(logs)),
+        answers_per_new=plans.answers_per_new(_first_day_answers(user, logs)))
+
+
+def _first_day_answers(user: Any, logs: list[Any]) -> list[int]:
+    """Answers each card introduced in these logs took on its first study day."""
+    first: dict[int, Any] = {}
+    for row in logs:
+        if row.state_before == CardState.new.value:
+            first[row.card_id] = drill.study_day(user, row.reviewed_at).day
+    counts = dict.fromkeys(first, 0)
+    for row in logs:
+        if row.card_id in first and drill.study_day(user, row.reviewed_at).day == first[row.card_id]:
+            counts[row.card_id] += 1
+    return list(counts.values())
 
 
 def _answers(logs: list[Any]) -> list[recall.Answer]:
