@@ -100,6 +100,7 @@ def _register_blueprints(app: Flask) -> None:
     from .content.routes import bp as content_bp
     from .drill.routes import bp as drill_bp
     from .export.routes import bp as export_bp
+    from .interview.routes import bp as interview_bp
     from .optimize.routes import bp as optimize_bp
     from .postings.routes import bp as postings_bp
     from .questions.routes import bp as questions_bp
@@ -116,3 +117,4 @@ def _register_blueprints(app: Flask) -> None:
     app.register_blueprint(export_bp)
     app.register_blueprint(postings_bp)
     app.register_blueprint(search_bp)
+    app.register_blueprint(interview_bp)

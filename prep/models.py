@@ -1,7 +1,8 @@
 """Imports every feature's models so the metadata knows all tables (for create_all and Alembic)."""
 from .accounts.models import AttemptCounter, Role, User  # noqa: F401
 from .content.models import Explanation, ExplanationRevision  # noqa: F401
-from .drill.models import Card, CardState, ReviewLog
+from .drill.models import Card, CardState, PlannedReview, ReviewLog  # noqa: F401
+from .interview.models import InterviewOutcome, InterviewSettings  # noqa: F401
 from .leases import Lease  # noqa: F401
 from .optimize.models import OptimizationRun
 from .postings.models import BankDecision, Posting, PostingQuestion  # noqa: F401

@@ -17,7 +17,8 @@ INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.ques
               "content.preview", "content.decide_link", "postings.pending", "postings.approve_pending",
               "postings.reject_pending", "content.revision", "content.restore_revision", "content.restore_removed"}
 # GET routes naming one of A's objects: only A may see them.
-OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show"}
+OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show",
+         "interview.outcome"}
 # Token routes: the token is the credential (A's real token), the same for everyone.
 TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm", "accounts.reset_password",
          "accounts.confirm_registration"}
@@ -66,6 +67,7 @@ OWNER_POSTS = [
     ("/questions/{question_id}/study", lambda ids: {}),
     ("/postings/{posting_id}/study", lambda ids: {}),
     ("/postings/{posting_id}/delete", lambda ids: {}),
+    ("/postings/{posting_id}/outcome", lambda ids: {"rating": 3}),
 ]
 
 

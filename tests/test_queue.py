@@ -73,3 +73,11 @@ def test_budget_and_pick_order():
 ])
 def test_streak(days, today, expected):
     assert queue.streak(days, today) == expected
+
+
+def test_planned_cards_come_after_due_reviews_and_before_new_ones():
+    assert queue.with_planned(queue.pick_order(queue.Budget(2, 2))) == [
+        queue.Pick.learning, queue.Pick.review, queue.Pick.planned, queue.Pick.new, queue.Pick.learn_ahead]
+    # the daily limits reached: the plan's bookings still come
+    assert queue.with_planned(queue.pick_order(queue.Budget(0, 0))) == [
+        queue.Pick.learning, queue.Pick.planned, queue.Pick.learn_ahead]

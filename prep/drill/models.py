@@ -1,9 +1,9 @@
 """Cards (FSRS state per user and question) and the review log."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import JSON, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Date, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -65,3 +65,17 @@ class ReviewLog(db.Model):
     # The key points ticked on the answer side (see prep.drill.self_grading.ticks_record):
     # {"slug", "lang", "total", "ticked": [indices]}; None when the explanation had none.
     key_points_ticked: Mapped[dict | None] = mapped_column(JSON, default=None)
+
+
+class PlannedReview(db.Model):
+    """A card another feature (interview mode) books for a study day: the drill offers it that
+    day even when FSRS would schedule it later. The review itself is an ordinary one."""
+
+    __tablename__ = "planned_reviews"
+    __table_args__ = (UniqueConstraint("user_id", "card_id", "day", name="uq_planned_review"),
+                      Index("ix_planned_reviews_user_day", "user_id", "day"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    day: Mapped[date] = mapped_column(Date)

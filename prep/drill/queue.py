@@ -72,6 +72,7 @@ class Pick(str, Enum):
     learning = "learning"
     review = "review"
     new = "new"
+    planned = "planned"  # booked for today by a plan (interview mode), whatever FSRS's due date
     learn_ahead = "learn_ahead"
 
 
@@ -85,6 +86,13 @@ def pick_order(b: Budget) -> list[Pick]:
         order.append(Pick.new)
     order.append(Pick.learn_ahead)
     return order
+
+
+def with_planned(order: list[Pick]) -> list[Pick]:
+    """``order`` with the cards booked for today after the due reviews (before new cards and
+    learn-ahead): a plan's bookings are not limited by the daily new and review limits."""
+    at = next(i for i, p in enumerate(order) if p in (Pick.new, Pick.learn_ahead))
+    return order[:at] + [Pick.planned] + order[at:]
 
 
 def streak(review_days: set[date], today: date) -> int:

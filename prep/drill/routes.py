@@ -16,6 +16,8 @@ from .. import clock
 from ..content.lookup import explanations_for
 from ..content.models import Explanation
 from ..extensions import db
+from ..interview import outcomes
+from ..interview import service as interview
 from ..postings.models import Posting
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
@@ -62,7 +64,8 @@ def dashboard():
     user, now = signed_in_user(), _now()
     counts = service.counts(user, now)
     return render_template("drill/dashboard.html", counts=counts, **_today_context(counts, now),
-                           interviews=upcoming_interviews(user, service.study_day(user, now).day))
+                           interviews=interview.upcoming(user, now),
+                           ask_outcome=outcomes.to_ask(user, service.study_day(user, now).day))
 
 
 def _today_context(counts: service.Counts, now: datetime) -> dict:
@@ -70,13 +73,6 @@ def _today_context(counts: service.Counts, now: datetime) -> dict:
     and the form of the "show buried cards" button."""
     return {"q": counts.queue, "next_minutes": tally.minutes_until(counts.queue.next_learning, now),
             "unbury_form": EmptyForm()}
-
-
-def upcoming_interviews(user, today, limit: int = 3):
-    """The candidate's postings with an interview date from today on, nearest first."""
-    return db.session.scalars(select(Posting).where(
-        Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date >= today)
-        .order_by(Posting.interview_date, Posting.id).limit(limit)).all()
 
 
 @bp.route("/drill")
@@ -116,6 +112,8 @@ def rate():
     except service.CardNotFound:
         abort(404)
     db.session.commit()
+    if interview.after_rating(signed_in_user(), now):  # the session is over: plan again from its answers
+        db.session.commit()
     return redirect(url_for("drill.drill"))
 
 

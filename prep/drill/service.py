@@ -18,7 +18,7 @@ from ..accounts.models import User
 from ..extensions import db
 from ..zones import user_zone
 from ..questions.models import Question, QuestionExplanation
-from . import queue, scheduling, tally, today
+from . import planned, queue, scheduling, tally, today
 from .cards import memory_of
 from .models import Card, CardState, ReviewLog
 from .tally import QueueCounts
@@ -71,13 +71,15 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
     base = _active(user, now)
-    for pick in queue.pick_order(b):
+    for pick in queue.with_planned(queue.pick_order(b)):
         if pick is queue.Pick.learning:
             stmt = base.where(_learning_states(), Card.due <= now).order_by(Card.due, Card.id)
         elif pick is queue.Pick.review:
             stmt = base.where(Card.state == CardState.review, Card.due < day.end).order_by(Card.due, Card.id)
         elif pick is queue.Pick.new:
             stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+        elif pick is queue.Pick.planned:
+            stmt = base.where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id)
         else:
             stmt = base.where(_learning_states(), Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
         card = db.session.scalar(stmt.limit(1))
@@ -108,6 +110,10 @@ class Counts:
         return self.queue.new_today
 
     @property
+    def planned_today(self) -> int:
+        return self.queue.planned_now
+
+    @property
     def due_now(self) -> int:
         return self.queue.due_now
 
@@ -129,7 +135,16 @@ def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None)
     """Due now / learning later today / new allowed today / buried: one query plus today's reviews."""
     day = study_day(user, now)
     return tally.queue_counts(today.tally(user.id, now, day), limits(user),
-                              done if done is not None else done_today(user, day))
+                              done if done is not None else done_today(user, day),
+                              planned=_planned_beyond_due(user, now, day))
+
+
+def _planned_beyond_due(user: User, now: datetime, day: queue.StudyDay) -> int:
+    """Review cards interview mode booked for today that FSRS does not have due today."""
+    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
+    return int(db.session.scalar(select(func.count(Card.id)).where(
+        Card.user_id == user.id, active, planned.booked_today(user.id, day),
+        Card.state == CardState.review, Card.due >= day.end)) or 0)
 
 
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:

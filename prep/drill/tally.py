@@ -45,6 +45,8 @@ class QueueCounts:
     total_cards: int
     suspended: int
     new_limit_reached: bool
+    planned_now: int = 0  # review cards interview mode booked for today that FSRS has not made due
+
 
     @property
     def due_now(self) -> int:
@@ -52,8 +54,8 @@ class QueueCounts:
 
     @property
     def remaining_now(self) -> int:
-        """Cards the drill would show now, one after another."""
-        return self.due_now + self.new_today
+        """Cards the drill would show now, one after another (interview bookings included)."""
+        return self.due_now + self.new_today + self.planned_now
 
     @property
     def remaining_today(self) -> int:
@@ -61,13 +63,16 @@ class QueueCounts:
         return self.remaining_now + self.learning_later
 
 
-def queue_counts(tally: Tally, limits: Limits, done: DoneToday) -> QueueCounts:
+def queue_counts(tally: Tally, limits: Limits, done: DoneToday, planned: int = 0) -> QueueCounts:
+    """The counts from the one query's :class:`Tally`, within the daily limits; ``planned``: the
+    review cards interview mode booked for today beyond the due ones (they come past the limits)."""
     b: Budget = budget(limits, done)
     return QueueCounts(
         learning_now=tally.learning_now, reviews_now=min(tally.reviews_due, b.reviews_left),
         new_today=min(tally.new, b.new_left), learning_later=tally.learning_later,
         next_learning=tally.next_learning if tally.learning_later else None, buried=tally.buried,
-        total_cards=tally.total, suspended=tally.suspended, new_limit_reached=b.new_left == 0 and tally.new > 0)
+        total_cards=tally.total, suspended=tally.suspended, new_limit_reached=b.new_left == 0 and tally.new > 0,
+        planned_now=planned)
 
 
 def minutes_until(when: datetime | None, now: datetime) -> int | None:

@@ -13,6 +13,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..drill import service as drill_service
 from ..extensions import db
+from ..interview import service as interview_service
 from .. import clock
 from ..questions.models import Question, Source
 from ..web.access import instructor_required, signed_in_user
@@ -216,8 +217,11 @@ def _import_summary(outcome) -> str:
 @login_required
 def show(posting_id: int):
     posting = _posting_or_404(posting_id)
-    page = posting_page(signed_in_user(), posting, lang=str(get_locale()), now=clock.now())
+    user, now = signed_in_user(), clock.now()
+    page = posting_page(user, posting, lang=str(get_locale()), now=now)
+    forecast = interview_service.forecast_for(user, posting, now)
     return render_template("postings/show.html", posting=posting, items=page.items, in_study=page.in_study,
+                           forecast=forecast, card_forecasts={c.card_id: c for c in forecast.cards} if forecast else {},
                            likely=page.likely, likely_in_study=page.likely_in_study,
                            all_in_study=page.all_in_study, action_form=EmptyForm(),
                            study_form=StudyPostingForm(with_likely=True), readiness=page.readiness,
@@ -233,6 +237,7 @@ def interview_date(posting_id: int):
         flash(_("Enter the date as YYYY-MM-DD."), "error")
         return redirect(url_for("postings.show", posting_id=posting.id))
     posting.interview_date = form.interview_date.data
+    interview_service.refresh_bookings(signed_in_user(), clock.now())
     db.session.commit()
     flash(_("Interview date saved.") if posting.interview_date else _("Interview date cleared."), "success")
     return redirect(url_for("postings.show", posting_id=posting.id) + "#readiness")
@@ -293,6 +298,7 @@ def delete(posting_id: int):
             abort(400)
         name = posting.display_name
         delete_posting(posting)
+        interview_service.refresh_bookings(signed_in_user(), clock.now())  # its interview plans nothing now
         db.session.commit()
         flash(_("Deleted the posting %(name)s. Its questions stay in the bank and in your study.", name=name), "success")
         return redirect(url_for("postings.index"))

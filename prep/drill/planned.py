@@ -1,0 +1,40 @@
+"""Cards booked for a study day by a plan (interview mode): storing the bookings and the query
+condition the drill's queue uses to offer them. The reviews themselves are ordinary ones.
+
+Database edge; views commit.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from sqlalchemy import and_, delete, or_, select
+from sqlalchemy.sql.elements import ColumnElement
+
+from ..extensions import db
+from .models import Card, CardState, PlannedReview
+from .queue import StudyDay
+
+
+def replace_bookings(user_id: int, bookings: Iterable[tuple[int, date]], today: date) -> int:
+    """Replace the user's bookings with these (card id, day) pairs from ``today`` on (earlier
+    ones are dropped too: a past day's booking means nothing). Returns how many are stored."""
+    db.session.execute(delete(PlannedReview).where(PlannedReview.user_id == user_id))
+    rows = sorted({(card_id, day) for card_id, day in bookings if day >= today})
+    db.session.add_all(PlannedReview(user_id=user_id, card_id=card_id, day=day) for card_id, day in rows)
+    db.session.flush()
+    return len(rows)
+
+
+def booked_today(user_id: int, day: StudyDay) -> ColumnElement[bool]:
+    """Cards booked for this study day and not answered yet today (a learning card answered
+    today comes back through the learning steps, not through the booking)."""
+    ids = select(PlannedReview.card_id).where(PlannedReview.user_id == user_id, PlannedReview.day == day.day)
+    return and_(Card.id.in_(ids), Card.state.in_([CardState.new, CardState.review]),
+                or_(Card.last_review.is_(None), Card.last_review < day.start))
+
+
+def bookings(user_id: int, since: date) -> list[tuple[int, date]]:
+    return [(r.card_id, r.day) for r in db.session.execute(
+        select(PlannedReview.card_id, PlannedReview.day).where(
+            PlannedReview.user_id == user_id, PlannedReview.day >= since).order_by(PlannedReview.day))]

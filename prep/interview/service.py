@@ -1,0 +1,221 @@
+"""Interview mode at the database edge: a candidate's settings, the plan made from their cards
+and the postings with an interview ahead, and the bookings the drill offers each day.
+
+The planning itself is the pure :mod:`prep.interview.planner`; this module gathers its inputs
+(seconds per answer and the calibration from the candidate's own history) and stores the days
+the plan books as :class:`prep.drill.models.PlannedReview` rows. ``now`` is passed in; views commit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ..drill import planned as bookings
+from ..drill import service as drill
+from ..drill.cards import CardState, memory_of
+from ..drill.models import Card, ReviewLog
+from ..extensions import db
+from ..zones import user_zone
+from ..postings.models import Posting
+from . import plans, recall
+from .models import InterviewSettings
+from .planner import make_plan
+
+#: How many of the candidate's latest answers the seconds per answer and the calibration read.
+HISTORY_ANSWERS = 1000
+
+
+class SettingsError(ValueError):
+    """A target or budget out of range (the form checks first; this guards the service)."""
+
+
+def settings_of(user: Any) -> InterviewSettings:
+    """The candidate's interview-mode settings (the defaults, not stored, when never changed)."""
+    row = db.session.get(InterviewSettings, user.id)
+    return row or InterviewSettings(user_id=user.id, enabled=True, target=recall.DEFAULT_TARGET,
+                                    budget_minutes=int(plans.DEFAULT_BUDGET_MINUTES), planned_on=None)
+
+
+def save_settings(user: Any, *, enabled: bool, target: float, budget_minutes: int, now: datetime) -> None:
+    """Store the settings and book the drill's days again from the new plan."""
+    if not 0.5 <= target <= 0.99 or not 1 <= budget_minutes <= 600:
+        raise SettingsError(target, budget_minutes)
+    row = db.session.get(InterviewSettings, user.id) or InterviewSettings(user_id=user.id)
+    row.enabled, row.target, row.budget_minutes = enabled, target, budget_minutes
+    db.session.add(row)
+    db.session.flush()
+    refresh_bookings(user, now)
+
+
+def interview_postings(user: Any, today: date) -> list[Posting]:
+    """The candidate's own postings with an interview date after today, nearest first."""
+    return list(db.session.scalars(select(Posting).where(
+        Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date > today)
+        .order_by(Posting.interview_date, Posting.id)))
+
+
+@dataclass(frozen=True)
+class UserPlan:
+    """A candidate's plan and what the pages need to show it."""
+
+    plan: plans.Plan
+    postings: dict[int, Posting]          # interview id (= posting id) -> posting
+    questions: dict[int, str]             # question id (the plan's card id) -> text
+    card_ids: dict[int, int]              # question id -> the candidate's card id, when there is one
+    today: date
+
+    def forecast(self, posting_id: int) -> plans.InterviewForecast | None:
+        return next((f for f in self.plan.interviews if f.interview_id == posting_id), None)
+
+
+def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None) -> UserPlan | None:
+    """The plan from ``now`` over every question of the candidate's postings with an interview
+    ahead, or None when there is none. Cards are named by question id."""
+    today = drill.study_day(user, now).day
+    postings = interview_postings(user, today)
+    if not postings:
+        return None
+    settings = settings or settings_of(user)
+    asked = {p.id: tuple(dict.fromkeys(pq.question_id for pq in p.questions)) for p in postings}
+    question_ids = {q for ids in asked.values() for q in ids}
+    last_day = max(p.interview_date for p in postings)
+    day_end = drill.study_day(user, now).end
+    cards = list(db.session.scalars(select(Card).where(Card.user_id == user.id, Card.suspended.is_(False)).where(
+        Card.question_id.in_(question_ids) | ((Card.state == CardState.review)
+                                              & (Card.due < day_end + timedelta(days=(last_day - today).days))))))
+    by_question = {c.question_id: c for c in cards}
+    plan_cards = [plans.PlanCard(q, memory_of(by_question[q]) if q in by_question else None) for q in question_ids]
+    plan_cards += [plans.PlanCard(c.question_id, memory_of(c)) for c in cards if c.question_id not in question_ids]
+    interviews = [plans.Interview(p.id, p.interview_date, asked[p.id]) for p in postings]
+    plan = make_plan(plan_cards, interviews, plan_settings(user, settings), now,
+                     spent_today_seconds=spent_today_seconds(user, now))
+    texts = {pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions}
+    return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=texts,
+                    card_ids={q: c.id for q, c in by_question.items()}, today=today)
+
+
+def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
+    """The planner's settings: the candidate's target and budget, seconds per answer and the
+    stability scale from their own answers, their zone, day start and scheduler."""
+    scheduler_settings = replace(drill.scheduler_settings(user), enable_fuzzing=False)
+    logs = db.session.execute(select(ReviewLog.duration_ms, ReviewLog.rating, ReviewLog.reviewed_at,
+                                     ReviewLog.state_before, ReviewLog.card_before, ReviewLog.card_id).where(
+        ReviewLog.user_id == user.id, ReviewLog.kind == "review")
+        .order_by(ReviewLog.reviewed_at.desc()).limit(HISTORY_ANSWERS)).all()
+    scheduler = recall.scheduler_for(scheduler_settings)
+    return plans.PlanSettings(
+        target=settings.target, budget_minutes=float(settings.budget_minutes),
+        seconds_per_review=plans.seconds_per_review(row.duration_ms for row in logs),
+        tz_name=user.timezone, day_start_hour=user.day_start_hour, scheduler=scheduler_settings,
+        stability_scale=recall.calibrate(scheduler, _answers(logs)),
+        answers_per_new=plans.answers_per_new(_first_day_answers(user, logs)))
+
+
+def _first_day_answers(user: Any, logs: list[Any]) -> list[int]:
+    """Answers each card introduced in these logs took on its first study day."""
+    first: dict[int, Any] = {}
+    for row in logs:
+        if row.state_before == CardState.new.value:
+            first[row.card_id] = drill.study_day(user, row.reviewed_at).day
+    counts = dict.fromkeys(first, 0)
+    for row in logs:
+        if row.card_id in first and drill.study_day(user, row.reviewed_at).day == first[row.card_id]:
+            counts[row.card_id] += 1
+    return list(counts.values())
+
+
+def _answers(logs: list[Any]) -> list[recall.Answer]:
+    """The answers to review-state cards, as :func:`recall.calibrate` reads them."""
+    answers = []
+    for row in logs:
+        before = row.card_before or {}
+        if row.state_before != CardState.review.value or not before.get("last_review") or not before.get("stability"):
+            continue
+        elapsed = (row.reviewed_at - datetime.fromisoformat(before["last_review"])).days
+        answers.append(recall.Answer(elapsed_days=elapsed, stability=float(before["stability"]),
+                                     recalled=row.rating > 1))
+    return answers
+
+
+def spent_today_seconds(user: Any, now: datetime) -> float:
+    day = drill.study_day(user, now)
+    total = db.session.scalar(select(func.coalesce(func.sum(ReviewLog.duration_ms), 0)).where(
+        ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start, ReviewLog.reviewed_at < day.end))
+    return (total or 0) / 1000
+
+
+def refresh_bookings(user: Any, now: datetime) -> int:
+    """Make the plan again and store the days it books a card on (replacing the earlier bookings;
+    none when interview mode is off or no interview is ahead, so the cards follow plain FSRS).
+    A question the plan introduces gets its card now (the drill offers only cards). Only POSTs
+    call this: pages never write. Returns the bookings stored."""
+    settings = settings_of(user)
+    today = drill.study_day(user, now).day
+    found = plan_for(user, now, settings) if settings.enabled else None
+    pairs: list[tuple[int, date]] = []
+    if found is not None:
+        unseen = [q for q in found.plan.planned if q not in found.card_ids and q in found.questions]
+        card_ids = dict(found.card_ids)
+        if unseen and drill.add_to_study(user, unseen, now):
+            card_ids.update(db.session.execute(select(Card.question_id, Card.id).where(
+                Card.user_id == user.id, Card.question_id.in_(unseen))).all())
+        pairs = [(card_ids[q], day) for q, days in found.plan.planned.items() for day in days if q in card_ids]
+    stored = bookings.replace_bookings(user.id, pairs, today)
+    if db.session.get(InterviewSettings, user.id) is None:
+        db.session.add(settings)
+    settings.planned_on = today
+    db.session.flush()
+    return stored
+
+
+def after_rating(user: Any, now: datetime) -> bool:
+    """After a rating: when the drill has no card left (the session is over) and interview mode
+    has an interview ahead, plan again from the answers just given and book the days; True when
+    it did (the caller commits). One queue lookup otherwise."""
+    if drill.next_card(user, now) is not None:
+        return False
+    refresh_bookings(user, now)
+    return True
+
+
+def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewForecast | None:
+    """Recall now and predicted on the interview day of this posting's questions (the
+    candidate's own posting, interview ahead): after the plan's reviews in interview mode,
+    after none when it is off."""
+    today = drill.study_day(user, now).day
+    if posting.user_id != user.id or posting.interview_date is None or posting.interview_date <= today:
+        return None
+    settings = settings_of(user)
+    if settings.enabled:
+        found = plan_for(user, now, settings)
+        return found.forecast(posting.id) if found else None
+    question_ids = list(dict.fromkeys(pq.question_id for pq in posting.questions))
+    cards = {c.question_id: memory_of(c) for c in db.session.scalars(
+        select(Card).where(Card.user_id == user.id, Card.question_id.in_(question_ids)))}
+    free = replace(plan_settings(user, settings), budget_minutes=24 * 60)
+    scheduler = recall.scheduler_for(free.scheduler)
+    day_time = _interview_time(posting.interview_date, free)
+    rows = tuple(plans.CardForecast(q, recall.retrievability(scheduler, recall.memory_card(cards.get(q)), now,
+                                                             free.stability_scale),
+                                    recall.retrievability(scheduler, recall.memory_card(cards.get(q)), day_time,
+                                                          free.stability_scale)) for q in question_ids)
+    on_day = sum(r.recall_on_day for r in rows) / len(rows) if rows else 1.0
+    return plans.InterviewForecast(posting.id, posting.interview_date,
+                                   sum(r.recall_now for r in rows) / len(rows) if rows else 1.0,
+                                   on_day, on_day >= settings.target, rows)
+
+
+def _interview_time(day: date, settings: plans.PlanSettings) -> datetime:
+    return datetime.combine(day, time(settings.interview_hour), tzinfo=user_zone(settings.tz_name)).astimezone(
+        timezone.utc)
+
+
+def upcoming(user: Any, now: datetime) -> list[tuple[Posting, plans.InterviewForecast | None]]:
+    """The dashboard's interviews ahead, each with its predicted recall on the day (one plan)."""
+    settings = settings_of(user)
+    found = plan_for(user, now, settings) if settings.enabled else None
+    postings = found.postings.values() if found else interview_postings(user, drill.study_day(user, now).day)
+    return [(p, found.forecast(p.id) if found else forecast_for(user, p, now)) for p in postings]

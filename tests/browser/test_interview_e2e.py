@@ -1,0 +1,112 @@
+"""End to end, interview mode: import a posting, study it, set its interview date 10 days out,
+see the plan (and its shortfall on a tight budget), drill some cards, and see the predicted recall
+on the interview day rise; the plan page at phone width, in both languages, with no serious axe
+violation."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.live import axe_violations, register, screenshot
+
+pytestmark = pytest.mark.browser
+
+POSTING = """Acme AI
+ML Infrastructure Engineer
+Responsibilities
+- Build and run the training cluster.
+Interview questions
+- What are the two phases of ring AllReduce?
+- What does a completion queue hold in RDMA verbs?
+- How does PFC prevent packet loss in RoCE networks?
+- What does ECMP hash on to pick a path?
+- Why does NCCL use a tree algorithm for small messages?
+- What is the difference between data and tensor parallelism?
+"""
+
+
+def _predicted(page, url: str) -> float:
+    page.goto(url)
+    return float(page.locator("#on-the-day .predicted-on-day").get_attribute("data-value"))
+
+
+def test_plan_drill_and_recall_on_the_day_rises(live_server, page):
+    register(page, live_server)
+    page.goto(live_server.url + "/postings/new")
+    page.fill("#text", POSTING)
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#review-form")
+    page.click("#review-save")
+    page.wait_for_selector("#posting-title")
+    posting_url = page.url.split("#")[0]
+    if page.locator("#with_likely").count():
+        page.uncheck("#with_likely")
+    page.click("#study-posting button[type=submit]")
+    page.wait_for_selector(".flash-success")
+
+    # Ten days out, on the browser's own calendar (the account's zone came from it).
+    day = page.evaluate("new Date(Date.now() + 10 * 864e5).toLocaleDateString('en-CA')")
+    page.fill("#interview_date", day)
+    page.click("#readiness form button[type=submit]")
+    page.wait_for_selector("#on-the-day")
+    questions = page.locator("a.posting-question").count()
+    assert questions >= 4 and page.locator(".question-recall").count() == questions
+
+    # A tight budget: the plan says plainly what it cannot do.
+    page.goto(live_server.url + "/plan")
+    page.fill("#budget", "1")
+    page.click("#plan-settings button[type=submit]")
+    page.wait_for_selector("#shortfall")
+    assert "cannot reach" in page.locator("#shortfall").inner_text()
+    assert page.locator("#plan-calendar tbody tr").count() == 11  # ten study days and the interview
+    before = _predicted(page, posting_url)
+
+    page.goto(live_server.url + "/drill")
+    page.wait_for_selector("#question-text")
+    page.wait_for_load_state("load")  # the drill's keys work once its script has run
+    for _ in range(3):
+        question = page.locator("#question-text").inner_text()
+        page.keyboard.press("Space")
+        page.wait_for_selector("#answer", state="visible")
+        page.keyboard.press("4")  # Easy: the card leaves learning today
+        page.wait_for_function(
+            "q => { const h = document.getElementById('question-text'); return !h || h.innerText !== q; }",
+            arg=question)
+
+    after = _predicted(page, posting_url)
+    assert after > before, (before, after)
+    page.goto(live_server.url + "/dashboard")
+    assert "predicted recall on the day" in page.locator(".interviews").inner_text()
+    assert page.js_errors == []
+
+
+def test_plan_page_at_phone_width_in_both_languages(live_server, browser):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, timezone_id="Asia/Shanghai",
+                                  locale="en-US", bypass_csp=True)  # axe is injected inline
+    page = context.new_page()
+    register(page, live_server, email="phone@example.com")
+    page.goto(live_server.url + "/postings/new")
+    page.fill("#text", POSTING)
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#review-form")
+    page.click("#review-save")
+    page.wait_for_selector("#posting-title")
+    page.click("#study-posting button[type=submit]")
+    day = page.evaluate("new Date(Date.now() + 14 * 864e5).toLocaleDateString('en-CA')")
+    page.fill("#interview_date", day)
+    page.click("#readiness form button[type=submit]")
+    page.wait_for_selector("#on-the-day")
+    problems = []
+    for lang, heading in (("zh", "面试计划"), ("en", "Interview plan")):
+        page.goto(live_server.url + "/plan")
+        page.click(f".language-switcher button[value={lang}]")
+        page.wait_for_load_state("load")
+        page.goto(live_server.url + "/plan")
+        page.wait_for_load_state("load")
+        assert heading in page.locator("h1").inner_text()
+        screenshot(page, f"plan-360-{lang}")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        if overflow > 1:
+            problems.append(f"{lang}: the plan scrolls sideways by {overflow}px at 360px")
+        problems += [f"{lang}: {v['impact']} {v['id']}" for v in axe_violations(page, f"plan-{lang}")]
+    assert problems == []
+    context.close()
