@@ -34,7 +34,7 @@ REQUIRED_TOPICS = [
 
 @pytest.fixture(scope="module")
 def report():
-    return check_tree(CONTENT, load_taxonomy())
+    return check_tree(CONTENT, load_taxonomy(), require_key_points=True)  # every page has key points
 
 
 def test_content_check_reports_nothing(report):
