@@ -1,7 +1,7 @@
 """The code in the explanations compiles and runs (issue 18: 手撕 coding pages carry tested code).
 
-A fenced block is tested when its info string is ``cpp`` or ``cuda`` and its first line is a
-marker comment:
+A fenced block is tested when its info string is ``cpp``, ``cuda`` or ``go`` and its first line
+is a marker comment:
 
 - ``// test: run``: a whole program; it must exit 0 and check its own results (assert or a
   returned status).
@@ -12,7 +12,9 @@ Blocks without a marker are fragments and are not checked.
 C++ is built with g++ under AddressSanitizer and UndefinedBehaviorSanitizer (UB is fatal), and a
 second time under ThreadSanitizer when the block starts threads; ``run`` blocks are run with a
 timeout. CUDA blocks are compiled with ``nvcc -c`` when nvcc is installed and never run (the
-test machines have no GPU); without nvcc they are skipped. Identical code (the English and
+test machines have no GPU); without nvcc they are skipped. Go blocks (``package main``, standard
+library only) must be gofmt-clean and pass ``go vet``, and ``run`` blocks are run with
+``go run -race``, when the go toolchain is installed; without it they are skipped. Identical code (the English and
 Chinese pages carry the same program) is built once per session.
 """
 from __future__ import annotations
@@ -34,6 +36,7 @@ _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
 _MARKER_RE = re.compile(r"^\s*//\s*test:\s*(run|compile)\s*$")
 _THREADS_RE = re.compile(r"\bstd::(?:thread|jthread|async)\b|\bpthread_create\b")
 
+CODE_LANGS = ("cpp", "cuda", "go")
 CXX_FLAGS = ["-std=c++17", "-O1", "-g", "-fno-omit-frame-pointer", "-pthread"]
 SANITIZERS = {
     "asan+ubsan": ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
@@ -50,13 +53,13 @@ class Block:
 
     path: str  # relative to the content folder
     line: int  # 1-based line of the opening fence
-    lang: str  # "cpp" or "cuda"
+    lang: str  # "cpp", "cuda" or "go"
     mode: str  # "run" or "compile"
     code: str
 
 
 def extract_blocks(text: str, path: str = "<text>") -> list[Block]:
-    """Every ``cpp``/``cuda`` fenced block of ``text`` whose first line is a test marker."""
+    """Every ``cpp``/``cuda``/``go`` fenced block of ``text`` whose first line is a test marker."""
     blocks: list[Block] = []
     lines = text.split("\n")
     i = 0
@@ -76,7 +79,7 @@ def extract_blocks(text: str, path: str = "<text>") -> list[Block]:
             body.append(lines[i])
             i += 1
         i += 1  # past the closing fence
-        if lang in ("cpp", "cuda") and body:
+        if lang in CODE_LANGS and body:
             marker = _MARKER_RE.match(body[0])
             if marker:
                 blocks.append(Block(path, start + 1, lang, marker.group(1), "\n".join(body) + "\n"))
@@ -99,6 +102,8 @@ def _run(cmd: list[str], timeout: int, cwd: str) -> tuple[int | None, str]:
     env = dict(os.environ)
     env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
     env.setdefault("TSAN_OPTIONS", "halt_on_error=1")
+    if not env.get("HOME") and not env.get("XDG_CACHE_HOME"):  # go needs a build cache folder
+        env.setdefault("GOCACHE", str(Path(tempfile.gettempdir()) / "prep-content-go-cache"))
     try:
         proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
@@ -144,6 +149,7 @@ def _ids(blocks: list[Block]) -> list[str]:
 CPP = [b for b in BLOCKS if b.lang == "cpp"]
 CPP_THREADED = [b for b in CPP if _THREADS_RE.search(b.code)]
 CUDA = [b for b in BLOCKS if b.lang == "cuda"]
+GO = [b for b in BLOCKS if b.lang == "go"]
 
 
 @pytest.mark.parametrize("block", CPP, ids=_ids(CPP))
@@ -175,6 +181,30 @@ def test_cuda_block_compiles(block: Block) -> None:
     _check("nvcc", block, build)
 
 
+@pytest.mark.parametrize("block", GO, ids=_ids(GO))
+def test_go_block_is_formatted_vetted_and_runs(block: Block) -> None:
+    if shutil.which("go") is None:
+        pytest.skip("go not found: Go blocks are checked only where the go toolchain is installed; "
+                    "this block was extracted and its marker checked, not built")
+
+    def build(work: str) -> tuple[bool, str]:
+        src = Path(work) / "main.go"
+        src.write_text(block.code, encoding="utf-8")
+        rc, out = _run(["gofmt", "-l", str(src)], COMPILE_TIMEOUT, work)
+        if rc != 0 or out.strip():
+            return False, f"not gofmt-clean (run gofmt -w):\n{out}"
+        rc, out = _run(["go", "vet", str(src)], COMPILE_TIMEOUT, work)
+        if rc != 0:
+            return False, f"go vet fails:\n{out}"
+        if block.mode == "run":
+            rc, out = _run(["go", "run", "-race", str(src)], COMPILE_TIMEOUT, work)
+            if rc != 0:
+                return False, f"go run -race exited with status {rc}:\n{out}"
+        return True, ""
+
+    _check("go", block, build)
+
+
 def test_every_coding_page_carries_tested_code() -> None:
     pages = sorted((CONTENT / "coding").glob("*.md"))
     assert pages, "content/coding/ has no pages"
@@ -202,7 +232,12 @@ def test_extract_blocks_takes_only_marked_cpp_and_cuda_blocks() -> None:
         "```python",
         "// test: run",
         "```",
+        "```go",
+        "// test: run",
+        "package main",
+        "```",
     ])
     blocks = extract_blocks(text, "x.md")
-    assert [(b.line, b.lang, b.mode) for b in blocks] == [(2, "cpp", "run"), (9, "cuda", "compile")]
+    assert [(b.line, b.lang, b.mode) for b in blocks] == [(2, "cpp", "run"), (9, "cuda", "compile"),
+                                                         (17, "go", "run")]
     assert blocks[1].code == "// test: compile\n```\n__global__ void k() {}\n"
