@@ -25,6 +25,14 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei) >/dev/null; \
 	  else echo "chromium or the CJK font missing and not root: browser tests may be skipped"; fi; \
 	fi
+	@if ! command -v go >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "installing Debian's Go toolchain for the explanations' Go code"; \
+	    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go || \
+	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go)) >/dev/null \
+	     || echo "golang-go could not be installed: the Go code test is skipped"; \
+	  else echo "go missing and not root: the Go code test is skipped"; fi; \
+	fi
 
 run: install
 	$(BIN)/prep init
