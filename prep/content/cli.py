@@ -40,7 +40,8 @@ def content_group() -> None:
 @content_group.command("check")
 @click.argument("directory", metavar="[DIR]", required=False, type=_DIR)
 def check_command(directory: Path | None) -> None:
-    """Validate every explanation file; print one 'path:line: message' per problem."""
+    """Validate every explanation file; print one 'path:line: message' per problem (and
+    'path:line: warning: message' per warning: these do not fail the check)."""
     if directory is None:
         directory = Path(default_content_dir())
         if not directory.is_dir():
@@ -51,7 +52,9 @@ def check_command(directory: Path | None) -> None:
     noun = "file" if report.files == 1 else "files"
     if report.problems:
         raise click.exceptions.Exit(1)
-    click.echo(f"{report.files} {noun}, 0 problems")
+    warned = len(report.warnings)
+    click.echo(f"{report.files} {noun}, 0 problems" + (f", {warned} warning{'' if warned == 1 else 's'}"
+                                                        if warned else ""))
 
 
 @content_group.command("highlight-css")
