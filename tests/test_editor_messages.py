@@ -56,21 +56,22 @@ def test_the_template_from_the_page_saves_as_it_is(client, instructor) -> None:
 
 # --- YAML errors at the textarea's line --------------------------------------------------------
 
-MALFORMED = [  # (front matter lines, the textarea line the error is on)
-    (["title: X", "tags: [a, b", "skills: []"], 4),          # a flow list left open, seen on the next key
-    (["title: X", "tags: [a, b"], 3),                        # ... or at its own line when it is the last
-    (["# a comment", "", "title: X", "\tslug: x"], 5),      # a tab
-    (["title: Why: because"], 2),                             # a colon inside a plain value
-    (["title: X", "questions:", "  - a: b: c"], 4),
-    (["title: X", "skills: {a"], 3),
+MALFORMED = [  # (front matter lines, the textarea line the error is on, what to do)
+    (["title: X", "tags: [a, b", "skills: []"], 4, "a [list] must end with ']'"),  # seen on the next key
+    (["title: X", "tags: [a, b"], 3, "a [list] must end with ']'"),  # ... or on its own line when last
+    (["# a comment", "", "title: X", "\tslug: x"], 5, "indent with spaces, not tabs"),
+    (["title: Why: because"], 2, "if a value contains ': ', put it in quotes"),
+    (["title: X", "questions:", "  - a: b: c"], 4, "put it in quotes"),
+    (["title: X", "skills: {a"], 3, "a {mapping} must end with '}'"),
+    (["title: \"X", "slug: x"], 3, "a quoted value must end with the same quote"),
 ]
 
 
-@pytest.mark.parametrize(("lines", "expected"), MALFORMED)
-def test_yaml_errors_name_the_textarea_line(client, instructor, lines: list[str], expected: int) -> None:
+@pytest.mark.parametrize(("lines", "expected", "hint"), MALFORMED)
+def test_yaml_errors_name_the_textarea_line(client, instructor, lines: list[str], expected: int, hint: str) -> None:
     text = "---\n" + "\n".join(lines) + "\n---\nBody.\n"
     [problem] = parse_document(text, "drafts/x.md").problems
-    assert problem.line == expected, problem
+    assert problem.line == expected and problem.message.endswith(hint), problem
     # The browser sends CRLF; the preview names the same line.
     data = client.post("/explanations/preview", data={"text": text.replace("\n", "\r\n"), "area": "drafts"}).get_json()
     assert len(data["problems"]) == 1 and data["problems"][0].startswith(f"Line {expected}: "), data["problems"]
