@@ -20,7 +20,7 @@ broken/latin1.md:4: not valid UTF-8 (byte 0xe9); save the file as UTF-8
 broken/links.md:7: cross-link target 'ghost' does not exist
 broken/links.md:7: malformed cross-link '[[Bad Link]]': a slug is lower-case letters, digits and hyphens
 broken/links.md:15: unknown admonition kind 'caution' (use note, tip, warning, danger, info)
-broken/networking/bad-yaml.md:4: invalid YAML in front matter: expected ',' or ']', but got ':' (while parsing a flow sequence started on line 3)
+broken/networking/bad-yaml.md:4: invalid YAML in front matter: expected ',' or ']', but got ':' (while parsing a flow sequence started on line 3); a [list] must end with ']'
 broken/networking/fields.md:1: missing required field 'title'
 broken/networking/fields.md:2: unknown field 'titel' (known: title, slug, tags, skills, questions, difficulty, lang, related, key_points)
 broken/networking/fields.md:3: difficulty must be a whole number from 1 to 5, not 7

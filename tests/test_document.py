@@ -81,13 +81,14 @@ def test_slug_and_lang_from_path(path: str, expected: tuple[str, str | None]) ->
         ("# no front matter\n", [(1, "missing front matter: the file must start with a '---' line")]),
         ("---\ntitle: x\nbody\n", [(1, "front matter is not closed: add a '---' line after it")]),
         ("---\ntitle: [a\n---\nB\n",
-         [(2, "invalid YAML in front matter: expected ',' or ']', but got '<stream end>'")]),
+         [(2, "invalid YAML in front matter: expected ',' or ']', but got '<stream end>'; a [list] must end with ']'")]),
         ("---\ntitle: [a\ntags: [b]\n---\nB\n",
          [(3, "invalid YAML in front matter: expected ',' or ']', but got ':' "
-              "(while parsing a flow sequence started on line 2)")]),
+              "(while parsing a flow sequence started on line 2); a [list] must end with ']'")]),
         ("---\ntitle: T\n\x1f: x\n---\nB\n",
          [(3, "invalid YAML in front matter: character #x001f is not allowed")]),
-        ("---\ntitle: a\n  b: c\n---\nB\n", [(3, "invalid YAML in front matter: mapping values are not allowed here")]),
+        ("---\ntitle: a\n  b: c\n---\nB\n", [(3, "invalid YAML in front matter: mapping values are not allowed here; "
+                                               "if a value contains ': ', put it in quotes")]),
         ("---\n- a\n---\nB\n", [(2, "front matter must be a mapping of fields (key: value)")]),
         ("---\n---\nB\n", [(1, "missing required field 'title'")]),
         ("---\ntitle: '  '\n---\nB\n", [(2, "title must not be empty")]),

@@ -58,7 +58,7 @@ def _set(card: Card, **fields) -> None:
 def day(make_user, make_question):
     """At FIXED_NOW (12:00 UTC, day from 04:00): the new-card limit (2) reached, a learning card
     due in 8 minutes, another in 45, a review due, and three siblings of a rated card buried."""
-    user = make_user(new_per_day=2)
+    user = make_user(new_per_day=2, created_at=FIXED_NOW - timedelta(days=30))
     q = {n: make_question(f"What does the {n} part of consensus do?") for n in
          ("first", "second", "sib1", "sib2", "sib3", "review", "unseen")}
     for n in ("first", "sib1", "sib2", "sib3"):

@@ -20,7 +20,8 @@ SHANGHAI_9 = datetime(2026, 3, 10, 1, 0, tzinfo=timezone.utc)  # 09:00 in Asia/S
 
 
 def _learner(email: str, language: str | None, cards: int) -> User:
-    user = User(email=email, password_hash="x", timezone="Asia/Shanghai", language=language)
+    user = User(email=email, password_hash="x", timezone="Asia/Shanghai", language=language,
+                created_at=SHANGHAI_9 - timedelta(days=30))
     db.session.add(user)
     db.session.flush()
     for k in range(cards):

@@ -69,8 +69,32 @@ def test_next_reminder() -> None:
     now = at("2026-03-10T00:30")
     assert timing.next_reminder(now, "Asia/Shanghai", 540, reminded_today=False) == at("2026-03-10T01:00")
     assert timing.next_reminder(now, "Asia/Shanghai", 540, reminded_today=True) == at("2026-03-11T01:00")
-    later = at("2026-03-10T05:00")
-    assert timing.next_reminder(later, "Asia/Shanghai", 540, reminded_today=False) == later
+    # Issue 21 item 12: at 22:08 local with the setting at 09:00 the next reminder is tomorrow's
+    # 09:00, not "now" (the page said "Next reminder 10:08 PM").
+    later = at("2026-03-10T14:08")
+    assert timing.next_reminder(later, "Asia/Shanghai", 540, reminded_today=False) == at("2026-03-11T01:00")
+
+
+@pytest.mark.parametrize(("now", "minute", "expected_utc"), [
+    ("2026-03-07T18:00", 9 * 60, "2026-03-08T16:00"),   # Sat 10:00 PST -> Sun 09:00 PDT (spring forward)
+    ("2026-03-08T09:00", 2 * 60 + 30, "2026-03-08T10:00"),  # 02:30 is skipped that night: the jump
+    ("2026-10-31T17:00", 9 * 60, "2026-11-01T17:00"),   # Sat 10:00 PDT -> Sun 09:00 PST (fall back)
+    ("2026-11-01T08:00", 60 + 30, "2026-11-01T08:30"),  # 01:30 happens twice: the first one
+    ("2026-11-01T08:45", 60 + 30, "2026-11-02T09:30"),  # past the first 01:30 (and it went out)
+])
+def test_next_reminder_across_dst(now: str, minute: int, expected_utc: str) -> None:
+    reminded = now == "2026-11-01T08:45"
+    assert timing.next_reminder(at(now), "America/Los_Angeles", minute, reminded_today=reminded) == at(expected_utc)
+
+
+def test_first_reminder_is_after_registering() -> None:
+    nine = date(2026, 3, 10)  # 09:00 Shanghai is 01:00 UTC
+    assert timing.first_reminder_reached(at("2026-03-10T00:59"), nine, 540, "Asia/Shanghai")
+    assert timing.first_reminder_reached(at("2026-03-10T01:00"), nine, 540, "Asia/Shanghai")
+    assert not timing.first_reminder_reached(at("2026-03-10T01:01"), nine, 540, "Asia/Shanghai")
+    assert not timing.first_reminder_reached(at("2026-03-10T14:07"), nine, 540, "Asia/Shanghai")
+    assert timing.first_reminder_reached(at("2026-03-10T14:07"), date(2026, 3, 11), 540, "Asia/Shanghai")
+    assert timing.first_reminder_reached(None, nine, 540, "Asia/Shanghai")
 
 
 def test_backoff_grows_and_is_capped() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import func, select
@@ -45,6 +45,7 @@ def test_two_servers_ratings_once_and_reminders_once(pg_app, postgres_url, tmp_p
     zone = _zone_at_noon(now)
     users = [create_user(f"two{i}@example.com", PASSWORD, timezone=zone) for i in range(USERS)]
     for u in users:
+        u.created_at = now - timedelta(days=1)  # registered yesterday: today's 09:00 is after it
         qs = [add_question(f"Two-server question {u.id}-{k}?", source=Source.content) for k in range(CARDS_PER_USER)]
         service.add_to_study(u, [q.id for q in qs], now)
     db.session.commit()

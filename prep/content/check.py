@@ -24,6 +24,7 @@ from .markdown_rules import ADMONITION_KINDS, SLUG_RE
 _CROSS_LINK_RE = re.compile(r"\[\[([^\[\]\|\n]{1,200})(?:\|[^\[\]\n]{0,500})?\]\]")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+_DOUBLE_DOLLAR_RE = re.compile(r"(?<!\\)\$\$")
 _ADMONITION_RE = re.compile(r"^\s*(?:!!!|\?\?\?\+?)\s+([^\s\"]+)")
 
 
@@ -49,6 +50,8 @@ class CheckReport:
     problems: list[Problem] = field(default_factory=list)
     files: int = 0
     all_docs: list[ExplanationDoc] = field(default_factory=list)
+    #: Findings that do not stop a file from loading (an unclosed code fence or $$ block).
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -56,8 +59,9 @@ class CheckReport:
         return not self.problems
 
     def lines(self) -> list[str]:
-        """Each problem as one ``path:line: message`` line, sorted."""
-        return [str(p) for p in self.problems]
+        """Each problem as one ``path:line: message`` line, sorted, then each warning as
+        ``path:line: warning: message``."""
+        return [str(p) for p in self.problems] + [f"{w.path}:{w.line}: warning: {w.message}" for w in self.warnings]
 
 
 def read_text(path: Path, display: str) -> tuple[str | None, Problem | None]:
@@ -76,8 +80,14 @@ def read_text(path: Path, display: str) -> tuple[str | None, Problem | None]:
 
 def body_lines(doc: ExplanationDoc) -> list[tuple[int, str]]:
     """The body's prose lines with their file line numbers: fenced code removed, code spans blanked."""
+    return _scan_body(doc)[0]
+
+
+def _scan_body(doc: ExplanationDoc) -> tuple[list[tuple[int, str]], int | None]:
+    """:func:`body_lines`, and the file line of a code fence left open at the end (None if none)."""
     out: list[tuple[int, str]] = []
     fence: str | None = None
+    opened = 0
     for offset, line in enumerate(doc.body.split("\n")):
         number = doc.body_start_line + offset
         match = _FENCE_RE.match(line)
@@ -87,10 +97,28 @@ def body_lines(doc: ExplanationDoc) -> list[tuple[int, str]]:
                 fence = None
             continue
         if match:
-            fence = match.group(1)
+            fence, opened = match.group(1), number
             continue
         out.append((number, _CODE_SPAN_RE.sub(lambda m: " " * len(m.group(0)), line)))
-    return out
+    return out, (opened if fence is not None else None)
+
+
+def unclosed_blocks(doc: ExplanationDoc) -> list[Problem]:
+    """Warnings: a code fence or a ``$$`` math block opened and never closed. The text is still
+    valid (it renders), but the rest of it shows as code, or the math as plain text."""
+    prose, open_fence = _scan_body(doc)
+    warnings = []
+    math_open: int | None = None
+    for number, line in prose:
+        for _ in _DOUBLE_DOLLAR_RE.finditer(line):
+            math_open = number if math_open is None else None
+    if math_open is not None:
+        warnings.append(Problem(doc.path, math_open, "this $$ math block is never closed: add a closing $$, "
+                                                     "or the formula shows as plain text"))
+    if open_fence is not None:
+        warnings.append(Problem(doc.path, open_fence, "this code block (```) is never closed: add a closing ``` "
+                                                      "line, or everything after it shows as code"))
+    return sorted(warnings)
 
 
 def _walk(root: Path) -> list[tuple[Path, str]]:
@@ -205,4 +233,5 @@ def check_tree(root: Path, taxonomy: TaxonomyLike | None = None, *,
     bad_paths = {p.path for p in problems}
     report.docs = [d for d in report.all_docs if d.path in clean_paths and d.path not in bad_paths]
     report.problems = sorted(set(problems))
+    report.warnings = sorted(w for d in report.all_docs for w in unclosed_blocks(d))
     return report

@@ -42,7 +42,8 @@ def content_group() -> None:
 @click.option("--require-key-points/--no-require-key-points", default=True, show_default=True,
               help="Report a file without key_points (the drill's self-grading checklist).")
 def check_command(directory: Path | None, require_key_points: bool) -> None:
-    """Validate every explanation file; print one 'path:line: message' per problem."""
+    """Validate every explanation file; print one 'path:line: message' per problem (and
+    'path:line: warning: message' per warning: these do not fail the check)."""
     if directory is None:
         directory = Path(default_content_dir())
         if not directory.is_dir():
@@ -53,7 +54,9 @@ def check_command(directory: Path | None, require_key_points: bool) -> None:
     noun = "file" if report.files == 1 else "files"
     if report.problems:
         raise click.exceptions.Exit(1)
-    click.echo(f"{report.files} {noun}, 0 problems")
+    warned = len(report.warnings)
+    click.echo(f"{report.files} {noun}, 0 problems" + (f", {warned} warning{'' if warned == 1 else 's'}"
+                                                        if warned else ""))
 
 
 @content_group.command("highlight-css")

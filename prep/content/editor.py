@@ -10,11 +10,11 @@ import os
 import re
 import secrets
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..skills import load_taxonomy
-from .check import check_docs
+from .check import check_docs, unclosed_blocks
 from .document import ExplanationDoc, parse_document
 from .errors import Problem
 
@@ -34,7 +34,8 @@ In an interview, say: …
 
 ## The idea
 
-Explain it here. Code, tables, math ($a^2 + b^2$) and [[slug]] cross-links work.
+Explain it here. Code, tables, math ($a^2 + b^2$) and cross-links to other explanations
+(`[[their-slug]]`) work.
 """
 
 
@@ -62,6 +63,8 @@ class DraftCheck:
     doc: ExplanationDoc | None
     problems: list[Problem]
     rel_path: str
+    #: Shown, but do not stop a save (see :func:`.check.unclosed_blocks`).
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -106,7 +109,7 @@ def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_
         taxonomy = load_taxonomy()
     problems.extend(p for p in check_docs([*others, doc], taxonomy)
                     if p.path == rel and "duplicate slug" not in p.message)
-    return DraftCheck(doc if not problems else None, sorted(set(problems)), rel)
+    return DraftCheck(doc if not problems else None, sorted(set(problems)), rel, unclosed_blocks(doc))
 
 
 def light_doc(slug: str, lang: str, path: str, questions: list[str]) -> ExplanationDoc:

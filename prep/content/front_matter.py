@@ -27,6 +27,20 @@ MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SL
                   "key_points": MAX_KEY_POINT_CHARS}
 MAX_YAML_DEPTH = 20
 
+#: What to do about the YAML errors people make most, by the start of PyYAML's description.
+_YAML_HINTS = (
+    ("mapping values are not allowed", "if a value contains ': ', put it in quotes"),
+    ("found character '\\t'", "indent with spaces, not tabs"),
+    ("expected ',' or ']'", "a [list] must end with ']'"),
+    ("expected ',' or '}'", "a {mapping} must end with '}'"),
+    ("found unexpected end of stream", "a quoted value must end with the same quote"),
+)
+
+
+def _with_hint(what: str, problem: str | None) -> str:
+    hint = next((h for start, h in _YAML_HINTS if (problem or "").startswith(start)), None)
+    return f"{what}; {hint}" if hint else what
+
 
 class _StrictLoader(yaml.SafeLoader):
     """YAML without anchors and aliases ("billion laughs": a few lines expanding to millions of
@@ -109,7 +123,7 @@ def load_front_matter(
             started = first_line + exc.context_mark.line
             if started != line:
                 what += f" ({exc.context} started on line {started})"
-        problems.append(Problem(path, line, f"invalid YAML in front matter: {what}"))
+        problems.append(Problem(path, line, f"invalid YAML in front matter: {_with_hint(what, exc.problem)}"))
         return None
     except yaml.reader.ReaderError as exc:
         line = first_line + fm_text[: exc.position].count("\n")

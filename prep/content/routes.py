@@ -138,9 +138,15 @@ def restore_removed(slug: str):
 
 
 def _render_editor(form: EditorForm, *, mode: str, explanation: Explanation | None = None,
-                   preview: str | None = None, problems=(), status: int = 200):
-    return render_template("content/editor.html", form=form, mode=mode, explanation=explanation,
-                           preview=preview, problems=list(problems)), status
+                   preview: str | None = None, problems=(), warnings=(), status: int = 200):
+    return render_template("content/editor.html", form=form, mode=mode, explanation=explanation, preview=preview,
+                           problems=[_at_line(p) for p in problems], warnings=[_at_line(w) for w in warnings]), status
+
+
+def _at_line(problem) -> str:
+    """One finding as a sentence for the editor: "Line 12: …" (the finding in the UI language
+    when the catalogs have it)."""
+    return _("Line %(line)s: %(message)s", line=problem.line, message=_(problem.message))
 
 
 def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | None):
@@ -150,10 +156,13 @@ def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
                                    slug_exists=_slugs().__contains__)
         status = 200 if form.preview.data or not form.save.data else 400
         return _render_editor(form, mode=mode, explanation=explanation, preview=rendered.html,
-                              problems=check.problems, status=status)
+                              problems=check.problems, warnings=check.warnings, status=status)
     saved = drafts.save(check, explanation, author_id=current_user.id, now=clock.now())
     db.session.commit()
-    flash(_("Saved %(path)s.", path=check.rel_path), "success")
+    flash(_("Saved. The explanation is live for candidates.") if explanation is None
+          else _("Saved. Candidates now see this version."), "success")
+    for warning in check.warnings:  # saved, but not silently: the page says what to fix
+        flash(_("Check line %(line)s: %(message)s", line=warning.line, message=_(warning.message)), "warning")
     return redirect(url_for("content.show", slug=saved.slug, lang=saved.lang))
 
 
@@ -214,8 +223,8 @@ def preview():
                                                           Explanation.lang == request.form.get("lang", "en")))
     check = drafts.check(text, area=area, explanation=row)
     rendered = render_markdown(check.doc.body if check.doc else _body_of(text), slug_exists=_slugs().__contains__)
-    return {"html": rendered.html,
-            "problems": [_("line %(line)s: %(message)s", line=p.line, message=p.message) for p in check.problems]}
+    return {"html": rendered.html, "problems": [_at_line(p) for p in check.problems],
+            "warnings": [_at_line(w) for w in check.warnings]}
 
 
 @bp.route("/instructor/unanswered")

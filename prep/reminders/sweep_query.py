@@ -85,7 +85,8 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     pagination on the primary key), each with its card and today's review counts, computed for
     those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
     wants a reminder, has reached its time today and has no claim today (or a claim to retry);
-    those with nothing to study are skipped in Python, after the page."""
+    those with nothing to study, and those who registered after today's reminder time (their
+    first reminder is tomorrow's), are skipped in Python, after the page."""
     now, zones, clocks, days = zc.now, zc.zones, zc.clocks, zc.days
 
     def by_zone(value: Callable[[timing.ZoneClock], Any], type_: Any) -> ColumnElement[Any]:
@@ -109,7 +110,8 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         select(User.id.label("user_id"), User.email, User.display_name, User.timezone,
                User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
                s["in_app"].label("in_app_on"), ReminderLog.id.label("log_id"), ReminderLog.status.label("log_status"),
-               ReminderLog.attempts.label("attempts"), _language_column().label("language"))
+               ReminderLog.attempts.label("attempts"), _language_column().label("language"),
+               User.created_at.label("created_at"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
         .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
         .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable,
@@ -141,7 +143,7 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
                c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
                func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
-               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS])
+               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS], c.created_at)
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
         .outerjoin(done, done.c.user_id == c.user_id)
         .order_by(c.user_id)
@@ -152,9 +154,10 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         counts = queue_counts(today.tally_from_row(row, 15), queue.Limits(new_per_day=int(row[12]),
                                                                            reviews_per_day=int(row[11])),
                               queue.DoneToday(new=int(row[13]), reviews=int(row[14])))
-        if counts.remaining_now <= 0:
-            continue
         clock = clocks[row[3]]
+        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-1], clock.local_date, int(row[4]),
+                                                                          row[3]):
+            continue
         out.append(DueUser(
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,

@@ -74,13 +74,24 @@ def reminder_instant(day: date, remind_minute: int, tz_name: str) -> datetime:
 
 
 def next_reminder(now: datetime, tz_name: str, remind_minute: int, reminded_today: bool) -> datetime:
-    """When the next reminder falls, in UTC."""
+    """When the next reminder falls, in UTC: the next time the local clock in ``tz_name`` reads
+    the chosen time (today's when it is still ahead and no reminder went out today, else
+    tomorrow's). Never ``now`` itself: a reminder whose time has passed today without going out
+    (nothing was due, or the user registered after it) waits for tomorrow's."""
     clock = zone_clock(now, tz_name)
     if not reminded_today and clock.minute_of_day < remind_minute:
         return reminder_instant(clock.local_date, remind_minute, tz_name)
-    if not reminded_today:
-        return now
     return reminder_instant(clock.local_date + timedelta(days=1), remind_minute, tz_name)
+
+
+def first_reminder_reached(registered_at: datetime | None, day: date, remind_minute: int, tz_name: str) -> bool:
+    """True when the reminder time on local ``day`` falls at or after ``registered_at``: a user
+    hears nothing before the first reminder time after they registered."""
+    if registered_at is None:
+        return True
+    if registered_at.tzinfo is None:
+        registered_at = registered_at.replace(tzinfo=timezone.utc)
+    return reminder_instant(day, remind_minute, tz_name) >= registered_at
 
 
 def backoff(attempts: int) -> timedelta:

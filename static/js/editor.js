@@ -15,26 +15,31 @@
       if (window.prepTypesetMath) { window.prepTypesetMath(preview); }
       if (window.prepFocusableScrollers) { window.prepFocusableScrollers(preview); }
       problems.innerHTML = "";
-      if (data.problems && data.problems.length) {
-        var box = document.createElement("div");
-        box.className = "problems";
-        box.id = "problem-list";
-        if (problems.dataset.msgFix) {  // translated by the page
-          var lead = document.createElement("p");
-          lead.className = "error";
-          lead.textContent = problems.dataset.msgFix;
-          box.appendChild(lead);
-        }
-        var ul = document.createElement("ul");
-        data.problems.forEach(function (p) {
-          var li = document.createElement("li");
-          li.className = "error";
-          li.textContent = p;
-          ul.appendChild(li);
-        });
-        box.appendChild(ul);
-        problems.appendChild(box);
+      list(data.problems, "problem-list", "problems", "error", problems.dataset.msgFix);
+      list(data.warnings, "warning-list", "problems warnings", "warning", problems.dataset.msgWarn);
+    }
+
+    // One box of findings ("Line 12: ..."), each as plain text (never HTML), under a translated lead.
+    function list(items, id, boxClass, itemClass, leadText) {
+      if (!items || !items.length) { return; }
+      var box = document.createElement("div");
+      box.className = boxClass;
+      box.id = id;
+      if (leadText) {  // translated by the page
+        var lead = document.createElement("p");
+        lead.className = itemClass;
+        lead.textContent = leadText;
+        box.appendChild(lead);
       }
+      var ul = document.createElement("ul");
+      items.forEach(function (p) {
+        var li = document.createElement("li");
+        li.className = itemClass;
+        li.textContent = p;
+        ul.appendChild(li);
+      });
+      box.appendChild(ul);
+      problems.appendChild(box);
     }
 
     function refresh() {

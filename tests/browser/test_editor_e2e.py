@@ -55,7 +55,7 @@ def test_write_preview_save_then_drill(server, page, browser):
     page.wait_for_selector("#preview .katex")
     screenshot(page, "editor-preview")
     page.click("button[name=save]")
-    page.wait_for_selector("text=Saved gpu/warp-divergence.md")
+    page.wait_for_selector("text=Saved. The explanation is live for candidates.")
     # Saved to the database (any host serves it), not into this host's folder; its history shows who.
     assert not (server.root / "content" / "gpu" / "warp-divergence.md").exists()
     assert "teach@example.com" in page.locator(".history").inner_text()
@@ -74,3 +74,26 @@ def test_write_preview_save_then_drill(server, page, browser):
     cpage.wait_for_selector("#answer .katex")
     assert "Warp divergence" in cpage.locator("#answer").inner_text()
     candidate.close()
+
+
+def test_an_unclosed_math_block_is_a_warning_beside_the_text(server, page):
+    """Issue 21 item 14: typing an unclosed $$ shows a warning with its line next to the textarea
+    (the live preview); closing it takes the warning away."""
+    page.goto(server.url + "/login")
+    page.fill("#email", "teach@example.com")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(server.url + "/explanations/new?area=gpu", wait_until="load")
+    page.fill("#area", "gpu")
+    page.fill("#text", DRAFT + "\n$$\nt = t_{if}\n")
+    warning = page.locator("#warning-list li")
+    warning.first.wait_for()
+    assert warning.all_inner_texts() == ["Line 16: this $$ math block is never closed: add a closing $$, "
+                                         "or the formula shows as plain text"]
+    assert page.locator("#problem-list").count() == 0  # a warning, not a problem: Save still works
+    # Beside the text: the warning box sits right under the textarea, in the same column.
+    text_box, warn_box = page.locator("#text").bounding_box(), page.locator("#warning-list").bounding_box()
+    assert abs(warn_box["x"] - text_box["x"]) < 40 and 0 <= warn_box["y"] - (text_box["y"] + text_box["height"]) < 80
+    screenshot(page, "editor-unclosed-math-warning")
+    page.fill("#text", DRAFT + "\n$$\nt = t_{if}\n$$\n")
+    page.wait_for_selector("#warning-list", state="detached")

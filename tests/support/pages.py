@@ -1,6 +1,8 @@
-"""Reading pages as a browser would: the CSRF token of a form, the link a registration mailed."""
+"""Reading pages as a browser would: the CSRF token of a form, a textarea's text, the link a
+registration mailed."""
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -13,6 +15,14 @@ def csrf_token_from(html: str) -> str:
         r'value="([^"]+)"[^>]*name="csrf_token"', html)
     assert match, "no csrf token in page"
     return match.group(1)
+
+
+def textarea_value(page: str, name: str) -> str:
+    """The text a browser puts in textarea ``name`` (entities decoded, the first newline dropped)."""
+    match = re.search(rf'<textarea[^>]*name="{re.escape(name)}"[^>]*>(.*?)</textarea>', page, re.S)
+    assert match, f"no textarea {name!r} in page"
+    text = html.unescape(match.group(1))
+    return text[2:] if text.startswith("\r\n") else text[1:] if text.startswith("\n") else text
 
 
 def confirm_registration(app: Flask, client: FlaskClient, email: str):

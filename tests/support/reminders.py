@@ -74,14 +74,15 @@ def question(app: Flask) -> Question:
 
 @pytest.fixture
 def learner(app: Flask, question: Question) -> Callable[..., User]:
-    """A user (no password hashing: fast) with one new card, unless told otherwise."""
+    """A user (no password hashing: fast) with one new card, unless told otherwise, registered
+    30 days before FIXED_NOW (a reminder never goes out before the user's first reminder time)."""
     counter = {"n": 0}
 
     def factory(tz: str = "Asia/Shanghai", *, cards: int = 1, state: CardState = CardState.new,
                 due: datetime | None = None, settings: dict | None = None, **user_fields) -> User:
         counter["n"] += 1
         user = User(email=user_fields.pop("email", f"learner{counter['n']}@example.com"), password_hash="x",
-                    timezone=tz, **user_fields)
+                    timezone=tz, **{"created_at": FIXED_NOW - timedelta(days=30), **user_fields})
         db.session.add(user)
         db.session.flush()
         for k in range(cards):
