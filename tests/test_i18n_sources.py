@@ -20,6 +20,17 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+from flask_login import login_user
+from sqlalchemy import select
+
+from prep.drill import service
+from prep.drill.models import Card
+from prep.extensions import db
+from prep.postings.service import import_posting
+from prep.web.templating import local_date
+from tests.support.clock import FIXED_NOW
+
 ROOT = Path(__file__).resolve().parents[1]
 WORD = re.compile(r"[A-Za-z]{2,}")
 # Brand and product names, and code-ish tokens, that stay as they are in every language.
@@ -198,7 +209,8 @@ def english_in_script(source: str) -> list[str]:
     out = []
     for m in _JS_STRING.finditer(source):
         text = next(g for g in m.groups() if g is not None)
-        if text not in _JS_ALLOWED and _SENTENCE.search(text) and not re.search(r"^[#.\[]|[#\[\]=>(]|\.[a-z]|^[a-z-]+ [a-z-]+$", text):
+        code_like = re.search(r"^[#.\[]|[#\[\]=>(]|\.[a-z]|^[a-z-]+ [a-z-]+$", text)  # selectors, class lists
+        if text not in _JS_ALLOWED and _SENTENCE.search(text) and not code_like:
             out.append(text)
     return out
 
@@ -214,3 +226,67 @@ def test_the_script_scan_finds_what_it_should():
     assert english_in_script('// Show the answer\nx.textContent = "Answer shown."; y = "Press space to go";'
                              ' q("#a .b"); "use strict"; el.className = "nav-toggle button";') == [
         "Answer shown.", "Press space to go"]
+
+
+# --- the pages themselves, rendered in Chinese ------------------------------------------------
+
+_SKIP_ELEMENTS = re.compile(r"<(script|style|code|pre|kbd|svg|textarea)\b.*?</\1>", re.S | re.I)
+# Data, not UI: the time zone list (IANA names), skill and tag chips (content's own names), file names.
+_NOT_UI = re.compile(r'<select[^>]*name="timezone".*?</select>|<span class="chip[^"]*">[^<]*</span>'
+                     r'|<a class="chip[^"]*"[^>]*>.*?</a>|[\w-]*\.(?:csv|json|apkg|zip|md|ics)\b', re.S)
+_OWN_LANG = re.compile(r'<(\w+)\b[^>]*\blang="en"[^>]*>.*?</\1>', re.S)
+_PAGE_ALLOWED = ALLOWED_WORDS | {"Acme", "AllReduce", "Ring", "TCP", "IP", "YYYY", "MM", "DD", "UTC", "ISO",
+                                 "GMT", "Asia", "Shanghai", "English", "MB", "URL", "ICS"}
+ZH = {"Accept-Language": "zh-CN,zh;q=0.9"}
+POSTING = "Acme GPU\nGPU 通信工程师\n职位详情\n负责 NCCL 优化。\n面试指南\n- 请解释Ring AllReduce的两个阶段\n- RDMA与TCP/IP相比有何优势？\n"
+
+
+def visible_text(html: str) -> str:
+    """What a Chinese reader sees on a rendered page (text, titles, placeholders, labels), less code and data."""
+    html = _OWN_LANG.sub(" ", _SKIP_ELEMENTS.sub(" ", html))
+    html = _NOT_UI.sub(" ", html)
+    attrs = " ".join(v for _k, v in re.findall(r'\b(title|placeholder|aria-label|alt|data-msg-[\w-]+)="([^"]*)"', html))
+    return re.sub(r"<[^>]+>", " ", html.split("<body", 1)[-1]) + " " + attrs
+
+
+def english_on_page(html: str) -> list[str]:
+    return sorted({w for w in WORD.findall(visible_text(html)) if w not in _PAGE_ALLOWED and not w.isupper()})
+
+
+def test_the_main_pages_in_chinese_show_no_english(client, make_user, login, clock):
+    user = make_user(language="zh")
+    login(user)
+    posting = import_posting(user, POSTING, clock.now).posting
+    db.session.commit()
+    client.post(f"/postings/{posting.id}/study")
+    card = db.session.scalars(select(Card).where(Card.user_id == user.id)).first()
+    service.rate(user, card.id, card.version, 3, clock.now)
+    db.session.commit()
+    problems = []
+    for path in ("/dashboard", "/drill", "/drill?show=1", "/questions", "/postings", f"/postings/{posting.id}",
+                 "/explanations", "/search?q=RDMA", "/stats", "/settings", "/settings/reminders", "/export",
+                 "/notifications", "/drill/cards", f"/cards/{card.id}"):
+        r = client.get(path, headers=ZH)
+        if r.status_code == 404:
+            continue
+        html = r.get_data(as_text=True)
+        words = english_on_page(html)
+        if words:
+            problems.append(f"{path}: {words}")
+        iso = re.findall(r"\b20\d\d-\d\d-\d\d\b", visible_text(html))
+        if iso:
+            problems.append(f"{path}: dates printed as ISO, not in the reader's locale: {iso[:3]}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang, zone, expected", [
+    ("en", "UTC", "Mar 10, 2026"),
+    ("zh", "UTC", "2026年3月10日"),
+    ("zh", "Pacific/Kiritimati", "2026年3月11日"),  # UTC+14: already the next day there
+    ("en", "Pacific/Pago_Pago", "Mar 10, 2026"),   # UTC-11: 01:00 the same day
+])
+def test_local_date_is_the_users_day_in_the_users_language(app, make_user, lang, zone, expected):
+    with app.test_request_context("/"):
+        login_user(make_user(language=lang, timezone=zone))
+        assert local_date(FIXED_NOW) == expected
+        assert local_date(None) == ""

@@ -87,8 +87,8 @@ class FileChecker:
         try:
             latest = self.now + ahead
             if not EARLIEST <= parsed <= latest:
-                self.fail(where, _("%(value)s is outside %(first)s to %(last)s", value=value, first=f"{EARLIEST:%Y-%m-%d}",
-                                   last=f"{latest:%Y-%m-%d}"))
+                self.fail(where, _("%(value)s is outside %(first)s to %(last)s", value=value,
+                                   first=f"{EARLIEST:%Y-%m-%d}", last=f"{latest:%Y-%m-%d}"))
         except OverflowError:  # an offset pushing 9999-12-31 past the last representable day
             self.fail(where, _("%(value)s is out of range", value=value))
 

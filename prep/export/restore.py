@@ -62,11 +62,13 @@ def _find_question(user: User, text: str, own_first: bool) -> Question | None:
 def _new_question_problems(check: FileChecker, where: str, q: dict[str, Any]) -> None:
     """A question the import creates is the user's own: held to the question form's limits."""
     if len(q["text"].strip()) < MIN_QUESTION_CHARS:
-        check.fail(f"{where}.question.text", _("a new question needs at least %(num)s characters", num=MIN_QUESTION_CHARS))
+        check.fail(f"{where}.question.text",
+                   _("a new question needs at least %(num)s characters", num=MIN_QUESTION_CHARS))
     tags = [t.strip() for t in q.get("tags", []) if t.strip()]
     if len(tags) > MAX_QUESTION_TAGS or any(len(t) > MAX_QUESTION_TAG_CHARS for t in tags):
-        check.fail(f"{where}.question.tags", _("a new question takes at most %(tags)s tags of at most %(chars)s characters",
-                                               tags=MAX_QUESTION_TAGS, chars=MAX_QUESTION_TAG_CHARS))
+        check.fail(f"{where}.question.tags",
+                   _("a new question takes at most %(tags)s tags of at most %(chars)s characters",
+                     tags=MAX_QUESTION_TAGS, chars=MAX_QUESTION_TAG_CHARS))
 
 
 def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = True) -> ImportReport:
