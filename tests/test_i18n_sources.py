@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from html.parser import HTMLParser
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from prep.drill import service
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.postings.service import import_posting
+from prep.reminders import service as reminders
 from prep.web.templating import local_date
 from tests.support.clock import FIXED_NOW
 
@@ -262,6 +264,9 @@ def test_the_main_pages_in_chinese_show_no_english(client, make_user, login, clo
     card = db.session.scalars(select(Card).where(Card.user_id == user.id)).first()
     service.rate(user, card.id, card.version, 3, clock.now)
     db.session.commit()
+    reminders.sweep(clock.now + timedelta(hours=1))  # a reminder: the log, the banner, a notification
+    db.session.expire_all()
+    assert client.get("/settings/reminders").get_data(as_text=True).count('id="reminder-log"') == 1
     problems = []
     for path in ("/dashboard", "/drill", "/drill?show=1", "/questions", "/postings", f"/postings/{posting.id}",
                  "/explanations", "/search?q=RDMA", "/stats", "/settings", "/settings/reminders", "/export",
