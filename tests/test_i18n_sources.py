@@ -261,6 +261,7 @@ def test_the_main_pages_in_chinese_show_no_english(client, make_user, login, clo
     posting = import_posting(user, POSTING, clock.now).posting
     db.session.commit()
     client.post(f"/postings/{posting.id}/study")
+    client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2026-04-01"})
     card = db.session.scalars(select(Card).where(Card.user_id == user.id)).first()
     service.rate(user, card.id, card.version, 3, clock.now)
     db.session.commit()
