@@ -12,6 +12,7 @@ import math
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from flask_babel import gettext as _
 from fsrs import Scheduler
 
 from ..content.markdown_rules import SLUG_RE
@@ -83,38 +84,39 @@ class FileChecker:
         except ValueError:
             parsed = None
         if parsed is None or parsed.tzinfo is None:
-            self.fail(where, "must be an ISO 8601 time with a UTC offset")
+            self.fail(where, _("must be an ISO 8601 time with a UTC offset"))
             return
         try:
             latest = self.now + ahead
             if not EARLIEST <= parsed <= latest:
-                self.fail(where, f"{value} is outside {EARLIEST:%Y-%m-%d} to {latest:%Y-%m-%d}")
+                self.fail(where, _("%(value)s is outside %(first)s to %(last)s", value=value,
+                                   first=f"{EARLIEST:%Y-%m-%d}", last=f"{latest:%Y-%m-%d}"))
         except OverflowError:  # an offset pushing 9999-12-31 past the last representable day
-            self.fail(where, f"{value} is out of range")
+            self.fail(where, _("%(value)s is out of range", value=value))
 
     def int_(self, where: str, value: Any, lo: int | None = 0, optional: bool = False) -> None:
         if value is None and optional:
             return
         if not isinstance(value, int) or isinstance(value, bool) or (lo is not None and value < lo):
-            self.fail(where, f"must be a whole number{'' if lo is None else f' ≥ {lo}'}")
+            self.fail(where, _("must be a whole number") if lo is None else _("must be a whole number ≥ %(lo)s", lo=lo))
             return
         bounds = INT_RANGES.get(where.rsplit(".", 1)[-1])
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
-            self.fail(where, f"must be from {bounds[0]:,} to {bounds[1]:,}")
+            self.fail(where, _("must be from %(lo)s to %(hi)s", lo=f"{bounds[0]:,}", hi=f"{bounds[1]:,}"))
 
     def number(self, where: str, value: Any, optional: bool = True) -> None:
         if value is None and optional:
             return
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-            self.fail(where, "must be a number")
+            self.fail(where, _("must be a number"))
             return
         bounds = FLOAT_RANGES.get(where.rsplit(".", 1)[-1])
         if bounds is not None and not bounds[0] <= value <= bounds[1]:
-            self.fail(where, f"must be from {bounds[0]:g} to {bounds[1]:g}")
+            self.fail(where, _("must be from %(lo)s to %(hi)s", lo=f"{bounds[0]:g}", hi=f"{bounds[1]:g}"))
 
     def text(self, where: str, value: Any, longest: int) -> None:
         if isinstance(value, str) and len(value) > longest:
-            self.fail(where, f"is over {longest:,} characters")
+            self.fail(where, _("is over %(num)s characters", num=f"{longest:,}"))
 
 
 def parse(raw: bytes, now: datetime) -> dict[str, Any]:
@@ -126,32 +128,35 @@ def parse(raw: bytes, now: datetime) -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
         data = json.loads(text)
     except UnicodeDecodeError:
-        raise ImportProblem(["The file is not UTF-8 text."]) from None
+        raise ImportProblem([_("The file is not UTF-8 text.")]) from None
     except json.JSONDecodeError as err:
-        raise ImportProblem([f"The file is not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})."]) from None
+        raise ImportProblem([_("The file is not valid JSON (line %(line)s, column %(column)s: %(error)s).",
+                                     line=err.lineno, column=err.colno, error=err.msg)]) from None
     except RecursionError:
-        raise ImportProblem(["The file nests too deeply to be a prep export."]) from None
+        raise ImportProblem([_("The file nests too deeply to be a prep export.")]) from None
     except ValueError:  # an integer with thousands of digits
-        raise ImportProblem(["The file holds a number too long to be a prep export's."]) from None
+        raise ImportProblem([_("The file holds a number too long to be a prep export's.")]) from None
     if "\\u0000" in text.lower():  # PostgreSQL stores no NUL in a text
         nul_paths = _nul_paths(data)
         if nul_paths:
-            raise ImportProblem([f"{where}: holds a NUL character (\\u0000), which no field accepts"
+            raise ImportProblem([_("%(where)s: holds a NUL character (\\u0000), which no field accepts", where=where)
                                  for where in nul_paths])
     check = FileChecker(now)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ImportProblem([f"This is not a prep export (expected \"format\": \"{FORMAT}\")."])
+        raise ImportProblem([_("This is not a prep export (expected \"format\": \"%(format)s\").", format=FORMAT)])
     if data.get("version") != VERSION:
-        raise ImportProblem([f"Unsupported export version {data.get('version')!r}; this prep reads version {VERSION}."])
+        raise ImportProblem([_("Unsupported export version %(found)s; this prep reads version %(version)s.",
+                                     found=repr(data.get("version"))[:40], version=VERSION)])
     settings = (data.get("user") or {}).get("settings") if isinstance(data.get("user"), dict) else None
     if settings is not None:
         _check_settings(check, settings)
     cards = data.get("cards")
     if not isinstance(cards, list):
-        check.fail("cards", "must be a list")
+        check.fail("cards", _("must be a list"))
         cards = []
     if len(cards) > MAX_CARDS:
-        raise ImportProblem([f"cards: {len(cards):,} cards; an import may hold at most {MAX_CARDS:,}."])
+        raise ImportProblem([_("cards: %(num)s cards; an import may hold at most %(max)s.", num=f"{len(cards):,}",
+                                     max=f"{MAX_CARDS:,}")])
     for i, card in enumerate(cards):
         _check_card(check, f"cards[{i}]", card)
     if check.problems:
@@ -182,18 +187,18 @@ def _nul_paths(data: Any) -> list[str]:
 
 def _check_settings(check: FileChecker, s: Any) -> None:
     if not isinstance(s, dict):
-        check.fail("user.settings", "must be an object")
+        check.fail("user.settings", _("must be an object"))
         return
     for key in ("day_start_hour", "new_per_day", "reviews_per_day", "maximum_interval"):
         if key in s:
             check.int_(f"user.settings.{key}", s[key])
     if "day_start_hour" in s and isinstance(s["day_start_hour"], int) and not 0 <= s["day_start_hour"] <= 23:
-        check.fail("user.settings.day_start_hour", "must be 0–23")
+        check.fail("user.settings.day_start_hour", _("must be 0–23"))
     if "desired_retention" in s and not (isinstance(s["desired_retention"], (int, float))
                                          and 0.7 <= s["desired_retention"] <= 0.99):
-        check.fail("user.settings.desired_retention", "must be between 0.7 and 0.99")
+        check.fail("user.settings.desired_retention", _("must be between 0.7 and 0.99"))
     if "timezone" in s and not is_user_zone(s["timezone"]):
-        check.fail("user.settings.timezone", f"unknown time zone {str(s['timezone'])[:64]!r}")
+        check.fail("user.settings.timezone", _("unknown time zone %(zone)s", zone=repr(str(s["timezone"])[:64])))
     for key in ("learning_steps", "relearning_steps"):
         if key in s:
             try:
@@ -210,17 +215,18 @@ def _check_settings(check: FileChecker, s: Any) -> None:
 
 def _check_card(check: FileChecker, where: str, c: Any) -> None:
     if not isinstance(c, dict):
-        check.fail(where, "must be an object")
+        check.fail(where, _("must be an object"))
         return
     q = c.get("question")
     if not isinstance(q, dict) or not isinstance(q.get("text"), str) or not normalize_question(q.get("text", "")):
-        check.fail(f"{where}.question.text", "must be the question's text")
+        check.fail(f"{where}.question.text", _("must be the question's text"))
     elif not isinstance(q.get("tags", []), list) or not all(isinstance(t, str) for t in q.get("tags", [])):
-        check.fail(f"{where}.question.tags", "must be a list of strings")
+        check.fail(f"{where}.question.tags", _("must be a list of strings"))
     else:
         check.text(f"{where}.question.text", q["text"], MAX_QUESTION_CHARS)
         if len(q.get("tags", [])) > MAX_TAGS or any(len(t) > MAX_TAG_CHARS for t in q.get("tags", [])):
-            check.fail(f"{where}.question.tags", f"at most {MAX_TAGS} tags of at most {MAX_TAG_CHARS} characters")
+            check.fail(f"{where}.question.tags", _("at most %(tags)s tags of at most %(chars)s characters",
+                                                   tags=MAX_TAGS, chars=MAX_TAG_CHARS))
     _check_memory(check, where, c)
     check.time(f"{where}.due", c.get("due"), ahead=LONGEST_AHEAD)
     check.time(f"{where}.added_at", c.get("added_at"))
@@ -229,38 +235,39 @@ def _check_card(check: FileChecker, where: str, c: Any) -> None:
     for key in ("reps", "lapses", "version"):
         check.int_(f"{where}.{key}", c.get(key))
     if not isinstance(c.get("suspended"), bool):
-        check.fail(f"{where}.suspended", "must be true or false")
+        check.fail(f"{where}.suspended", _("must be true or false"))
     if not isinstance(c.get("note", ""), str):
-        check.fail(f"{where}.note", "must be text")
+        check.fail(f"{where}.note", _("must be text"))
     else:
         check.text(f"{where}.note", c.get("note", ""), MAX_NOTE_CHARS)
     reviews = c.get("reviews", [])
     if not isinstance(reviews, list):
-        check.fail(f"{where}.reviews", "must be a list")
+        check.fail(f"{where}.reviews", _("must be a list"))
         return
     if len(reviews) > MAX_REVIEWS_PER_CARD:
-        check.fail(f"{where}.reviews", f"{len(reviews):,} reviews; at most {MAX_REVIEWS_PER_CARD:,} per card")
+        check.fail(f"{where}.reviews", _("%(num)s reviews; at most %(max)s per card", num=f"{len(reviews):,}",
+                                             max=f"{MAX_REVIEWS_PER_CARD:,}"))
         return
     versions: set[int] = set()
     for j, r in enumerate(reviews):
         w = f"{where}.reviews[{j}]"
         if not isinstance(r, dict):
-            check.fail(w, "must be an object")
+            check.fail(w, _("must be an object"))
             continue
         check.int_(f"{w}.card_version", r.get("card_version"))
         if r.get("card_version") in versions:
-            check.fail(f"{w}.card_version", "appears twice for this card")
+            check.fail(f"{w}.card_version", _("appears twice for this card"))
         if isinstance(r.get("card_version"), int):
             versions.add(r["card_version"])
         if type(r.get("rating")) is not int or r["rating"] not in (1, 2, 3, 4):
-            check.fail(f"{w}.rating", "must be 1, 2, 3 or 4")
+            check.fail(f"{w}.rating", _("must be 1, 2, 3 or 4"))
         check.time(f"{w}.reviewed_at", r.get("reviewed_at"))
         check.int_(f"{w}.duration_ms", r.get("duration_ms"))
         for key in ("state_before", "state_after"):
             if r.get(key) not in STATES:
-                check.fail(f"{w}.{key}", f"must be one of {', '.join(sorted(STATES))}")
+                check.fail(f"{w}.{key}", _("must be one of %(values)s", values=", ".join(sorted(STATES))))
         if r.get("kind", "review") not in KINDS:
-            check.fail(f"{w}.kind", "must be review or cram")
+            check.fail(f"{w}.kind", _("must be review or cram"))
         _check_snapshot(check, f"{w}.card_before", r.get("card_before"))
         _check_ticks(check, f"{w}.key_points", r.get("key_points"))
 
@@ -289,21 +296,21 @@ def _check_memory(check: FileChecker, where: str, c: dict[str, Any]) -> None:
     """State, step, stability and difficulty of a card or a snapshot; a card past learning has
     a memory state (the scheduler reads it)."""
     if c.get("state") not in STATES:
-        check.fail(f"{where}.state", f"must be one of {', '.join(sorted(STATES))}")
+        check.fail(f"{where}.state", _("must be one of %(values)s", values=", ".join(sorted(STATES))))
     check.int_(f"{where}.step", c.get("step"), optional=True)
     check.number(f"{where}.stability", c.get("stability"))
     check.number(f"{where}.difficulty", c.get("difficulty"))
     if c.get("state") in (CardState.review.value, CardState.relearning.value):
         for key in ("stability", "difficulty"):
             if c.get(key) is None:
-                check.fail(f"{where}.{key}", f"a {c['state']} card needs a {key}")
+                check.fail(f"{where}.{key}", _("a %(state)s card needs a %(key)s", state=c["state"], key=key))
 
 
 def _check_snapshot(check: FileChecker, where: str, snap: Any) -> None:
     """A review's ``card_before``: undo puts it back on the card and the stats page reads its
     times, so it is held to the card's own checks."""
     if not isinstance(snap, dict):
-        check.fail(where, "must be an object (the card's state before the review)")
+        check.fail(where, _("must be an object (the card's state before the review)"))
         return
     _check_memory(check, where, snap)
     check.time(f"{where}.due", snap.get("due"), ahead=LONGEST_AHEAD)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..accounts.models import User
@@ -61,11 +62,13 @@ def _find_question(user: User, text: str, own_first: bool) -> Question | None:
 def _new_question_problems(check: FileChecker, where: str, q: dict[str, Any]) -> None:
     """A question the import creates is the user's own: held to the question form's limits."""
     if len(q["text"].strip()) < MIN_QUESTION_CHARS:
-        check.fail(f"{where}.question.text", f"a new question needs at least {MIN_QUESTION_CHARS} characters")
+        check.fail(f"{where}.question.text",
+                   _("a new question needs at least %(num)s characters", num=MIN_QUESTION_CHARS))
     tags = [t.strip() for t in q.get("tags", []) if t.strip()]
     if len(tags) > MAX_QUESTION_TAGS or any(len(t) > MAX_QUESTION_TAG_CHARS for t in tags):
-        check.fail(f"{where}.question.tags", f"a new question takes at most {MAX_QUESTION_TAGS} tags of at most "
-                                             f"{MAX_QUESTION_TAG_CHARS} characters")
+        check.fail(f"{where}.question.tags",
+                   _("a new question takes at most %(tags)s tags of at most %(chars)s characters",
+                     tags=MAX_QUESTION_TAGS, chars=MAX_QUESTION_TAG_CHARS))
 
 
 def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = True) -> ImportReport:
@@ -88,8 +91,9 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
             _new_question_problems(check, f"cards[{i}]", q)
             own += 1
             if own > questions_service.MAX_OWN_QUESTIONS:
-                check.fail(f"cards[{i}].question", f"would be your own question number {own:,}; you may have at "
-                                                   f"most {questions_service.MAX_OWN_QUESTIONS:,} own questions")
+                check.fail(f"cards[{i}].question", _("would be your own question number %(num)s; you may have at most "
+                                                     "%(max)s own questions", num=f"{own:,}",
+                                                     max=f"{questions_service.MAX_OWN_QUESTIONS:,}"))
                 break
     if check.problems:
         raise ImportProblem(check.problems)

@@ -4,24 +4,25 @@ from __future__ import annotations
 from datetime import time
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SubmitField, TimeField
 from wtforms.validators import InputRequired
 
 
 class ReminderSettingsForm(FlaskForm):
-    enabled = BooleanField("Remind me once a day when I have cards to review")
-    remind_at = TimeField("Reminder time (your local time)", format="%H:%M",
-                          validators=[InputRequired(message="Give a time of day, e.g. 09:00.")],
-                          description="On a day the clocks change, a time that is skipped fires when the clock passes it.")
-    email = BooleanField("By email")
-    in_app = BooleanField("In the app (a banner and your notifications)")
-    submit = SubmitField("Save reminder settings")
+    enabled = BooleanField(_l("Remind me once a day when I have cards to review"))
+    remind_at = TimeField(_l("Reminder time (your local time)"), format="%H:%M",
+                          validators=[InputRequired(message=_l("Give a time of day, e.g. 09:00."))],
+                          description=_l("On a day the clocks change, a time that is skipped fires when the clock passes it."))
+    email = BooleanField(_l("By email"))
+    in_app = BooleanField(_l("In the app (a banner and your notifications)"))
+    submit = SubmitField(_l("Save reminder settings"))
 
     def validate(self, extra_validators=None) -> bool:  # type: ignore[override]
         ok = super().validate(extra_validators)
         if ok and self.enabled.data and not (self.email.data or self.in_app.data):
-            self.email.errors = [*self.email.errors, "Choose email, in-app or both (or turn reminders off)."]
+            self.email.errors = [*self.email.errors, _l("Choose email, in-app or both (or turn reminders off).")]
             return False
         return ok
 

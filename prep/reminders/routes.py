@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
 from flask_login import login_required
 
 from .. import clock
@@ -24,7 +25,7 @@ def settings():
         row = service.settings_for(user, create=True)
         form.apply_to(row)
         db.session.commit()
-        flash("Reminder settings saved.", "success")
+        flash(_("Reminder settings saved."), "success")
         return redirect(url_for("reminders.settings"))
     if not form.is_submitted():
         form.show(row)
@@ -45,7 +46,7 @@ def reset_calendar():
     had = service.settings_for(signed_in_user()).calendar_token is not None
     service.reset_calendar_token(signed_in_user())
     db.session.commit()
-    flash("New calendar link made; the old one no longer works." if had else "Calendar link made.", "success")
+    flash(_("New calendar link made; the old one no longer works.") if had else _("Calendar link made."), "success")
     return redirect(url_for("reminders.settings") + "#calendar")
 
 

@@ -308,9 +308,11 @@ def state_counts(rows: Iterable[tuple[str, bool, int]]) -> StateCounts:
     return StateCounts(**acc)
 
 
-def state_bar_chart(counts: StateCounts, width: int = 640) -> BarChart:
+def state_bar_chart(counts: StateCounts, width: int = 640,
+                    label: Callable[[str], str] = lambda state: state) -> BarChart:
+    """Cards per state; ``label`` names a state in the reader's language (the route passes gettext)."""
     items = counts.items()
-    return bar_chart([s for s, _ in items], [n for _, n in items], width=width, height=180)
+    return bar_chart([label(s) for s, _ in items], [n for _, n in items], width=width, height=180)
 
 
 def mean(values: Iterable[float]) -> float | None:

@@ -30,6 +30,12 @@ def _month_label(day) -> str:
     return format_date(day, _("MMM"))
 
 
+def _state_label(state: str) -> str:
+    """A card state's name on the chart, in the user's language (as the state_label macro)."""
+    return str({"new": _("New"), "learning": _("Learning"), "review": _("Review"), "relearning": _("Relearning"),
+                "suspended": _("Suspended")}.get(state, state))
+
+
 @bp.route("")
 @login_required
 def index():
@@ -51,7 +57,7 @@ def index():
         "stats/index.html", heat=heat, minutes=minutes, time_chart=time_chart, due=due,
         forecast_chart=forecast_chart, weeks=weeks, retention_chart=compute.retention_chart(weeks, user.desired_retention,
                                                                           day_label=_day_label),
-        desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states),
+        desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states, label=_state_label),
         leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES, q=service.queue_counts(user, now),
     )
 

@@ -5,7 +5,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from flask import Flask
-from flask_babel import format_datetime, get_locale
+from flask_babel import format_date, format_datetime, get_locale
 from flask_login import current_user
 
 from ..zones import is_user_zone
@@ -32,6 +32,17 @@ def local_time(value: datetime | None, fmt: str | None = None) -> str:
         return value.strftime(fmt or "%Y-%m-%d %H:%M UTC")
 
 
+def local_date(value: datetime | None, width: str = "medium") -> str:
+    """The day of a UTC datetime in the current user's time zone, in the UI language ("Mar 10, 2026",
+    "2026年3月10日")."""
+    if value is None:
+        return ""
+    try:
+        return format_date(value, width)  # Flask-Babel moves a datetime to the user's zone first
+    except (OverflowError, ValueError):
+        return value.strftime("%Y-%m-%d")
+
+
 def _user_zone() -> str:
     if getattr(current_user, "is_authenticated", False) and is_user_zone(current_user.timezone):
         return current_user.timezone
@@ -41,3 +52,4 @@ def _user_zone() -> str:
 def register_template_helpers(app: Flask) -> None:
     """Add the shared filters to the app's Jinja environment."""
     app.jinja_env.filters["local_time"] = local_time
+    app.jinja_env.filters["local_date"] = local_date
