@@ -257,6 +257,8 @@ def english_on_page(html: str) -> list[str]:
 
 def test_the_main_pages_in_chinese_show_no_english(client, make_user, login, clock):
     user = make_user(language="zh")
+    user.created_at = clock.now - timedelta(days=30)  # an established user: reminders are due (not a newcomer)
+    db.session.commit()
     login(user)
     posting = import_posting(user, POSTING, clock.now).posting
     db.session.commit()

@@ -277,19 +277,19 @@ def _check_ticks(check: FileChecker, where: str, ticks: Any) -> None:
     if ticks is None:
         return
     if not isinstance(ticks, dict) or set(ticks) != {"slug", "lang", "total", "ticked"}:
-        check.fail(where, "must be null or an object with slug, lang, total and ticked")
+        check.fail(where, _("must be null or an object with slug, lang, total and ticked"))
         return
     if not isinstance(ticks["slug"], str) or not SLUG_RE.fullmatch(ticks["slug"]) or len(ticks["slug"]) > 120:
-        check.fail(f"{where}.slug", "must be an explanation's slug")
+        check.fail(f"{where}.slug", _("must be an explanation's slug"))
     if ticks["lang"] not in ("en", "zh"):
-        check.fail(f"{where}.lang", "must be en or zh")
+        check.fail(f"{where}.lang", _("must be en or zh"))
     total, ticked = ticks["total"], ticks["ticked"]
     if type(total) is not int or not 1 <= total <= MAX_POINTS:
-        check.fail(f"{where}.total", f"must be from 1 to {MAX_POINTS}")
+        check.fail(f"{where}.total", _("must be from 1 to %(max)s", max=MAX_POINTS))
         return
     if not isinstance(ticked, list) or any(type(i) is not int or not 0 <= i < total for i in ticked) \
             or ticked != sorted(set(ticked)):
-        check.fail(f"{where}.ticked", f"must list distinct point numbers from 0 to {total - 1}, in order")
+        check.fail(f"{where}.ticked", _("must list distinct point numbers from 0 to %(last)s, in order", last=total - 1))
 
 
 def _check_memory(check: FileChecker, where: str, c: dict[str, Any]) -> None:
