@@ -41,7 +41,8 @@ from .render import MAX_RENDER_CHARS, block_nesting_overflow
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
 LIST_FIELDS = ("tags", "skills", "questions", "related", "key_points")
-KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related", "key_points")
+KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related", "key_points",
+                "questions_paired")
 _FENCE = "---"
 _CLOSERS = ("---", "...")
 
@@ -78,6 +79,9 @@ class ExplanationDoc:
     content_hash: str
     #: The points a full answer must cover, in the page's language (the drill's checklist).
     key_points: list[str] = field(default_factory=list)
+    #: ``questions_paired: true``: item i of ``questions`` words the same question as item i of
+    #: the other language's file of this slug (the sync links them as translations: one card).
+    questions_paired: bool = False
     field_lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     item_lines: dict[str, list[int]] = field(default_factory=dict, repr=False, compare=False)
     #: The whole file text exactly as read (front matter and body): what a revision stores.
@@ -204,6 +208,11 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
             else:
                 lang = checked
 
+    paired = values.get("questions_paired", False)
+    if not isinstance(paired, bool):
+        problems.append(Problem(path, fm.key_lines["questions_paired"], "questions_paired must be true or false"))
+        paired = False
+
     difficulty: int | None = None
     if values.get("difficulty") is not None:
         raw = values["difficulty"]
@@ -263,6 +272,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         area=area,
         content_hash=digest,
         key_points=lists["key_points"],
+        questions_paired=paired,
         field_lines=dict(fm.key_lines),
         item_lines={k: list(v) for k, v in fm.item_lines.items()},
         source=text,
