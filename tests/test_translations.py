@@ -129,7 +129,7 @@ def test_linking_merges_duplicate_cards_and_keeps_every_review(app, pair, make_u
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == bystander.id)) == 1
 
 
-def test_merge_run_as_the_migration_does_touches_only_duplicates(app, pair, make_user, make_question):
+def test_merge_over_a_whole_database_touches_only_duplicates(app, pair, make_user, make_question):
     en, zh = pair
     single = make_question("Why is RoCE sensitive to packet loss?")
     user = make_user()

@@ -1,9 +1,9 @@
 """One card per translation group: merge a candidate's cards on wordings of the same question
 (the cards table by name, so the questions layer needs no import of prep.drill).
 
-Used by the migration that introduced translation groups and whenever two questions are linked
-as translations. Written against the tables (SQLAlchemy Core, a Connection) so the migration
-runs it as it is today.
+Run whenever two questions are linked as translations (and usable over a whole database, as
+``prep`` maintenance would: ``merge_duplicate_cards(connection)``). Written against the tables
+(SQLAlchemy Core, a Connection).
 
 The card kept is the one with more reviews (then more repetitions, then the older one). Nothing
 is lost: the other card's review logs move to it (renumbered after its own versions, so each

@@ -55,8 +55,8 @@ class Question(db.Model):
     # A translation group: the group's first question (its root) has None, every other wording
     # of the same question points to the root. A candidate has one card per group, shown in
     # their language (see :meth:`wording` and prep.questions.translations).
-    translation_of: Mapped[int | None] = mapped_column(ForeignKey("questions.id", ondelete="SET NULL"),
-                                                       index=True, default=None)
+    # No ON DELETE: a group never spans owners and public questions are not deleted.
+    translation_of: Mapped[int | None] = mapped_column(ForeignKey("questions.id"), index=True, default=None)
 
     tags: Mapped[list[Tag]] = relationship(secondary=question_tags, lazy="selectin", order_by=Tag.name)
     links: Mapped[list[QuestionExplanation]] = relationship(
