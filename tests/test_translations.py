@@ -203,3 +203,41 @@ def test_content_files_with_paired_questions_are_one_question(app, tmp_path):
     assert by_text[EN].group_id == by_text[ZH].group_id
     assert by_text["What is a UD transport?"].group_id == by_text["什么是 UD 传输？"].group_id
     assert by_text[EN].group_id != by_text["What is a UD transport?"].group_id
+
+
+# --- the other places a card is looked up by its question ------------------------------------------
+
+def test_a_card_on_a_translation_counts_on_the_posting_search_and_cram(app, pair, make_user):
+    from prep.drill.groups import cards_for
+    from prep.questions.models import Question as Q
+
+    en, zh = pair
+    translations.link(en, zh)
+    user = make_user()
+    service.add_to_study(user, [en.id], FIXED_NOW)
+    db.session.commit()
+    card = db.session.scalar(select(Card).where(Card.user_id == user.id))
+    assert {qid: c.id for qid, c in cards_for(user.id, [en.id, zh.id]).items()} == {en.id: card.id, zh.id: card.id}
+    assert set(db.session.scalars(Q.wordings_of([zh.id]))) == {en.id, zh.id}
+    assert cards_for(make_user().id, [en.id, zh.id]) == {}
+
+
+def test_restoring_a_backup_with_both_wordings_keeps_one_card_and_every_review(app, pair, make_user):
+    from prep.export.dump import build_export
+    from prep.export.restore import import_export
+
+    en, zh = pair
+    user = make_user()
+    service.add_to_study(user, [en.id, zh.id], FIXED_NOW)
+    db.session.commit()
+    for i, c in enumerate(db.session.scalars(select(Card).where(Card.user_id == user.id)).all()):
+        service.rate(user, c.id, c.version, 3, FIXED_NOW + timedelta(minutes=i))
+    db.session.commit()
+    data = build_export(user, FIXED_NOW)
+    translations.link(en, zh)  # the backup was made before the two wordings were linked
+    db.session.commit()
+    fresh = make_user()
+    import_export(fresh, data)
+    db.session.commit()
+    assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == fresh.id)) == 1
+    assert db.session.scalar(select(func.count(ReviewLog.id)).where(ReviewLog.user_id == fresh.id)) == 2

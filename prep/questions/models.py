@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import (Column, ColumnElement, Enum, Float, ForeignKey, String, Table, Text, UniqueConstraint, and_,
-                        func, or_)
+from sqlalchemy import (Column, ColumnElement, Enum, Float, ForeignKey, Select, String, Table, Text, UniqueConstraint,
+                        and_, func, or_, select)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -90,6 +91,12 @@ class Question(db.Model):
     def group_of() -> ColumnElement[int]:
         """:attr:`group_id` as a query expression."""
         return func.coalesce(Question.translation_of, Question.id)
+
+    @staticmethod
+    def wordings_of(question_ids: Iterable[int]) -> Select[tuple[int]]:
+        """The ids of these questions and of every translation of them (a subquery)."""
+        groups = select(Question.group_of()).where(Question.id.in_(list(question_ids)))
+        return select(Question.id).where(Question.group_of().in_(groups))
 
     @property
     def accepted_links(self) -> list[QuestionExplanation]:

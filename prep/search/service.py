@@ -11,7 +11,8 @@ from sqlalchemy import ColumnElement, and_, case, or_, select
 
 from ..content.models import Explanation, live
 from ..database import like_pattern
-from ..drill.models import Card, CardState
+from ..drill.groups import cards_for
+from ..drill.models import CardState
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from . import matching
@@ -135,9 +136,8 @@ def search(user_id: int, query: str, *, language: str = "en", page: int = 1) -> 
     question_ids = [q.id for g in shown for q in g.questions]
     cards: dict[int, CardInfo] = {}
     if question_ids:
-        for row in db.session.execute(select(Card.id, Card.question_id, Card.state, Card.suspended, Card.due)
-                                      .where(Card.user_id == user_id, Card.question_id.in_(question_ids))):
-            cards[row.question_id] = CardInfo(row.id, row.state, row.suspended, row.due)
+        for question_id, card in cards_for(user_id, question_ids).items():  # a translation's card too
+            cards[question_id] = CardInfo(card.id, card.state, card.suspended, card.due)
     body_hits = [g.explanation.id for g in shown
                  if g.explanation is not None and g.explanation.matched
                  and g.explanation.title_hits < len(terms)]
