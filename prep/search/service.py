@@ -78,16 +78,18 @@ def _narrowing(terms: list[str]) -> list[str]:
     return [word for term in terms for word in term.split()]
 
 
-#: The plain text of explanations, by (id, content hash, last change): the same key, the same HTML.
+#: The plain text of explanations, by (id, revision, content hash): each revision's HTML is stored
+#: with it, so the same key is the same HTML (an unrelated change to the row, such as its path or
+#: conflict flag, keeps the text cached).
 _TEXT: dict[tuple, str] = {}
 _TEXT_LIMIT = 4096
 
 
 def _texts(ids: list[int]) -> dict[int, str]:
     """The plain text of the explanations ``ids``, reading the HTML only of changed ones."""
-    rows = db.session.execute(select(Explanation.id, Explanation.content_hash, Explanation.updated_at)
+    rows = db.session.execute(select(Explanation.id, Explanation.revision, Explanation.content_hash)
                               .where(Explanation.id.in_(ids))).all() if ids else []
-    keys = {r.id: (r.id, r.content_hash, r.updated_at) for r in rows}
+    keys = {r.id: (r.id, r.revision, r.content_hash) for r in rows}
     missing = [i for i, key in keys.items() if key not in _TEXT]
     if rows:  # always asked (for none when all are known): the same statements whatever the cache
         if len(_TEXT) + len(missing) > _TEXT_LIMIT:
