@@ -60,3 +60,9 @@ def test_the_editor_preview_in_english_is_unchanged(client, make_user, login) ->
     login(make_user("teach-en@example.com", role=Role.instructor, language="en"))
     data = client.post("/explanations/preview", data={"text": DRAFT, "area": "net"}).get_json()
     assert any("cross-link target 'no-such-page' does not exist" in p for p in data["problems"])
+
+
+def test_the_words_inside_a_finding_are_translated_too(client, zh_instructor) -> None:
+    text = DRAFT.replace("title: Ring AllReduce", "title: 12")
+    data = client.post("/explanations/preview", data={"text": text, "area": "net"}).get_json()
+    assert any("title 必须是文本，而不是数字（请加上引号）" in p for p in data["problems"]), data["problems"]

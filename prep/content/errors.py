@@ -33,6 +33,11 @@ class Problem:
         return f"{self.path}:{self.line}: {self.message}"
 
 
+#: Values that are words of the message itself ("a number", " (put it in quotes)"), not data
+#: (names, slugs, paths): the edge translates these too.
+TRANSLATED_PARAMS = frozenset({"kind", "hint"})
+
+
 def problem(path: str, line: int, msgid: str, /, **params: str | int) -> Problem:
     """A problem whose message is ``msgid % params`` (wrap ``msgid`` in :func:`N_`)."""
     return Problem(path, line, msgid % params if params else msgid, msgid, tuple(sorted(params.items())))

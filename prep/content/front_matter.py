@@ -63,9 +63,9 @@ class _StrictLoader(yaml.SafeLoader):
 
 def _type_name(value: object) -> str:
     if value is None:
-        return "nothing"
-    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping",
-            str: "text"}.get(type(value), type(value).__name__)
+        return N_("nothing")
+    return {bool: N_("a boolean"), int: N_("a number"), float: N_("a number"), list: N_("a list"),
+            dict: N_("a mapping"), str: N_("text")}.get(type(value), type(value).__name__)
 
 
 class FrontMatter:
@@ -141,7 +141,7 @@ def load_front_matter(
 def check_string(name: str, value: object, line: int, path: str, problems: list[Problem]) -> str | None:
     """Field ``name``'s text, stripped; None (and a problem) when it is not text."""
     if not isinstance(value, str):
-        hint = " (put it in quotes)" if isinstance(value, (bool, int, float)) else ""
+        hint = N_(" (put it in quotes)") if isinstance(value, (bool, int, float)) else ""
         problems.append(problem(path, line, N_("%(name)s must be text, not %(kind)s%(hint)s"), name=name, kind=_type_name(value), hint=hint))
         return None
     return value.strip()
@@ -167,7 +167,7 @@ def check_list(
     for i, item in enumerate(value):
         item_line = lines[i] if i < len(lines) else line
         if not isinstance(item, str):
-            hint = " (put it in quotes)" if isinstance(item, (bool, int, float)) else ""
+            hint = N_(" (put it in quotes)") if isinstance(item, (bool, int, float)) else ""
             problems.append(problem(
                 path, item_line, N_("%(name)s item must be text, not %(kind)s%(hint)s"), name=name,
                 kind=_type_name(item), hint=hint))

@@ -19,6 +19,7 @@ from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
 from . import drafts, editor, revisions
+from .errors import TRANSLATED_PARAMS
 from .forms import EditorForm, LinkForm
 from .models import Explanation, live
 from .neighbours import answered_questions, related_explanations
@@ -151,7 +152,10 @@ def _at_line(problem) -> str:
 
 def _problem_text(problem) -> str:
     """A checker finding in the UI language (its message id with its values, or the message)."""
-    return _(problem.msgid, **dict(problem.params)) if problem.msgid else _(problem.message)
+    if not problem.msgid:
+        return _(problem.message)
+    params = {k: _(v) if k in TRANSLATED_PARAMS and isinstance(v, str) and v else v for k, v in problem.params}
+    return _(problem.msgid, **params)
 
 
 def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | None):
