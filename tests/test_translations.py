@@ -241,3 +241,21 @@ def test_restoring_a_backup_with_both_wordings_keeps_one_card_and_every_review(a
     db.session.commit()
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == fresh.id)) == 1
     assert db.session.scalar(select(func.count(ReviewLog.id)).where(ReviewLog.user_id == fresh.id)) == 2
+
+
+def test_a_posting_asking_a_known_translation_is_that_question(app, pair, make_user):
+    from prep.postings.service import import_posting
+
+    en, zh = pair
+    translations.link(en, zh)
+    db.session.commit()
+    user = make_user()
+    text = "\n".join(["Acme", "Communication Engineer", "Beijing", "", "About the role", "Work on RDMA.", "",
+                      "Interview questions", f"- {ZH}", f"- {EN}", "- Why is RoCE sensitive to packet loss?"]) + "\n"
+    outcome = import_posting(user, text, FIXED_NOW)
+    db.session.commit()
+    asked = [pq.question_id for pq in outcome.posting.questions]
+    assert asked[0] == zh.id and en.id not in asked  # the English wording is the same question
+    assert len(asked) == 2
+    service.add_to_study(user, asked, FIXED_NOW)
+    assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == 2
