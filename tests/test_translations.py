@@ -259,3 +259,28 @@ def test_a_posting_asking_a_known_translation_is_that_question(app, pair, make_u
     assert len(asked) == 2
     service.add_to_study(user, asked, FIXED_NOW)
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == 2
+
+
+def test_the_card_list_loads_every_wording_at_once(app, client, login, make_user, make_question):
+    from tests.support.queries import count_statements
+
+    user = make_user(language="zh")
+
+    def add(start: int, end: int) -> None:
+        for i in range(start, end):
+            en = make_question(f"What does RDMA verb number {i} do exactly?", lang="en")
+            zh = make_question(f"RDMA 第 {i} 个 verb 到底做什么？", lang="zh")
+            translations.link(en, zh)
+            service.add_to_study(user, [en.id], FIXED_NOW)
+        db.session.commit()
+
+    add(0, 2)
+    login(user)
+    client.get("/cards")
+    with count_statements() as few:
+        client.get("/cards")
+    add(2, 8)
+    with count_statements() as more:
+        page = client.get("/cards").get_data(as_text=True)
+    assert "RDMA 第 7 个 verb" in page and "verb number 7" not in page
+    assert more["n"] == few["n"]  # the same statements for 2 cards and for 8
