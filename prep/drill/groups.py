@@ -1,10 +1,11 @@
 """A candidate's card for a question is the card on any wording of it (translation groups, see
-prep.questions.translations): the lookups the posting page, readiness, cram and search share."""
+prep.questions.translations): the lookup the posting page, readiness and search share."""
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
+from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..questions.models import Question
@@ -12,12 +13,16 @@ from .models import Card
 
 
 def cards_for(user_id: int, question_ids: Iterable[int]) -> dict[int, Card]:
-    """Each of ``question_ids`` the user studies, with the user's card on it or on a translation."""
+    """Each of ``question_ids`` the user studies, with the user's card on it or on a translation
+    (one statement; every join by an index: the asked ids, their group's root and its members)."""
     ids = list(dict.fromkeys(question_ids))
     if not ids:
         return {}
-    groups = dict(db.session.execute(select(Question.id, Question.group_of()).where(Question.id.in_(ids))).all())
-    rows = db.session.execute(select(Card, Question.group_of()).join(Question, Question.id == Card.question_id)
-                              .where(Card.user_id == user_id, Question.group_of().in_(set(groups.values())))).all()
-    by_group = {group: card for card, group in rows}
-    return {qid: by_group[group] for qid, group in groups.items() if group in by_group}
+    asked, wording = aliased(Question), aliased(Question)
+    root = Question.group_of_column(asked)
+    rows = db.session.execute(
+        select(asked.id, Card)
+        .join(wording, or_(wording.id == root, wording.translation_of == root))
+        .join(Card, (Card.question_id == wording.id) & (Card.user_id == user_id))
+        .where(asked.id.in_(ids))).all()
+    return {qid: card for qid, card in rows}

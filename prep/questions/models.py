@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import Any
 from datetime import datetime
 
 from sqlalchemy import (Column, ColumnElement, Enum, Float, ForeignKey, Select, String, Table, Text, UniqueConstraint,
@@ -90,13 +91,19 @@ class Question(db.Model):
     @staticmethod
     def group_of() -> ColumnElement[int]:
         """:attr:`group_id` as a query expression."""
-        return func.coalesce(Question.translation_of, Question.id)
+        return Question.group_of_column(Question)
+
+    @staticmethod
+    def group_of_column(entity: Any) -> ColumnElement[int]:
+        """:attr:`group_id` of ``entity`` (this class or an alias of it) as a query expression."""
+        return func.coalesce(entity.translation_of, entity.id)
 
     @staticmethod
     def wordings_of(question_ids: Iterable[int]) -> Select[tuple[int]]:
-        """The ids of these questions and of every translation of them (a subquery)."""
-        groups = select(Question.group_of()).where(Question.id.in_(list(question_ids)))
-        return select(Question.id).where(Question.group_of().in_(groups))
+        """The ids of these questions and of every translation of them (a subquery; the members
+        are found by the primary key and the translation_of index)."""
+        roots = select(Question.group_of()).where(Question.id.in_(list(question_ids)))
+        return select(Question.id).where(or_(Question.id.in_(roots), Question.translation_of.in_(roots)))
 
     @property
     def accepted_links(self) -> list[QuestionExplanation]:

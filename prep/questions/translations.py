@@ -9,7 +9,7 @@ whose question has the normalised text of a grouped wording (it is that wording)
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from ..extensions import db
 from .card_merge import merge_duplicate_cards
@@ -39,7 +39,7 @@ def link(a: Question, b: Question) -> int:
     check_link(a, b)
     root, moved = a.group_id, b.group_id
     db.session.flush()
-    db.session.execute(update(Question).where(Question.group_of() == moved, Question.id != root)
+    db.session.execute(update(Question).where(or_(Question.id == moved, Question.translation_of == moved))
                        .values(translation_of=root).execution_options(synchronize_session=False))
     db.session.expire_all()
     return merge_duplicate_cards(db.session.connection())
