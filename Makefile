@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test install install-test browser clean bench
+.PHONY: run test install install-test browser clean bench screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -53,3 +53,7 @@ clean:
 # Benchmark suite (issue 7): BENCH_ARGS="--scale 0.05 --db sqlite" for a quick run.
 bench: install
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+# The README screenshots (docs/screenshots/*.png), from a seeded app in headless Chromium.
+screenshots: install-test browser
+	PYTHONPATH=$(CURDIR) $(BIN)/python scripts/screenshots.py

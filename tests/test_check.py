@@ -22,7 +22,7 @@ broken/links.md:7: malformed cross-link '[[Bad Link]]': a slug is lower-case let
 broken/links.md:15: unknown admonition kind 'caution' (use note, tip, warning, danger, info)
 broken/networking/bad-yaml.md:4: invalid YAML in front matter: expected ',' or ']', but got ':' (while parsing a flow sequence started on line 3); a [list] must end with ']'
 broken/networking/fields.md:1: missing required field 'title'
-broken/networking/fields.md:2: unknown field 'titel' (known: title, slug, tags, skills, questions, difficulty, lang, related, key_points)
+broken/networking/fields.md:2: unknown field 'titel' (known: title, slug, tags, skills, questions, difficulty, lang, related, key_points, questions_paired)
 broken/networking/fields.md:3: difficulty must be a whole number from 1 to 5, not 7
 broken/networking/fields.md:4: lang must be one of en, zh, not 'fr'
 broken/networking/fields.md:5: tags must be a list of text items, not text

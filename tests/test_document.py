@@ -95,7 +95,7 @@ def test_slug_and_lang_from_path(path: str, expected: tuple[str, str | None]) ->
         ("---\ntitle: 2024\n---\nB\n", [(2, "title must be text, not a number (put it in quotes)")]),
         ("---\ntitle: T\ntitle: U\n---\nB\n", [(3, "duplicate field 'title' (first on line 2)")]),
         ("---\ntitle: T\nauthor: me\n---\nB\n",
-         [(3, "unknown field 'author' (known: title, slug, tags, skills, questions, difficulty, lang, related, key_points)")]),
+         [(3, "unknown field 'author' (known: title, slug, tags, skills, questions, difficulty, lang, related, key_points, questions_paired)")]),
         ("---\ntitle: T\ndifficulty: 0\n---\nB\n", [(3, "difficulty must be a whole number from 1 to 5, not 0")]),
         ("---\ntitle: T\ndifficulty: true\n---\nB\n", [(3, "difficulty must be a whole number from 1 to 5, not True")]),
         ("---\ntitle: T\ndifficulty: 2.5\n---\nB\n", [(3, "difficulty must be a whole number from 1 to 5, not 2.5")]),

@@ -288,3 +288,19 @@ def test_statement_count_does_not_grow_with_results(app, make_user, login, clien
         client.post("/logout")
     assert counts[0] == counts[1], counts
     assert counts[1] <= 10, counts
+
+
+def test_the_plain_text_cache_is_keyed_by_revision(app):
+    """A new revision is read again; a change that is not a revision (the path) keeps the cached text."""
+    row = _explanation("ecmp-cache", "en", "ECMP", "Hashing five-tuples onto uplinks.")
+    db.session.commit()
+    assert "five-tuples" in service._texts([row.id])[row.id]
+    key = (row.id, row.revision, row.content_hash)
+    service._TEXT[key] = "cached five-tuples"  # what the cache holds is what a search reads
+    row.path = "networking/ecmp-cache.md"
+    db.session.commit()
+    assert service._texts([row.id])[row.id] == "cached five-tuples"
+    rendered = render_markdown("Adaptive routing sprays packets.")
+    row.html, row.body_md, row.revision, row.content_hash = rendered.html, "Adaptive routing sprays packets.", 2, "new"
+    db.session.commit()
+    assert "sprays" in service._texts([row.id])[row.id]

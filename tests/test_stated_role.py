@@ -7,6 +7,7 @@ import pytest
 from prep.postings.extract import extract_posting
 from prep.postings.htmltext import html_to_text
 from prep.postings.identity import looks_like_role
+from prep.postings.names import starts_with_place
 from prep.postings.stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 STATED = [
@@ -20,6 +21,10 @@ STATED = [
     ("They had an opening for **Senior Engineer, Cluster Scheduling**, so I applied.",
      "Senior Engineer, Cluster Scheduling"),
     ("I interviewed for the Production Engineer role in March.", "Production Engineer"),
+    ("Applied through referral for Senior Software Engineer - Collective Communication Libraries, Santa Clara "
+     "(remote ok)", "Senior Software Engineer - Collective Communication Libraries"),
+    ("Interviewed for Senior Software Engineer, Communication Libraries, Sunnyvale last month.",
+     "Senior Software Engineer, Communication Libraries"),
 ]
 NOT_STATED = [
     "我面的是「一面」和「二面」，题目如下。",  # quoted, but not a job
@@ -31,12 +36,12 @@ NOT_STATED = [
 
 @pytest.mark.parametrize(("line", "role"), STATED)
 def test_a_role_the_report_names_is_found(line: str, role: str) -> None:
-    assert stated_role([line], looks_like_role) == role
+    assert stated_role([line], looks_like_role, starts_with_place) == role
 
 
 @pytest.mark.parametrize("line", NOT_STATED)
 def test_no_role_is_made_up(line: str) -> None:
-    assert stated_role([line], looks_like_role) is None
+    assert stated_role([line], looks_like_role, starts_with_place) is None
 
 
 def test_review_heading_and_interviewed_at() -> None:
@@ -134,3 +139,10 @@ def test_a_plain_heading_then_an_introducing_sentence_then_the_list() -> None:
     texts = [q.text for q in extract_posting(text).questions]
     assert texts == ["How would you split a 70B model across 8 GPUs for serving?",
                      "Design a request router that keeps the prefix-cache hit rate high"]
+
+
+def test_a_place_is_a_city_the_header_rules_know_or_city_and_state() -> None:
+    for part in ("Santa Clara (remote ok)", "Santa Clara", "Austin, TX", "Remote", "Tel Aviv", "Cambridge"):
+        assert starts_with_place(part), part
+    for part in ("Communication Libraries", "Inference Runtime", "Santa", "Sandbox"):
+        assert not starts_with_place(part), part

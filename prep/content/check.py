@@ -18,7 +18,7 @@ from typing import Protocol
 from ..questions.normalize import normalize_question  # the bank's identity, as the sync stores it
 from ..skills import load_taxonomy
 from .document import MAX_PATH_CHARS, ExplanationDoc, parse_document
-from .errors import Problem
+from .errors import N_, Problem, problem
 from .markdown_rules import ADMONITION_KINDS, SLUG_RE
 
 _CROSS_LINK_RE = re.compile(r"\[\[([^\[\]\|\n]{1,200})(?:\|[^\[\]\n]{0,500})?\]\]")
@@ -113,11 +113,11 @@ def unclosed_blocks(doc: ExplanationDoc) -> list[Problem]:
         for _ in _DOUBLE_DOLLAR_RE.finditer(line):
             math_open = number if math_open is None else None
     if math_open is not None:
-        warnings.append(Problem(doc.path, math_open, "this $$ math block is never closed: add a closing $$, "
-                                                     "or the formula shows as plain text"))
+        warnings.append(Problem(doc.path, math_open, N_("this $$ math block is never closed: add a closing $$, "
+                                                        "or the formula shows as plain text")))
     if open_fence is not None:
-        warnings.append(Problem(doc.path, open_fence, "this code block (```) is never closed: add a closing ``` "
-                                                      "line, or everything after it shows as code"))
+        warnings.append(Problem(doc.path, open_fence, N_("this code block (```) is never closed: add a closing ``` "
+                                                         "line, or everything after it shows as code")))
     return sorted(warnings)
 
 
@@ -141,12 +141,12 @@ def _check_body(doc: ExplanationDoc, slugs: set[str], problems: list[Problem]) -
                     f"malformed cross-link '{match.group(0)}': a slug is lower-case letters, "
                     "digits and hyphens"))
             elif target not in slugs:
-                problems.append(Problem(doc.path, number, f"cross-link target '{target}' does not exist"))
+                problems.append(problem(doc.path, number, N_("cross-link target '%(target)s' does not exist"), target=target))
         admonition = _ADMONITION_RE.match(line)
         if admonition and admonition.group(1).lower() not in ADMONITION_KINDS:
-            problems.append(Problem(
-                doc.path, number,
-                f"unknown admonition kind '{admonition.group(1)}' (use {', '.join(ADMONITION_KINDS)})"))
+            problems.append(problem(
+                doc.path, number, N_("unknown admonition kind '%(kind)s' (use %(kinds)s)"),
+                kind=admonition.group(1), kinds=", ".join(ADMONITION_KINDS)))
 
 
 def check_docs(
@@ -162,16 +162,18 @@ def check_docs(
     for (slug, lang), group in by_key.items():
         group.sort(key=lambda d: d.path)
         for dup in group[1:]:
-            problems.append(Problem(
+            problems.append(problem(
                 dup.path, dup.line_of("slug"),
-                f"duplicate slug '{slug}' (lang {lang}): also used by {group[0].path}"))
+                N_("duplicate slug '%(slug)s' (lang %(lang)s): also used by %(path)s"), slug=slug, lang=lang,
+                path=group[0].path))
 
     seen_questions: dict[str, tuple[ExplanationDoc, int]] = {}
     for doc in sorted(docs, key=lambda d: d.path):
         for i, target in enumerate(doc.related):
             if target not in slugs:
-                problems.append(Problem(
-                    doc.path, doc.line_of("related", i), f"related explanation '{target}' does not exist"))
+                problems.append(problem(
+                    doc.path, doc.line_of("related", i), N_("related explanation '%(target)s' does not exist"),
+                    target=target))
         if taxonomy is not None:
             for i, skill in enumerate(doc.skills):
                 if skill in taxonomy.names:
@@ -187,9 +189,9 @@ def check_docs(
             if first is None:
                 seen_questions[key] = (doc, line)
             elif first[0].slug != doc.slug:
-                problems.append(Problem(
-                    doc.path, line,
-                    f"question also listed by '{first[0].slug}' ({first[0].path}:{first[1]})"))
+                problems.append(problem(
+                    doc.path, line, N_("question also listed by '%(slug)s' (%(path)s:%(line)s)"),
+                    slug=first[0].slug, path=first[0].path, line=first[1]))
         _check_body(doc, slugs, problems)
     return problems
 

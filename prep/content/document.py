@@ -32,7 +32,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from .errors import Problem
+from .errors import N_, Problem, problem
 from .front_matter import (MAX_KEY_POINTS, MAX_SLUG_CHARS, MIN_KEY_POINTS, check_list, check_string,
                            load_front_matter)
 from .markdown_rules import MAX_BLOCK_NESTING, SLUG_RE
@@ -41,7 +41,8 @@ from .render import MAX_RENDER_CHARS, block_nesting_overflow
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
 LIST_FIELDS = ("tags", "skills", "questions", "related", "key_points")
-KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related", "key_points")
+KNOWN_FIELDS = ("title", "slug", "tags", "skills", "questions", "difficulty", "lang", "related", "key_points",
+                "questions_paired")
 _FENCE = "---"
 _CLOSERS = ("---", "...")
 
@@ -78,6 +79,9 @@ class ExplanationDoc:
     content_hash: str
     #: The points a full answer must cover, in the page's language (the drill's checklist).
     key_points: list[str] = field(default_factory=list)
+    #: ``questions_paired: true``: item i of ``questions`` words the same question as item i of
+    #: the other language's file of this slug (the sync links them as translations: one card).
+    questions_paired: bool = False
     field_lines: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
     item_lines: dict[str, list[int]] = field(default_factory=dict, repr=False, compare=False)
     #: The whole file text exactly as read (front matter and body): what a revision stores.
@@ -144,10 +148,10 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
     clean = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     lines, close = _split(clean)
     if not lines or lines[0].rstrip() != _FENCE:
-        problems.append(Problem(path, 1, "missing front matter: the file must start with a '---' line"))
+        problems.append(Problem(path, 1, N_("missing front matter: the file must start with a '---' line")))
         return ParsedDocument(None, problems)
     if close is None:
-        problems.append(Problem(path, 1, "front matter is not closed: add a '---' line after it"))
+        problems.append(Problem(path, 1, N_("front matter is not closed: add a '---' line after it")))
         return ParsedDocument(None, problems)
 
     fm = load_front_matter("\n".join(lines[1:close]), 2, path, problems)
@@ -156,20 +160,20 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
 
     for key, line in fm.key_lines.items():
         if key not in KNOWN_FIELDS:
-            problems.append(Problem(
-                path, line, f"unknown field '{key}' (known: {', '.join(KNOWN_FIELDS)})"))
+            problems.append(problem(
+                path, line, N_("unknown field '%(key)s' (known: %(known)s)"), key=key, known=", ".join(KNOWN_FIELDS)))
 
     values = fm.values
     title = ""
     if "title" not in values:
-        problems.append(Problem(path, 1, "missing required field 'title'"))
+        problems.append(Problem(path, 1, N_("missing required field 'title'")))
     else:
         checked = check_string("title", values["title"], fm.key_lines["title"], path, problems)
         if checked is not None:
             if not checked:
-                problems.append(Problem(path, fm.key_lines["title"], "title must not be empty"))
+                problems.append(Problem(path, fm.key_lines["title"], N_("title must not be empty")))
             elif len(checked) > MAX_TITLE_CHARS:
-                problems.append(Problem(path, fm.key_lines["title"], f"title is over {MAX_TITLE_CHARS} characters"))
+                problems.append(problem(path, fm.key_lines["title"], N_("title is over %(max)s characters"), max=MAX_TITLE_CHARS))
                 checked = checked[:MAX_TITLE_CHARS]
             title = checked
 
@@ -180,37 +184,43 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         if checked is not None:
             slug = checked
             if len(slug) > MAX_SLUG_CHARS:
-                problems.append(Problem(path, fm.key_lines["slug"], f"slug is over {MAX_SLUG_CHARS} characters"))
+                problems.append(problem(path, fm.key_lines["slug"], N_("slug is over %(max)s characters"), max=MAX_SLUG_CHARS))
             elif not SLUG_RE.fullmatch(slug):
-                problems.append(Problem(
+                problems.append(problem(
                     path, fm.key_lines["slug"],
-                    f"slug '{slug}' is invalid: use lower-case letters, digits and hyphens"))
+                    N_("slug '%(slug)s' is invalid: use lower-case letters, digits and hyphens"), slug=slug))
     elif len(slug) > MAX_SLUG_CHARS or not SLUG_RE.fullmatch(slug):
-        problems.append(Problem(
-            path, 1, f"file name '{default_slug}' is not a valid slug: rename the file "
-                     "(lower-case letters, digits, hyphens) or set 'slug'"))
+        problems.append(problem(
+            path, 1, N_("file name '%(name)s' is not a valid slug: rename the file "
+                        "(lower-case letters, digits, hyphens) or set 'slug'"), name=default_slug))
 
     lang = name_lang or DEFAULT_LANG
     if "lang" in values:
         checked = check_string("lang", values["lang"], fm.key_lines["lang"], path, problems)
         if checked is not None:
             if checked not in LANGS:
-                problems.append(Problem(
-                    path, fm.key_lines["lang"], f"lang must be one of {', '.join(LANGS)}, not '{checked}'"))
+                problems.append(problem(
+                    path, fm.key_lines["lang"], N_("lang must be one of %(langs)s, not '%(lang)s'"),
+                    langs=", ".join(LANGS), lang=checked))
             elif name_lang and checked != name_lang:
-                problems.append(Problem(
+                problems.append(problem(
                     path, fm.key_lines["lang"],
-                    f"lang '{checked}' contradicts the file name suffix '.{name_lang}'"))
+                    N_("lang '%(lang)s' contradicts the file name suffix '.%(suffix)s'"), lang=checked, suffix=name_lang))
             else:
                 lang = checked
+
+    paired = values.get("questions_paired", False)
+    if not isinstance(paired, bool):
+        problems.append(Problem(path, fm.key_lines["questions_paired"], N_("questions_paired must be true or false")))
+        paired = False
 
     difficulty: int | None = None
     if values.get("difficulty") is not None:
         raw = values["difficulty"]
         if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 5:
-            problems.append(Problem(
+            problems.append(problem(
                 path, fm.key_lines["difficulty"],
-                f"difficulty must be a whole number from 1 to 5, not {raw!r}"))
+                N_("difficulty must be a whole number from 1 to 5, not %(value)s"), value=repr(raw)))
         else:
             difficulty = raw
 
@@ -222,31 +232,33 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
     raw_points = values.get("key_points", [None] * MIN_KEY_POINTS)
     if raw_points is None or (isinstance(raw_points, list)
                               and not MIN_KEY_POINTS <= len(raw_points) <= MAX_KEY_POINTS):
-        problems.append(Problem(path, fm.key_lines["key_points"],
-                                f"key_points has {len(raw_points or [])} items; "
-                                f"give {MIN_KEY_POINTS} to {MAX_KEY_POINTS} short points"))
+        problems.append(problem(path, fm.key_lines["key_points"],
+                                N_("key_points has %(num)s items; give %(low)s to %(high)s short points"),
+                                num=len(raw_points or []), low=MIN_KEY_POINTS, high=MAX_KEY_POINTS))
 
     body_lines = lines[close + 1:]
     body = "\n".join(body_lines)
     body_start_line = close + 2
     if not body.strip():
-        problems.append(Problem(path, close + 1, "the explanation body is empty"))
+        problems.append(Problem(path, close + 1, N_("the explanation body is empty")))
     elif len(body) > MAX_BODY_CHARS:
-        problems.append(Problem(path, body_start_line, f"the explanation body is over {MAX_BODY_CHARS:,} characters; "
-                                                       "split it into several explanations"))
+        problems.append(problem(path, body_start_line, N_("the explanation body is over %(max)s characters; "
+                                                          "split it into several explanations"),
+                                max=f"{MAX_BODY_CHARS:,}"))
     else:
         nul = body.find("\x00")
         if nul >= 0:  # PostgreSQL stores no NUL in text
             problems.append(Problem(path, body_start_line + body.count("\n", 0, nul),
-                                    "the body contains a NUL character (\\x00); remove it"))
+                                    N_("the body contains a NUL character (\\x00); remove it")))
         deep = block_nesting_overflow(body)
         if deep is not None:
-            problems.append(Problem(path, body_start_line + deep,
-                                    f"lists and quotes nest more than {MAX_BLOCK_NESTING} levels deep here "
-                                    "(a list level counts two); the rest would not be shown"))
+            problems.append(problem(path, body_start_line + deep,
+                                    N_("lists and quotes nest more than %(max)s levels deep here "
+                                       "(a list level counts two); the rest would not be shown"), max=MAX_BLOCK_NESTING))
     area = PurePath(path).parent.name
     if len(area) > MAX_AREA_CHARS:
-        problems.append(Problem(path, 1, f"the folder name '{area[:40]}…' is over {MAX_AREA_CHARS} characters"))
+        problems.append(problem(path, 1, N_("the folder name '%(name)s…' is over %(max)s characters"), name=area[:40],
+                                max=MAX_AREA_CHARS))
 
     doc = ExplanationDoc(
         slug=slug,
@@ -263,6 +275,7 @@ def parse_document(text: str, path: str, *, lenient: bool = False) -> ParsedDocu
         area=area,
         content_hash=digest,
         key_points=lists["key_points"],
+        questions_paired=paired,
         field_lines=dict(fm.key_lines),
         item_lines={k: list(v) for k, v in fm.item_lines.items()},
         source=text,

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..skills import load_taxonomy
 from .check import check_docs, unclosed_blocks
 from .document import ExplanationDoc, parse_document
-from .errors import Problem
+from .errors import N_, Problem, problem
 
 AREA_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")  # always used with fullmatch
 
@@ -77,7 +77,7 @@ def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_
     (the stored explanations: slug, language, path and questions are enough, paths relative)."""
     problems: list[Problem] = []
     if not AREA_RE.fullmatch(area or ""):
-        problems.append(Problem("area", 1, "the area must be lower-case letters, digits and hyphens"))
+        problems.append(Problem("area", 1, N_("the area must be lower-case letters, digits and hyphens")))
     provisional = existing_path or f"{area or 'draft'}/draft.md"
     parsed = parse_document(text, provisional, lenient=True)
     problems.extend(parsed.problems)
@@ -87,14 +87,14 @@ def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_
     if existing_path is None and "slug" not in doc.field_lines:
         derived = slugify(doc.title)
         if not derived:
-            problems.append(Problem(provisional, 1, "add a 'slug:' line (the title has no Latin letters to make one)"))
+            problems.append(Problem(provisional, 1, N_("add a 'slug:' line (the title has no Latin letters to make one)")))
             return DraftCheck(None, sorted(problems), provisional)
         doc.slug = derived
     rel = existing_path or relative_path(area, doc)
     extra = [p for p in problems if p.path == "area"]
     if existing_slug is not None and doc.slug != existing_slug:
-        extra.append(Problem(rel, doc.line_of("slug"),
-                             f"the slug cannot be changed here (it is '{existing_slug}')"))
+        extra.append(problem(rel, doc.line_of("slug"), N_("the slug cannot be changed here (it is '%(slug)s')"),
+                             slug=existing_slug))
     parsed = parse_document(text, rel, lenient=True)  # problems named by the real path
     doc = parsed.doc
     problems = extra + list(parsed.problems)
@@ -103,7 +103,8 @@ def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_
     if existing_path is None:
         taken = next((o for o in others if o.path == rel or (o.slug, o.lang) == (doc.slug, doc.lang)), None)
         if taken is not None:
-            problems.append(Problem(rel, doc.line_of("slug"), f"slug '{doc.slug}' is already used by {taken.path}"))
+            problems.append(problem(rel, doc.line_of("slug"), N_("slug '%(slug)s' is already used by %(path)s"),
+                                    slug=doc.slug, path=taken.path))
     others = [d for d in others if d.path != rel]
     if taxonomy is None:
         taxonomy = load_taxonomy()

@@ -7,19 +7,40 @@ collects every problem of a file (and of a tree) instead of stopping at the firs
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+def N_(msgid: str) -> str:
+    """Mark a message for the catalogs (babel extracts ``N_``); it is translated at the edge."""
+    return msgid
 
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One finding in a content file; ``line`` is 1-based (1 for whole-file problems)."""
+    """One finding in a content file; ``line`` is 1-based (1 for whole-file problems).
+
+    ``message`` is English (the CLI, logs, tests). ``msgid`` and ``params``, when set, are the
+    message before its values were put in, so a page shows it in the reader's language
+    (``gettext(msgid, **dict(params))``); a message without them is its own msgid."""
 
     path: str
     line: int
     message: str
+    msgid: str = field(default="", compare=False)
+    params: tuple[tuple[str, str | int], ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.message}"
+
+
+#: Values that are words of the message itself ("a number", " (put it in quotes)"), not data
+#: (names, slugs, paths): the edge translates these too.
+TRANSLATED_PARAMS = frozenset({"kind", "hint"})
+
+
+def problem(path: str, line: int, msgid: str, /, **params: str | int) -> Problem:
+    """A problem whose message is ``msgid % params`` (wrap ``msgid`` in :func:`N_`)."""
+    return Problem(path, line, msgid % params if params else msgid, msgid, tuple(sorted(params.items())))
 
 
 class ContentError(ValueError):

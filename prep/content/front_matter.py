@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from ..questions.normalize import normalize_question
-from .errors import Problem
+from .errors import N_, Problem, problem
 from .markdown_rules import SLUG_RE
 
 # Limits, the same as the database columns: a file that passes the check is stored whole.
@@ -63,9 +63,9 @@ class _StrictLoader(yaml.SafeLoader):
 
 def _type_name(value: object) -> str:
     if value is None:
-        return "nothing"
-    return {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping",
-            str: "text"}.get(type(value), type(value).__name__)
+        return N_("nothing")
+    return {bool: N_("a boolean"), int: N_("a number"), float: N_("a number"), list: N_("a list"),
+            dict: N_("a mapping"), str: N_("text")}.get(type(value), type(value).__name__)
 
 
 class FrontMatter:
@@ -82,7 +82,8 @@ def load_front_matter(
 ) -> FrontMatter | None:
     """Compose the YAML (keeping marks) and construct each value; None if it is not a mapping."""
     if len(fm_text) > MAX_FRONT_MATTER_CHARS:
-        problems.append(Problem(path, first_line, f"front matter is over {MAX_FRONT_MATTER_CHARS:,} characters"))
+        problems.append(problem(path, first_line, N_("front matter is over %(max)s characters"),
+                                max=f"{MAX_FRONT_MATTER_CHARS:,}"))
         return None
     try:
         loader = _StrictLoader(fm_text)
@@ -97,18 +98,18 @@ def load_front_matter(
             return FrontMatter()
         if not isinstance(node, yaml.MappingNode):
             problems.append(Problem(path, first_line + node.start_mark.line,
-                                    "front matter must be a mapping of fields (key: value)"))
+                                    N_("front matter must be a mapping of fields (key: value)")))
             return None
         fm = FrontMatter()
         for key_node, value_node in node.value:
             line = first_line + key_node.start_mark.line
             key = loader.construct_object(key_node, deep=True)
             if not isinstance(key, str):
-                problems.append(Problem(path, line, f"unknown field {key!r}"))
+                problems.append(problem(path, line, N_("unknown field %(key)s"), key=repr(key)))
                 continue
             if key in fm.key_lines:
-                problems.append(Problem(
-                    path, line, f"duplicate field '{key}' (first on line {fm.key_lines[key]})"))
+                problems.append(problem(
+                    path, line, N_("duplicate field '%(key)s' (first on line %(line)s)"), key=key, line=fm.key_lines[key]))
                 continue
             fm.key_lines[key] = line
             fm.values[key] = loader.construct_object(value_node, deep=True)
@@ -140,8 +141,8 @@ def load_front_matter(
 def check_string(name: str, value: object, line: int, path: str, problems: list[Problem]) -> str | None:
     """Field ``name``'s text, stripped; None (and a problem) when it is not text."""
     if not isinstance(value, str):
-        hint = " (put it in quotes)" if isinstance(value, (bool, int, float)) else ""
-        problems.append(Problem(path, line, f"{name} must be text, not {_type_name(value)}{hint}"))
+        hint = N_(" (put it in quotes)") if isinstance(value, (bool, int, float)) else ""
+        problems.append(problem(path, line, N_("%(name)s must be text, not %(kind)s%(hint)s"), name=name, kind=_type_name(value), hint=hint))
         return None
     return value.strip()
 
@@ -154,33 +155,34 @@ def check_list(
     if value is None:
         return []
     if not isinstance(value, list):
-        problems.append(Problem(
-            path, line, f"{name} must be a list of text items, not {_type_name(value)}"))
+        problems.append(problem(
+            path, line, N_("%(name)s must be a list of text items, not %(kind)s"), name=name, kind=_type_name(value)))
         return []
     lines = fm.item_lines.get(name, [])
     items: list[str] = []
     if len(value) > MAX_ITEMS:
-        problems.append(Problem(path, line, f"{name} has {len(value)} items; at most {MAX_ITEMS}"))
+        problems.append(problem(path, line, N_("%(name)s has %(num)s items; at most %(max)s"), name=name, num=len(value), max=MAX_ITEMS))
         return []
     longest = MAX_ITEM_CHARS[name]
     for i, item in enumerate(value):
         item_line = lines[i] if i < len(lines) else line
         if not isinstance(item, str):
-            hint = " (put it in quotes)" if isinstance(item, (bool, int, float)) else ""
-            problems.append(Problem(
-                path, item_line, f"{name} item must be text, not {_type_name(item)}{hint}"))
+            hint = N_(" (put it in quotes)") if isinstance(item, (bool, int, float)) else ""
+            problems.append(problem(
+                path, item_line, N_("%(name)s item must be text, not %(kind)s%(hint)s"), name=name,
+                kind=_type_name(item), hint=hint))
             continue
         if not item.strip():
-            problems.append(Problem(path, item_line, f"{name} item must not be empty"))
+            problems.append(problem(path, item_line, N_("%(name)s item must not be empty"), name=name))
             continue
         if len(item.strip()) > longest:
-            problems.append(Problem(path, item_line, f"{name} item is over {longest} characters"))
+            problems.append(problem(path, item_line, N_("%(name)s item is over %(max)s characters"), name=name, max=longest))
             continue
         if name == "questions" and not normalize_question(item):
-            problems.append(Problem(path, item_line, f"questions item {item.strip()!r} has no words in it"))
+            problems.append(problem(path, item_line, N_("questions item %(item)s has no words in it"), item=repr(item.strip())))
             continue
         if name == "related" and not SLUG_RE.fullmatch(item.strip()):
-            problems.append(Problem(path, item_line, f"related item '{item.strip()}' is not a valid slug"))
+            problems.append(problem(path, item_line, N_("related item '%(item)s' is not a valid slug"), item=item.strip()))
             continue
         items.append(item.strip())
     return items

@@ -17,6 +17,7 @@ from sqlalchemy import delete, func, select
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from ..questions.normalize import normalize_question
+from ..questions import translations
 from ..questions.service import add_question
 from .document import ExplanationDoc, parse_document
 from .models import Explanation, ExplanationRevision, Origin, live
@@ -162,9 +163,13 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
             if previous is not None:  # rename in place
                 previous.text, previous.norm = text.strip(), norm
                 old_norms[index] = norm
+    mine = []
     for text in doc.questions:
         question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
         link_to(question, doc.slug, 1.0, LinkOrigin.content)
+        mine.append(question.id)
+    if doc.questions_paired:
+        _pair_with_other_language(doc, mine)
     # Phrasings dropped from the file lose their content link (the questions and cards remain).
     dropped = [n for n in old_norms if n not in set(new_norms)]
     if dropped:
@@ -174,6 +179,19 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
             db.session.execute(delete(QuestionExplanation).where(
                 QuestionExplanation.question_id.in_(ids), QuestionExplanation.slug == doc.slug,
                 QuestionExplanation.origin == LinkOrigin.content))
+
+
+def _pair_with_other_language(doc: ExplanationDoc, mine: list[int]) -> None:
+    """``questions_paired``: item i here and item i of the other language's file are one question."""
+    other = db.session.scalar(select(Explanation).where(Explanation.slug == doc.slug, Explanation.lang != doc.lang,
+                                                        live()).limit(1))
+    if other is None or len(other.questions or []) != len(mine):
+        return
+    norms = [normalize_question(q) for q in other.questions]
+    found = dict(db.session.execute(select(Question.norm, Question.id).where(
+        Question.norm.in_(norms), Question.owner_id.is_(None))).all())
+    pairs = [(found[n], qid) for n, qid in zip(norms, mine) if n in found]
+    translations.link_pairs(pairs)
 
 
 def link_to(question: Question, slug: str, score: float, origin: LinkOrigin) -> None:

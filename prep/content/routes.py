@@ -19,6 +19,7 @@ from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
 from . import drafts, editor, revisions
+from .errors import TRANSLATED_PARAMS
 from .forms import EditorForm, LinkForm
 from .models import Explanation, live
 from .neighbours import answered_questions, related_explanations
@@ -146,7 +147,15 @@ def _render_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
 def _at_line(problem) -> str:
     """One finding as a sentence for the editor: "Line 12: …" (the finding in the UI language
     when the catalogs have it)."""
-    return _("Line %(line)s: %(message)s", line=problem.line, message=_(problem.message))
+    return _("Line %(line)s: %(message)s", line=problem.line, message=_problem_text(problem))
+
+
+def _problem_text(problem) -> str:
+    """A checker finding in the UI language (its message id with its values, or the message)."""
+    if not problem.msgid:
+        return _(problem.message)
+    params = {k: _(v) if k in TRANSLATED_PARAMS and isinstance(v, str) and v else v for k, v in problem.params}
+    return _(problem.msgid, **params)
 
 
 def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | None):
@@ -162,7 +171,7 @@ def _handle_editor(form: EditorForm, *, mode: str, explanation: Explanation | No
     flash(_("Saved. The explanation is live for candidates.") if explanation is None
           else _("Saved. Candidates now see this version."), "success")
     for warning in check.warnings:  # saved, but not silently: the page says what to fix
-        flash(_("Check line %(line)s: %(message)s", line=warning.line, message=_(warning.message)), "warning")
+        flash(_("Check line %(line)s: %(message)s", line=warning.line, message=_problem_text(warning)), "warning")
     return redirect(url_for("content.show", slug=saved.slug, lang=saved.lang))
 
 

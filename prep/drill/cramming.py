@@ -9,6 +9,7 @@ from sqlalchemy import Select, case, exists, func, or_, select
 
 from ..accounts.models import User
 from ..extensions import db
+from ..questions.models import Question
 from . import queue, scheduling
 from .models import Card, CardState, ReviewLog
 from .service import MAX_DURATION_MS, RateResult, get_card, store_log, study_day
@@ -19,7 +20,8 @@ def _cram_candidates(user: User, question_ids: list[int], now: datetime) -> Sele
     and every learning or relearning card, the ones least settled, whenever its next step is due."""
     day = study_day(user, now)
     return select(Card).where(
-        Card.user_id == user.id, Card.question_id.in_(question_ids), Card.suspended.is_(False),
+        Card.user_id == user.id, Card.question_id.in_(Question.wordings_of(question_ids)),
+        Card.suspended.is_(False),
         Card.state != CardState.new,
         or_(Card.due >= day.end, Card.state.in_([CardState.learning, CardState.relearning])))
 

@@ -11,6 +11,7 @@ from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 from flask_login import login_required
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from .. import clock
 from ..content.lookup import explanations_for
@@ -19,6 +20,7 @@ from ..extensions import db
 from ..interview import outcomes
 from ..interview import service as interview
 from ..postings.models import Posting
+from ..questions.models import Question
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
 from ..web.args import int_arg
@@ -211,10 +213,15 @@ def undo():
     return redirect(url_for("drill.drill", card=card.id))
 
 
+#: Loads every wording of the listed cards' questions at once (the list shows each in the UI language).
+WORDINGS = (joinedload(Card.question).selectinload(Question.translated_as),
+            joinedload(Card.question).selectinload(Question.translation_root).selectinload(Question.translated_as))
+
+
 @bp.route("/cards")
 @login_required
 def cards():
-    page = paginate(select(Card).where(Card.user_id == signed_in_user().id)
+    page = paginate(select(Card).where(Card.user_id == signed_in_user().id).options(*WORDINGS)
                     .order_by(Card.added_at.desc(), Card.id.desc()), PAGE_SIZE)
     return render_template("drill/cards.html", cards=page.items, page=page.page, pages=page.pages or 1,
                            total=page.total, action_form=EmptyForm())

@@ -350,17 +350,24 @@ def store_log(log: ReviewLog) -> bool:
 def add_to_study(user: User, question_ids: Iterable[int], now: datetime) -> int:
     """Make cards for the questions not yet in the user's study; returns how many were added.
 
-    Only questions the user may see (public ones, or their own) are added.
+    Only questions the user may see (public ones, or their own) are added, and one card per
+    translation group (the card shows the wording in the user's language).
     """
     ids = sorted(set(question_ids))
     if not ids:
         return 0
-    visible = set(db.session.scalars(select(Question.id).where(
-        Question.id.in_(ids), or_(Question.owner_id.is_(None), Question.owner_id == user.id))))
-    existing = set(db.session.scalars(select(Card.question_id).where(Card.user_id == user.id,
-                                                                      Card.question_id.in_(ids))))
+    group_of = dict(db.session.execute(select(Question.id, Question.group_of()).where(
+        Question.id.in_(ids), or_(Question.owner_id.is_(None), Question.owner_id == user.id))).all())
+    # One card per translation group: a wording whose group the user studies already is skipped.
+    studied = set(db.session.scalars(select(Question.group_of()).join(Card, Card.question_id == Question.id).where(
+        Card.user_id == user.id, Question.group_of().in_(set(group_of.values())))))
+    fresh = []
+    for qid in ids:
+        if qid in group_of and group_of[qid] not in studied:
+            studied.add(group_of[qid])
+            fresh.append(qid)
     added = 0
-    for offset, qid in enumerate(q for q in ids if q in visible and q not in existing):
+    for offset, qid in enumerate(fresh):
         # Stagger added_at so new cards keep the order they were added in.
         db.session.add(Card(user_id=user.id, question_id=qid, due=now,
                             added_at=now + timedelta(microseconds=offset)))

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from ..accounts.models import User
 from ..drill.models import Card, CardState, ReviewLog
 from ..extensions import db
+from ..questions.card_merge import merge_duplicate_cards
 from ..questions import service as questions_service
 from ..questions.models import Question, Source
 from ..questions.normalize import guess_lang, normalize_question
@@ -143,4 +144,9 @@ def import_export(user: User, data: dict[str, Any], *, restore_settings: bool = 
         report.cards_added += 1
         report.reviews_added += len(reviews)
     db.session.flush()
+    # A restored card on a translation of a studied question: one card per group, every review kept.
+    merged = merge_duplicate_cards(db.session.connection(), user.id) if pending else 0
+    if merged:
+        report.cards_added -= merged
+        db.session.expire_all()
     return report

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .names import (AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_ZH, PLACE, SHORT_NAMES, TAG_PREFIX,
-                    is_navigation)
+from .names import (AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE, SHORT_NAMES, TAG_PREFIX,
+                    is_navigation, starts_with_place)
 from .stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 _LABELS = {
@@ -79,16 +79,6 @@ _REPORT_COMPANY = re.compile(
 #: "… interview loop at Tidewater AI (and what …)": the employer after "at" in a report's title.
 _AT_COMPANY = re.compile(r"\b(?:at|@)\s+(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
 _GENERIC_WORDS = frozenset({"ai", "inc", "labs", "lab", "tech", "team", "my", "the", "senior", "staff", "sde"})
-_CITIES_EN = frozenset(
-    c.casefold()
-    for c in (
-        "Beijing|Shanghai|Shenzhen|Guangzhou|Hangzhou|Chengdu|Nanjing|Wuhan|Xi'an|Xian|Suzhou|Hefei|Tianjin|"
-        "Chongqing|Hong Kong|Taipei|Hsinchu|Singapore|Tokyo|Seoul|Bangalore|Bengaluru|Pune|Hyderabad|"
-        "Santa Clara|San Jose|San Francisco|Mountain View|Sunnyvale|Palo Alto|Seattle|Redmond|Austin|Boston|"
-        "New York|London|Cambridge|Munich|Berlin|Paris|Zurich|Tel Aviv|Yokneam|Toronto|Remote|Menlo Park|"
-        "Cupertino|Los Angeles|Durham|Raleigh|Westford|Shanghai, China|Beijing, China|Dublin|Amsterdam|Warsaw"
-    ).split("|")
-)
 _COMPANY_SUFFIX = re.compile(
     r".{1,60}?(?:有限公司|有限责任公司|股份公司|公司|集团|科技|智能|研究院|实验室|\binc\.?|\bltd\.?|\bllc|\bcorp(?:oration)?\.?|"
     r"\bgmbh|\btechnologies|\blabs?|\bco\.)",
@@ -136,7 +126,7 @@ def city(line: str) -> str | None:
     if zh in CITIES_ZH or (len(first) <= 12 and any(first.startswith(c + "市") for c in CITIES_ZH)):
         return first
     head = re.split(r"\s{0,3}[,，]\s{0,3}", first, maxsplit=1)[0]
-    if head.casefold() in _CITIES_EN and len(first) <= 40:
+    if head.casefold() in CITIES_EN and len(first) <= 40:
         return first
     return None
 
@@ -276,7 +266,7 @@ def _find_identity(
         if title is not None and _REPORT_TITLE_LINE.match(title[:200]):
             title = None  # a blog's "title:" is the post's title, not the role
         company = company or interviewed_at(kept)
-        title = title or stated_role(kept, looks_like_role) or review_heading_role(kept, company, looks_like_role)
+        title = title or stated_role(kept, looks_like_role, starts_with_place) or review_heading_role(kept, company, looks_like_role)
         if title is None and title_line and company:
             title = _report_role(title_line, company)
         return company, title, location

@@ -233,9 +233,9 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
             # A shipped sample: its tags are merged into the shared question's own.
             question = add_question(question.text, source=question.source, tags=tags)
         # A candidate's private import never re-tags a question other users see.
-        if question.id in seen:
-            continue  # two phrasings of one question in the same posting
-        seen.add(question.id)
+        if question.group_id in seen:
+            continue  # two phrasings of one question in the same posting (or a wording and its translation)
+        seen.add(question.group_id)
         (outcome.new_questions if created else outcome.merged_questions).append(question)
         posting.questions.append(PostingQuestion(
             question_id=question.id, section=_cut(asked.section or asked.round or "", 120) or "",

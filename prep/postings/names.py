@@ -18,6 +18,27 @@ CITIES_ZH = frozenset(
     "香港 澳门 台北 新竹 台中 高雄 新加坡 东京 首尔 硅谷 远程 雄安".split()
 )
 
+#: English names of the cities (and "Remote") a header line or a role's last part may be.
+_CITY_NAMES_EN = (
+    "Beijing|Shanghai|Shenzhen|Guangzhou|Hangzhou|Chengdu|Nanjing|Wuhan|Xi'an|Xian|Suzhou|Hefei|Tianjin|"
+    "Chongqing|Hong Kong|Taipei|Hsinchu|Singapore|Tokyo|Seoul|Bangalore|Bengaluru|Pune|Hyderabad|"
+    "Santa Clara|San Jose|San Francisco|Mountain View|Sunnyvale|Palo Alto|Seattle|Redmond|Austin|Boston|"
+    "New York|London|Cambridge|Munich|Berlin|Paris|Zurich|Tel Aviv|Yokneam|Toronto|Remote|Menlo Park|"
+    "Cupertino|Los Angeles|Durham|Raleigh|Westford|Shanghai, China|Beijing, China|Dublin|Amsterdam|Warsaw"
+).split("|")
+CITIES_EN = frozenset(c.casefold() for c in _CITY_NAMES_EN)
+#: A part that starts with a place: a city above ("Santa Clara (remote ok)") or "Austin, TX".
+_PLACE_START = re.compile(
+    r"(?:" + "|".join(re.escape(c) for c in sorted(_CITY_NAMES_EN, key=len, reverse=True)) + r")\b"
+    r"|[A-Z][a-z]+,\s[A-Z]{2}\b"
+)
+
+
+def starts_with_place(part: str) -> bool:
+    """Whether ``part`` (", Santa Clara (remote ok)" after a role) starts with a place."""
+    return bool(_PLACE_START.match(part))
+
+
 #: "【内推】", "[Hiring]", "【急招】" before a name.
 TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校招|hiring|urgent|referral)[】\]]\s{0,3})+", re.IGNORECASE)
 _CAREERS = r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$"

@@ -37,8 +37,9 @@ _REVIEW_HEADING = re.compile(r"(?P<r>.{3,120}?)\s+Interview(?:\s+(?:Questions|Ex
 _LEVEL = re.compile(r"^(?:[EeLlPpTt]\d{1,2}(?:-\d)?|IC\d|SDE\s?I{1,3})\s+(?=\S)")
 
 
-def stated_role(lines: Sequence[str], is_role: Callable[[str], bool]) -> str | None:
-    """The role the report's body names in full, if it does."""
+def stated_role(lines: Sequence[str], is_role: Callable[[str], bool], is_place: Callable[[str], bool]) -> str | None:
+    """The role the report's body names in full, if it does (``is_place``: whether a comma-separated
+    part after the role starts with a place, which ends it: ", Santa Clara (remote ok)")."""
     for line in lines[:120]:
         if len(line) > 600:
             continue
@@ -48,36 +49,24 @@ def stated_role(lines: Sequence[str], is_role: Callable[[str], bool]) -> str | N
                 return role
         match = _FOR_ROLE.search(line)
         if match:
-            role = _english_role(match["r"], is_role)
+            role = _english_role(match["r"], is_role, is_place)
             if role:
                 return role
     return None
 
 
-def _english_role(text: str, is_role: Callable[[str], bool]) -> str | None:
+def _english_role(text: str, is_role: Callable[[str], bool], is_place: Callable[[str], bool]) -> str | None:
     end = _ROLE_END.search(text)
     if end:
         text = text[: end.start()]
     parts = [p.strip() for p in text.split(",")]
     role = parts[0]
     for part in parts[1:]:  # ", Communication Libraries" belongs to it; ", Santa Clara" does not
-        if not part or not part[0].isupper() or not is_role(f"{role}, {part}") or _is_place(part):
+        if not part or not part[0].isupper() or not is_role(f"{role}, {part}") or is_place(part):
             break
         role = f"{role}, {part}"
     role = role.strip(" -–—")
     return role if 3 <= len(role) <= 100 and is_role(role) else None
-
-
-#: Places that end an English role ("…, Santa Clara (remote ok)", "…, Austin, TX").
-_PLACES = re.compile(
-    r"(?:Santa Clara|San Jose|San Francisco|Mountain View|Sunnyvale|Palo Alto|Seattle|Redmond|Austin|Boston|"
-    r"New York|London|Remote|Menlo Park|Cupertino|Beijing|Shanghai|Shenzhen|Hangzhou|Singapore|Tokyo|Bangalore|"
-    r"Bengaluru|Toronto|Berlin|Zurich|Dublin|Tel Aviv)\b|[A-Z][a-z]+,\s[A-Z]{2}\b",
-)
-
-
-def _is_place(part: str) -> bool:
-    return bool(_PLACES.match(part))
 
 
 def review_heading_role(lines: Sequence[str], company: str | None, is_role: Callable[[str], bool]) -> str | None:

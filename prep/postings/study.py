@@ -15,7 +15,8 @@ from sqlalchemy import func, select
 from ..content.lookup import explanations_for
 from ..drill import scheduling
 from ..drill import service as drill
-from ..drill.models import Card, CardState, ReviewLog
+from ..drill.groups import cards_for
+from ..drill.models import CardState, ReviewLog
 from ..extensions import db
 from .models import Posting
 from .readiness import QuestionState, Readiness, assess
@@ -43,8 +44,7 @@ def posting_page(user: Any, posting: Posting, *, lang: str, now: datetime) -> Po
     likely = likely_questions(posting)
     likely_ids = [q.id for q in likely]
     every = question_ids + likely_ids
-    studied = set(db.session.scalars(select(Card.question_id).where(
-        Card.user_id == user.id, Card.question_id.in_(every)))) if every else set()
+    studied = set(cards_for(user.id, every))  # a card on a translation counts
     likely_in_study = studied & set(likely_ids)
     asked_in = postings_asking(question_ids, user)
     items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=lang), "asked_in": asked_in[pq.question_id]}
@@ -72,8 +72,7 @@ def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Seq
     asked_ids = {qid for qid, _text in asked}
     wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
     ids = [qid for qid, _text in wanted]
-    cards = {c.question_id: c for c in db.session.scalars(
-        select(Card).where(Card.user_id == user.id, Card.question_id.in_(ids)))}
+    cards = cards_for(user.id, ids)
     sched = scheduling.make_scheduler(drill.scheduler_settings(user))
     states = []
     for question_id, text in wanted:

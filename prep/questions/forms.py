@@ -4,9 +4,9 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import SelectField, StringField, SubmitField, TextAreaField
+from wtforms import IntegerField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import DataRequired, Length, ValidationError
+from wtforms.validators import DataRequired, Length, NumberRange, ValidationError
 
 
 def _tags_ok(form: FlaskForm, field: StringField) -> None:
@@ -32,3 +32,12 @@ class QuestionForm(FlaskForm):
 class StudyTagForm(FlaskForm):
     tag = StringField(validators=[DataRequired(), Length(max=80)])
     submit = SubmitField(_l("Study all"))
+
+
+class TranslationForm(FlaskForm):
+    """An instructor's link: this question is a translation of question number ``other``."""
+
+    other = IntegerField(_l("Question number of the other wording"),
+                         validators=[DataRequired(message=_l("Give the other question's number.")),
+                                     NumberRange(min=1)])
+    submit = SubmitField(_l("Link as translations"))

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
+from typing import Any
 from datetime import datetime
 
-from sqlalchemy import Column, ColumnElement, Enum, Float, ForeignKey, String, Table, Text, UniqueConstraint, and_, or_
+from sqlalchemy import (Column, ColumnElement, Enum, Float, ForeignKey, Select, String, Table, Text, UniqueConstraint,
+                        and_, func, or_, select)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -51,12 +54,56 @@ class Question(db.Model):
     # Set for a candidate's own question: private to that user.
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+    # A translation group: the group's first question (its root) has None, every other wording
+    # of the same question points to the root. A candidate has one card per group, shown in
+    # their language (see :meth:`wording` and prep.questions.translations).
+    # No ON DELETE: a group never spans owners and public questions are not deleted.
+    translation_of: Mapped[int | None] = mapped_column(ForeignKey("questions.id"), index=True, default=None)
 
     tags: Mapped[list[Tag]] = relationship(secondary=question_tags, lazy="selectin", order_by=Tag.name)
     links: Mapped[list[QuestionExplanation]] = relationship(
         back_populates="question", cascade="all, delete-orphan", lazy="selectin",
         order_by="QuestionExplanation.score.desc()",
     )
+
+    translation_root: Mapped[Question | None] = relationship(
+        remote_side=[id], foreign_keys=[translation_of], back_populates="translated_as", lazy="select")
+    translated_as: Mapped[list[Question]] = relationship(
+        back_populates="translation_root", foreign_keys=[translation_of], lazy="select", order_by="Question.id")
+
+    @property
+    def group_id(self) -> int:
+        """The translation group this question belongs to (its root's id)."""
+        return self.translation_of or self.id
+
+    def group(self) -> list[Question]:
+        """Every wording of this question: the root first, then its translations."""
+        root = self.translation_root or self
+        return [root, *root.translated_as]
+
+    def wording(self, lang: str | None) -> Question:
+        """The wording to show someone reading ``lang``: this one when it is in that language,
+        else a translation in it, else this one."""
+        if not lang or self.lang == lang:
+            return self
+        return next((q for q in self.group() if q.lang == lang), self)
+
+    @staticmethod
+    def group_of() -> ColumnElement[int]:
+        """:attr:`group_id` as a query expression."""
+        return Question.group_of_column(Question)
+
+    @staticmethod
+    def group_of_column(entity: Any) -> ColumnElement[int]:
+        """:attr:`group_id` of ``entity`` (this class or an alias of it) as a query expression."""
+        return func.coalesce(entity.translation_of, entity.id)
+
+    @staticmethod
+    def wordings_of(question_ids: Iterable[int]) -> Select[tuple[int]]:
+        """The ids of these questions and of every translation of them (a subquery; the members
+        are found by the primary key and the translation_of index)."""
+        roots = select(Question.group_of()).where(Question.id.in_(list(question_ids)))
+        return select(Question.id).where(or_(Question.id.in_(roots), Question.translation_of.in_(roots)))
 
     @property
     def accepted_links(self) -> list[QuestionExplanation]:

@@ -14,11 +14,12 @@ from ..drill import service as drill_service
 from ..database import like_pattern
 from ..drill.models import Card
 from ..extensions import db
-from ..web.access import signed_in_user
+from ..web.access import instructor_required, signed_in_user
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from .forms import QuestionForm, StudyTagForm
+from . import translations
+from .forms import QuestionForm, StudyTagForm, TranslationForm
 from .models import Question, Source, Tag, question_tags
 from .service import MAX_OWN_QUESTIONS, QuestionError, add_question
 
@@ -36,6 +37,26 @@ def _question_or_404(question_id: int) -> Question:
     return db.first_or_404(select(Question).where(Question.id == question_id, _visible()))
 
 
+def _studied(user_id: int, question_ids: list[int]) -> set[int]:
+    """The questions among ``question_ids`` the user studies: a card on any wording of them."""
+    groups = translations.grouped_ids(question_ids)
+    studied = set(db.session.scalars(select(Question.group_of()).join(Card, Card.question_id == Question.id).where(
+        Card.user_id == user_id, Question.group_of().in_(set(groups.values())))))
+    return {qid for qid, group in groups.items() if group in studied}
+
+
+def _card_for(user_id: int, question: Question) -> Card | None:
+    """The user's card on this question or on a translation of it."""
+    return db.session.scalar(select(Card).join(Question, Question.id == Card.question_id).where(
+        Card.user_id == user_id, Question.group_of() == question.group_id).limit(1))
+
+
+def _visible_question(question_id: int | None) -> Question | None:
+    if not question_id:
+        return None
+    return db.session.scalar(select(Question).where(Question.id == question_id, _visible()))
+
+
 def _render_index(form: QuestionForm, status: int = 200):
     user = signed_in_user()
     q = (request.args.get("q") or "").strip()[:200]
@@ -47,8 +68,7 @@ def _render_index(form: QuestionForm, status: int = 200):
         stmt = stmt.join(question_tags).join(Tag).where(Tag.name == tag)
     page = paginate(stmt.order_by(Question.id.desc()), PAGE_SIZE)
     questions = page.items
-    in_study = set(db.session.scalars(select(Card.question_id).where(
-        Card.user_id == user.id, Card.question_id.in_([x.id for x in questions]))))
+    in_study = _studied(user.id, [x.id for x in questions])
     tags = db.session.execute(
         select(Tag.name, func.count(question_tags.c.question_id))
         .join(question_tags).join(Question).where(_visible())
@@ -89,9 +109,43 @@ def index():
 @login_required
 def show(question_id: int):
     question = _question_or_404(question_id)
-    card = db.session.scalar(select(Card).where(Card.user_id == current_user.id, Card.question_id == question.id))
-    return render_template("questions/show.html", question=question, card=card, action_form=EmptyForm(),
+    translations_form = TranslationForm() if current_user.is_instructor else None
+    return render_template("questions/show.html", question=question, card=_card_for(current_user.id, question),
+                           action_form=EmptyForm(), translation_form=translations_form,
                            explanations=explanations_for(question, lang=str(get_locale())))
+
+
+@bp.route("/questions/<int:question_id>/translation", methods=["POST"])
+@instructor_required
+def link_translation(question_id: int):
+    """An instructor links this question and another as wordings of one question (one card)."""
+    form = TranslationForm()
+    question = _question_or_404(question_id)
+    other = _visible_question(form.other.data) if form.validate() else None
+    if other is None:
+        flash(_("No question has that number."), "error")
+        return redirect(url_for("questions.show", question_id=question.id))
+    try:
+        merged = translations.link(question, other)
+    except translations.NotTranslatable as err:
+        db.session.rollback()
+        flash(str(err.message), "error")
+        return redirect(url_for("questions.show", question_id=question.id))
+    db.session.commit()
+    flash(ngettext("Linked as translations; %(num)d duplicate card merged.",
+                   "Linked as translations; %(num)d duplicate cards merged.", merged), "success")
+    return redirect(url_for("questions.show", question_id=question.id))
+
+
+@bp.route("/questions/<int:question_id>/translation/remove", methods=["POST"])
+@instructor_required
+def unlink_translation(question_id: int):
+    if not EmptyForm().validate():
+        abort(400)
+    translations.unlink(_question_or_404(question_id))
+    db.session.commit()
+    flash(_("This wording is no longer linked to its translations."), "success")
+    return redirect(url_for("questions.show", question_id=question_id))
 
 
 @bp.route("/questions/<int:question_id>/study", methods=["POST"])

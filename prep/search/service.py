@@ -11,7 +11,8 @@ from sqlalchemy import ColumnElement, and_, case, or_, select
 
 from ..content.models import Explanation, live
 from ..database import like_pattern
-from ..drill.models import Card, CardState
+from ..drill.groups import cards_for
+from ..drill.models import CardState
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from . import matching
@@ -77,16 +78,18 @@ def _narrowing(terms: list[str]) -> list[str]:
     return [word for term in terms for word in term.split()]
 
 
-#: The plain text of explanations, by (id, content hash, last change): the same key, the same HTML.
+#: The plain text of explanations, by (id, revision, content hash): each revision's HTML is stored
+#: with it, so the same key is the same HTML (an unrelated change to the row, such as its path or
+#: conflict flag, keeps the text cached).
 _TEXT: dict[tuple, str] = {}
 _TEXT_LIMIT = 4096
 
 
 def _texts(ids: list[int]) -> dict[int, str]:
     """The plain text of the explanations ``ids``, reading the HTML only of changed ones."""
-    rows = db.session.execute(select(Explanation.id, Explanation.content_hash, Explanation.updated_at)
+    rows = db.session.execute(select(Explanation.id, Explanation.revision, Explanation.content_hash)
                               .where(Explanation.id.in_(ids))).all() if ids else []
-    keys = {r.id: (r.id, r.content_hash, r.updated_at) for r in rows}
+    keys = {r.id: (r.id, r.revision, r.content_hash) for r in rows}
     missing = [i for i, key in keys.items() if key not in _TEXT]
     if rows:  # always asked (for none when all are known): the same statements whatever the cache
         if len(_TEXT) + len(missing) > _TEXT_LIMIT:
@@ -135,9 +138,8 @@ def search(user_id: int, query: str, *, language: str = "en", page: int = 1) -> 
     question_ids = [q.id for g in shown for q in g.questions]
     cards: dict[int, CardInfo] = {}
     if question_ids:
-        for row in db.session.execute(select(Card.id, Card.question_id, Card.state, Card.suspended, Card.due)
-                                      .where(Card.user_id == user_id, Card.question_id.in_(question_ids))):
-            cards[row.question_id] = CardInfo(row.id, row.state, row.suspended, row.due)
+        for question_id, card in cards_for(user_id, question_ids).items():  # a translation's card too
+            cards[question_id] = CardInfo(card.id, card.state, card.suspended, card.due)
     body_hits = [g.explanation.id for g in shown
                  if g.explanation is not None and g.explanation.matched
                  and g.explanation.title_hits < len(terms)]

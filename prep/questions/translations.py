@@ -1,0 +1,81 @@
+"""Translation groups: wordings of one question in different languages are one question to a
+candidate (one card, shown in their language). A group is its root question plus the questions
+whose ``translation_of`` points to it.
+
+Groups are made where we know two wordings are the same question: an explanation's en and zh
+files that say their question lists are paired, an instructor's link in the bank, and an import
+whose question has the normalised text of a grouped wording (it is that wording).
+"""
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from sqlalchemy import or_, select, update
+
+from ..extensions import db
+from .card_merge import merge_duplicate_cards
+from .errors import QuestionError
+from .models import Question
+
+
+class NotTranslatable(QuestionError):
+    """Two wordings that cannot be one question (the message says why)."""
+
+
+_OTHER_OWNER = "Only questions with the same owner can be translations of each other."
+_SAME_GROUP = "These questions are already translations of each other."
+
+
+def check_link(a: Question, b: Question) -> None:
+    """Raise :class:`NotTranslatable` unless ``a`` and ``b`` may be linked as translations."""
+    if a.owner_id != b.owner_id:
+        raise NotTranslatable(_OTHER_OWNER, _l("Only questions with the same owner can be translations of each other."))
+    if a.group_id == b.group_id:
+        raise NotTranslatable(_SAME_GROUP, _l("These questions are already translations of each other."))
+
+
+def link(a: Question, b: Question) -> int:
+    """Make ``b`` (and its group) translations of ``a``'s group, then merge every candidate's
+    duplicate cards in the new group. Returns how many cards were merged away."""
+    check_link(a, b)
+    root, moved = a.group_id, b.group_id
+    db.session.flush()
+    db.session.execute(update(Question).where(or_(Question.id == moved, Question.translation_of == moved))
+                       .values(translation_of=root).execution_options(synchronize_session=False))
+    db.session.expire_all()
+    return merge_duplicate_cards(db.session.connection())
+
+
+def link_pairs(pairs: list[tuple[int, int]]) -> int:
+    """Link each (question id, question id) pair that is not linked yet and may be; how many
+    links were made. Used by the content sync for paired question lists."""
+    made = 0
+    for a_id, b_id in pairs:
+        a, b = db.session.get(Question, a_id), db.session.get(Question, b_id)
+        if a is None or b is None or a.owner_id != b.owner_id or a.group_id == b.group_id:
+            continue
+        link(a, b)
+        made += 1
+    return made
+
+
+def unlink(question: Question) -> None:
+    """Take ``question`` out of its group (its cards stay as they are)."""
+    if question.translation_of is None:
+        members = list(db.session.scalars(select(Question).where(Question.translation_of == question.id)
+                                          .order_by(Question.id)))
+        if members:
+            new_root = members[0]
+            new_root.translation_of = None
+            for other in members[1:]:
+                other.translation_of = new_root.id
+    else:
+        question.translation_of = None
+    db.session.flush()
+    db.session.expire_all()
+
+
+def grouped_ids(question_ids: list[int]) -> dict[int, int]:
+    """Each question id's translation group id."""
+    if not question_ids:
+        return {}
+    return dict(db.session.execute(select(Question.id, Question.group_of()).where(Question.id.in_(question_ids))).all())
