@@ -246,17 +246,3 @@ def test_a_plan_made_again_after_a_session_does_not_fill_the_day_again() -> None
     assert len(again.days[0].new) + len(again.days[0].reviews) <= 1
     assert not set(again.days[0].reviews) & set(today.new)  # studied today: next review on a later day
 
-
-def test_a_forgotten_answer_costs_its_longer_time_from_history() -> None:
-    from prep.interview.plans import lapse_extra
-    assert lapse_extra([(20_000, 3)] * 20) == 0.0  # no lapses in the history: nothing known
-    history = [(20_000, 3)] * 15 + [(40_000, 1)] * 5  # a forgotten answer takes twice the time
-    assert lapse_extra(history) == pytest.approx(40 / 25 - 1, abs=0.01)
-    # a weak card's review costs more answers with the extra time counted: fewer fit in the budget
-    cards = [PlanCard(i, reviewed(3.0, 6)) for i in range(1, 41)]
-    interview = [Interview(1, TODAY + timedelta(days=3), tuple(range(1, 41)))]
-    plain = make_plan(cards, interview, PlanSettings(budget_minutes=10), NOW)
-    slow = make_plan(cards, interview, PlanSettings(budget_minutes=10, lapse_extra=1.5), NOW)
-    assert slow.days[0].answers / max(1, len(slow.days[0].reviews)) > \
-        plain.days[0].answers / max(1, len(plain.days[0].reviews))
-    assert all(d.minutes <= 10 + 1e-9 for d in slow.days)

@@ -283,13 +283,12 @@ class _Planner:
         return None, card, first
 
     def review_cost(self, card: fsrs.Card | None, index: int) -> float:
-        """Answers a review on day ``index`` is expected to take: one, plus, times the probability
-        of a lapse, the relearning steps and the longer time a forgotten answer takes."""
+        """Answers a review on day ``index`` is expected to take: one, plus the relearning steps
+        of a lapse times its probability."""
         key = (self._key(card), index)
         if key not in self._cost:
             p = recall.retrievability(self.scheduler, card, self.at(index), self.scale)
-            lapse = len(self.scheduler.relearning_steps) + self.settings.lapse_extra
-            self._cost[key] = 1.0 + (1.0 - p) * lapse
+            self._cost[key] = 1.0 + (1.0 - p) * len(self.scheduler.relearning_steps)
         return self._cost[key]
 
     # -- all cards ------------------------------------------------------------------------------

@@ -61,7 +61,6 @@ class PlanSettings:
     scheduler: scheduling.SchedulerSettings = scheduling.SchedulerSettings(enable_fuzzing=False)
     stability_scale: float = 1.0  # recall.calibrate's correction of the model (1: none)
     answers_per_new: float | None = None  # answers on a new card's first day (None: steps + 1)
-    lapse_extra: float = 0.0  # a forgotten answer's time beyond an average answer, in answers
 
     def __post_init__(self) -> None:
         problems = []
@@ -73,8 +72,6 @@ class PlanSettings:
             problems.append("seconds per review must be between 1 and 600")
         if self.answers_per_new is not None and not 1 <= self.answers_per_new <= 20:
             problems.append("answers per new card must be between 1 and 20")
-        if not 0 <= self.lapse_extra <= 20:
-            problems.append("a lapse's extra time must be between 0 and 20 answers")
         if problems:
             raise PlanError("; ".join(problems))
 
@@ -88,17 +85,6 @@ def seconds_per_review(durations_ms: Iterable[int | None]) -> float:
     plausible ones, 1 s to 10 min), or :data:`DEFAULT_SECONDS_PER_REVIEW` without history."""
     values = [d / 1000 for d in durations_ms if d is not None and 1000 <= d <= 600_000]
     return round(fmean(values), 1) if len(values) >= 10 else DEFAULT_SECONDS_PER_REVIEW
-
-
-def lapse_extra(answers: Iterable[tuple[int | None, int]]) -> float:
-    """How much longer a forgotten answer (rating Again) takes than the average answer, in
-    answers, from the candidate's (duration ms, rating) history; 0 without enough of both.
-    The plan counts it per expected lapse, with the relearning steps that follow."""
-    rows = [(d, r) for d, r in answers if d is not None and 1000 <= d <= 600_000]
-    failed = [d for d, r in rows if r == 1]
-    if len(rows) < 10 or len(failed) < 5:
-        return 0.0
-    return round(max(0.0, fmean(failed) / fmean(d for d, _ in rows) - 1.0), 2)
 
 
 def answers_per_new(first_day_answers: Iterable[int]) -> float | None:

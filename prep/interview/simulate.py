@@ -92,7 +92,6 @@ class _Run:
     truth: fsrs.Scheduler
     cards: list[_Card]
     durations_ms: list[int] = field(default_factory=list)
-    ratings: list[int] = field(default_factory=list)  # of every answer, as durations_ms
     answers: list[recall.Answer] = field(default_factory=list)
     minutes_by_day: dict[int, float] = field(default_factory=dict)
     log: list[fit.Review] = field(default_factory=list)
@@ -108,7 +107,6 @@ class _Run:
         card.truth, _ = self.truth.review_card(card.truth, scheduling.RATINGS[rating], now)
         duration = self.rng.randint(6000, 45000) + (15000 if rating == 1 else 0)
         self.durations_ms.append(duration)
-        self.ratings.append(rating)
         self.minutes_by_day[day] = self.minutes_by_day.get(day, 0.0) + duration / 60000
         if not cram:
             self.log.append(fit.Review(card.index, now, rating))
@@ -197,7 +195,7 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
     run = _Run(learner=learner, rng=random.Random(f"{seed}-{profile}-{horizon}-{questions}-{strategy}"),
                app=recall.scheduler_for(app_settings), truth=_truth(learner),
                cards=[_Card(i) for i in range(questions)],
-               durations_ms=list(past.durations_ms), ratings=list(past.ratings), log=list(past.log))
+               durations_ms=list(past.durations_ms), log=list(past.log))
     run.answers = _answers(run.app, past.log)
     history_answers = len(run.durations_ms)
     interview_day = start + timedelta(days=horizon)
@@ -215,8 +213,7 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
                 seconds_per_review=plans.seconds_per_review(run.durations_ms),
                 session_hour=SESSION_HOUR, interview_hour=INTERVIEW_HOUR,
                 stability_scale=recall.calibrate(run.app, run.answers),
-                answers_per_new=plans.answers_per_new(_first_day_answers(run.log)),
-                lapse_extra=plans.lapse_extra(zip(run.durations_ms, run.ratings)))
+                answers_per_new=plans.answers_per_new(_first_day_answers(run.log)))
             plan = make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings,
                                    session, explain_shortfall=first is None)
             first = first or plan
