@@ -36,6 +36,7 @@ import fsrs
 from sqlalchemy import select
 
 from bench.databases import throwaway_database
+from bench.interview import failed_verdicts
 from prep import create_app
 from prep.accounts.service import create_user
 from prep.drill import scheduling
@@ -224,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", nargs="*", type=int, default=[60, 200])
     parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--budget", type=int, default=20)
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when a verdict fails (target missed, more reviews than cram, "
+                             "or a shortfall more than 0.03 off what the learner recalls)")
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
     started = clock.monotonic()
@@ -236,12 +240,15 @@ def main(argv: list[str] | None = None) -> int:
             for n in args.sizes:
                 pure[(p, h, n)] = {s: simulate.run_cell(p, h, n, s, target=args.target,
                                                         budget_minutes=args.budget) for s in ("plain", "cram")}
-    sys.stdout.write(table(cells, pure, args.target) + "\n")
+    text = table(cells, pure, args.target)
+    sys.stdout.write(text + "\n")
     if args.json:
         Path(args.json).write_text(json.dumps({"target": args.target, "budget_minutes": args.budget,
                                                "cells": [asdict(c) for c in cells]}, indent=1), encoding="utf-8")
     sys.stderr.write(f"{len(cells)} cells in {clock.monotonic() - started:.0f} s\n")
-    return 0
+    failed = failed_verdicts(text)
+    sys.stderr.write(f"{failed} verdicts failed\n")
+    return 1 if args.strict and failed else 0
 
 
 if __name__ == "__main__":
