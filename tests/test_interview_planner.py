@@ -245,4 +245,3 @@ def test_a_plan_made_again_after_a_session_does_not_fill_the_day_again() -> None
     assert again.days[0].minutes <= settings.budget_minutes + 1e-9
     assert len(again.days[0].new) + len(again.days[0].reviews) <= 1
     assert not set(again.days[0].reviews) & set(today.new)  # studied today: next review on a later day
-
