@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--budget", type=float, default=20.0, help="minutes a day")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when a verdict fails (target missed, more reviews than cram, "
+                             "or a shortfall more than 0.03 off what the learner recalls)")
     parser.add_argument("--json", metavar="PATH", help="also write every cell as JSON here")
     parser.add_argument("--check-needed", action="store_true",
                         help="run interview mode again with the minutes a day each shortfall asked for")
@@ -80,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     cells = simulate.run_table(profiles=tuple(args.profiles), horizons=tuple(args.horizons),
                                sizes=tuple(args.sizes), seed=args.seed, target=args.target,
                                budget_minutes=args.budget)
-    sys.stdout.write(table(cells, args.target) + "\n")
+    text = table(cells, args.target)
+    sys.stdout.write(text + "\n")
     again: list[simulate.Cell] = []
     if args.check_needed:
         text, again = needed_table(cells, args.seed, args.target)
@@ -91,7 +95,14 @@ def main(argv: list[str] | None = None) -> int:
                        "cells": [asdict(c) for c in cells], "with_minutes_needed": [asdict(c) for c in again]},
                       out, indent=1)
     sys.stderr.write(f"{len(cells)} cells in {time.monotonic() - started:.0f} s\n")
-    return 0
+    failed = failed_verdicts(text)
+    sys.stderr.write(f"{failed} verdicts failed\n")
+    return 1 if args.strict and failed else 0
+
+
+def failed_verdicts(text: str) -> int:
+    """Rows of a table whose verdict fails the check of issue 17."""
+    return sum(("MISSED" in row or "MORE reviews" in row or "off by" in row) for row in text.splitlines())
 
 
 if __name__ == "__main__":

@@ -273,3 +273,28 @@ def test_changing_or_deleting_the_posting_plans_again(setup, client, clock):
     assert db.session.get(InterviewSettings, user.id).planned_on is not None
     assert client.post(f"/postings/{posting.id}/delete", data={}).status_code == 302
     assert db.session.scalar(select(func.count(PlannedReview.id))) == 0
+
+
+def test_a_new_study_day_plans_again_on_its_first_request(setup, clock):
+    user, questions, cards, posting = setup
+    service.refresh_bookings(user, clock.now)
+    db.session.commit()
+    assert not service.refresh_if_stale(user, clock.now)  # planned today: nothing to do
+    later = clock.now + timedelta(days=1)
+    assert service.refresh_if_stale(user, later)  # a passed-in now on the next study day
+    db.session.commit()
+    assert db.session.get(InterviewSettings, user.id).planned_on == drill.study_day(user, later).day
+    assert not service.refresh_if_stale(user, later)
+    days = set(db.session.scalars(select(PlannedReview.day)))
+    assert days and min(days) >= drill.study_day(user, later).day
+
+
+def test_the_first_page_of_a_new_day_refreshes_the_bookings(setup, app, client, clock):
+    user, questions, cards, posting = setup
+    app.config["SESSION_IDLE_MINUTES"] = 3 * 24 * 60  # still signed in the next day
+    service.refresh_bookings(user, clock.now)
+    db.session.commit()
+    clock.shift(timedelta(days=1))
+    response = client.get("/drill")
+    assert response.status_code == 200, response.headers.get("Location")
+    assert db.session.get(InterviewSettings, user.id).planned_on == drill.study_day(user, clock.now).day

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from prep.drill import service, tally
-from prep.drill.models import Card, CardState
+from prep.drill.models import Card, CardState, PlannedReview
 from prep.drill.queue import DoneToday, Limits
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation
@@ -151,6 +151,38 @@ def test_every_surface_agrees_across_the_day(client, login, day, clock):
     assert "3 buried cards are back in today&#39;s queue." in page
     surfaces = _surfaces(client, user, clock.now)
     assert set(surfaces.values()) == {(2, 0, 0, 0)}, surfaces
+
+
+def test_every_surface_counts_interview_bookings(client, login, day, clock):
+    """A review card interview mode booked for today (FSRS has it due next week) is due now on
+    every surface, reminder included; once answered, it is no longer counted."""
+    user, cards = day
+    login(user)
+    booked = cards["review"]
+    _set(booked, due=FIXED_NOW + timedelta(days=7))
+    db.session.add(PlannedReview(user_id=user.id, card_id=booked.id, day=service.study_day(user, clock.now).day))
+    db.session.commit()
+    surfaces = _surfaces(client, user, clock.now)
+    assert set(surfaces.values()) == {(2, 1, 0, 3)}, surfaces  # the booking stands in for the due review
+    assert service.queue_counts(user, clock.now).planned_now == 1
+    assert service.rate(user, booked.id, booked.version, 3, clock.now).recorded
+    db.session.commit()
+    assert service.queue_counts(user, clock.now).planned_now == 0
+
+
+def test_a_reminder_comes_for_bookings_alone(make_user, make_question, clock):
+    user = make_user(created_at=FIXED_NOW - timedelta(days=30))
+    question = make_question()
+    service.add_to_study(user, [question.id], FIXED_NOW - timedelta(days=20))
+    card = _card(user, question)
+    _set(card, state=CardState.review, step=None, stability=30.0, difficulty=5.0, reps=3,
+         due=FIXED_NOW + timedelta(days=20), last_review=FIXED_NOW - timedelta(days=3))
+    db.session.commit()
+    assert not [u for u in sweep_query.find_due(clock.now) if u.user_id == user.id]
+    db.session.add(PlannedReview(user_id=user.id, card_id=card.id, day=service.study_day(user, clock.now).day))
+    db.session.commit()
+    reminded = [u for u in sweep_query.find_due(clock.now) if u.user_id == user.id]
+    assert reminded and (reminded[0].learning, reminded[0].reviews, reminded[0].new) == (0, 1, 0)
 
 
 def test_a_session_shows_a_card_twice_only_as_a_learning_step(client, login, day, clock):

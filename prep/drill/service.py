@@ -103,7 +103,8 @@ class Counts:
 
     @property
     def reviews_today(self) -> int:
-        return self.queue.reviews_now
+        """Reviews due now, interview bookings included (as ``due_now`` counts them)."""
+        return self.queue.reviews_now + self.queue.planned_now
 
     @property
     def new_available(self) -> int:
@@ -135,16 +136,7 @@ def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None)
     """Due now / learning later today / new allowed today / buried: one query plus today's reviews."""
     day = study_day(user, now)
     return tally.queue_counts(today.tally(user.id, now, day), limits(user),
-                              done if done is not None else done_today(user, day),
-                              planned=_planned_beyond_due(user, now, day))
-
-
-def _planned_beyond_due(user: User, now: datetime, day: queue.StudyDay) -> int:
-    """Review cards interview mode booked for today that FSRS does not have due today."""
-    active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
-    return int(db.session.scalar(select(func.count(Card.id)).where(
-        Card.user_id == user.id, active, planned.booked_today(user.id, day),
-        Card.state == CardState.review, Card.due >= day.end)) or 0)
+                              done if done is not None else done_today(user, day))
 
 
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:

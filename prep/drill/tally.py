@@ -29,6 +29,8 @@ class Tally:
     buried: int = 0              # buried until later (a sibling's rating or Bury)
     total: int = 0
     suspended: int = 0
+    planned: int = 0             # review state, not buried, booked for today by interview mode, due
+                                 # after the study day ends and not answered today (beyond ``reviews_due``)
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,15 @@ class QueueCounts:
     new_limit_reached: bool
     planned_now: int = 0  # review cards interview mode booked for today that FSRS has not made due
 
-
     @property
     def due_now(self) -> int:
-        return self.learning_now + self.reviews_now
+        """Cards due now, interview bookings included (they come past the daily review limit)."""
+        return self.learning_now + self.reviews_now + self.planned_now
 
     @property
     def remaining_now(self) -> int:
         """Cards the drill would show now, one after another (interview bookings included)."""
-        return self.due_now + self.new_today + self.planned_now
+        return self.due_now + self.new_today
 
     @property
     def remaining_today(self) -> int:
@@ -63,16 +65,16 @@ class QueueCounts:
         return self.remaining_now + self.learning_later
 
 
-def queue_counts(tally: Tally, limits: Limits, done: DoneToday, planned: int = 0) -> QueueCounts:
-    """The counts from the one query's :class:`Tally`, within the daily limits; ``planned``: the
-    review cards interview mode booked for today beyond the due ones (they come past the limits)."""
+def queue_counts(tally: Tally, limits: Limits, done: DoneToday) -> QueueCounts:
+    """The counts from the one query's :class:`Tally`, within the daily limits (the review cards
+    interview mode booked for today beyond the due ones, ``tally.planned``, come past them)."""
     b: Budget = budget(limits, done)
     return QueueCounts(
         learning_now=tally.learning_now, reviews_now=min(tally.reviews_due, b.reviews_left),
         new_today=min(tally.new, b.new_left), learning_later=tally.learning_later,
         next_learning=tally.next_learning if tally.learning_later else None, buried=tally.buried,
         total_cards=tally.total, suspended=tally.suspended, new_limit_reached=b.new_left == 0 and tally.new > 0,
-        planned_now=planned)
+        planned_now=tally.planned)
 
 
 def minutes_until(when: datetime | None, now: datetime) -> int | None:

@@ -14,16 +14,17 @@ from sqlalchemy import and_, case, func, or_, select
 from ..dbtypes import UTCDateTime
 from ..extensions import db
 from . import queue
-from .models import Card, CardState
+from .models import Card, CardState, PlannedReview
 from .tally import Tally
 
 TALLY_FIELDS = ("learning_now", "learning_later", "next_learning", "reviews_due", "new", "buried", "total",
-                "suspended")
+                "suspended", "planned")
 
 
-def tally_columns(now: datetime, day_end: Any) -> list[Any]:
+def tally_columns(now: datetime, day_end: Any, day_start: Any, study_date: Any) -> list[Any]:
     """The labelled aggregate columns of :class:`.tally.Tally`, in :data:`TALLY_FIELDS` order.
-    ``day_end`` is a datetime or a column (the sweep's per-user ``CASE``)."""
+    ``day_end``, ``day_start`` and ``study_date`` (the study day's date, which interview-mode
+    bookings name) are values or columns (the sweep's per-user ``CASE``)."""
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
     learning = and_(active, Card.state.in_([CardState.learning, CardState.relearning]))
     horizon = now + queue.LEARN_AHEAD
@@ -41,6 +42,10 @@ def tally_columns(now: datetime, day_end: Any) -> list[Any]:
         count(and_(Card.suspended.is_(False), Card.buried_until > now), "buried"),
         func.count(Card.id).label("total"),
         count(Card.suspended.is_(True), "suspended"),
+        count(and_(active, Card.state == CardState.review, Card.due >= day_end,
+                   or_(Card.last_review.is_(None), Card.last_review < day_start),
+                   select(PlannedReview.id).where(PlannedReview.card_id == Card.id,
+                                                  PlannedReview.day == study_date).exists()), "planned"),
     ]
 
 
@@ -52,5 +57,6 @@ def tally_from_row(row: Any, offset: int = 0) -> Tally:
 
 def tally(user_id: int, now: datetime, day: queue.StudyDay) -> Tally:
     """One user's :class:`Tally` for the study day ``day`` (one query)."""
-    row = db.session.execute(select(*tally_columns(now, day.end)).where(Card.user_id == user_id)).one()
+    row = db.session.execute(select(*tally_columns(now, day.end, day.start, day.day))
+                             .where(Card.user_id == user_id)).one()
     return tally_from_row(row)

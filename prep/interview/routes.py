@@ -1,9 +1,9 @@
 """Interview mode's pages: the plan (``/plan``, with its settings) and "how did it go?"."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_login import login_required
+from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
@@ -16,6 +16,18 @@ from . import outcomes, service
 from .forms import OutcomeForm, PlanSettingsForm
 
 bp = Blueprint("interview", __name__)
+
+#: Blueprints whose pages show or use the day's bookings: their first request of a new study day
+#: makes the plan again (see :func:`service.refresh_if_stale`).
+PLAN_READERS = frozenset({"drill", "interview", "postings", "stats", "accounts"})
+
+
+@bp.before_app_request
+def _plan_for_the_new_day():
+    if request.blueprint not in PLAN_READERS or not current_user.is_authenticated:
+        return
+    if service.refresh_if_stale(current_user, clock.now()):
+        db.session.commit()
 
 
 @bp.route("/plan", methods=["GET", "POST"])

@@ -171,6 +171,18 @@ def refresh_bookings(user: Any, now: datetime) -> int:
     return stored
 
 
+def refresh_if_stale(user: Any, now: datetime) -> bool:
+    """Plan again when the stored plan was made on an earlier study day (the first request of a
+    new day): yesterday's bookings assumed yesterday's answers and budget. Only candidates who
+    ever had a plan are looked at (one primary-key read otherwise). True when it planned (the
+    caller commits)."""
+    row = db.session.get(InterviewSettings, user.id)
+    if row is None or row.planned_on is None or row.planned_on >= drill.study_day(user, now).day:
+        return False
+    refresh_bookings(user, now)
+    return True
+
+
 def after_rating(user: Any, now: datetime) -> bool:
     """After a rating: when the drill has no card left (the session is over) and interview mode
     has an interview ahead, plan again from the answers just given and book the days; True when

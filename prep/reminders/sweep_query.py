@@ -97,6 +97,8 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
                       for z, h in zc.pairs])
 
     local_date = by_zone(lambda c: c.local_date, Date())
+    study_date = case(*[(and_(User.timezone == z, User.day_start_hour == h), literal(days[(z, h)].day, Date()))
+                        for z, h in zc.pairs])
     minute_now = by_zone(lambda c: c.minute_of_day, db.Integer())
     study_start = by_pair(lambda d: d.start)
     study_end = by_pair(lambda d: d.end)
@@ -122,7 +124,7 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     )
     candidate_ids = select(candidates.c.user_id)
     card_counts = (  # the drill's one tally query (prep.drill.today), per user
-        select(Card.user_id.label("user_id"), *today.tally_columns(now, study_end))
+        select(Card.user_id.label("user_id"), *today.tally_columns(now, study_end, study_start, study_date))
         .join(User, User.id == Card.user_id)
         .where(Card.user_id.in_(candidate_ids))
         .group_by(Card.user_id)
@@ -161,7 +163,8 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         out.append(DueUser(
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
-            day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now, new=counts.new_today,
+            day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now + counts.planned_now,
+            new=counts.new_today,
             log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
     return DuePage(due=out, last_id=rows[-1][0] if len(rows) >= batch_size else None)
 
