@@ -298,3 +298,22 @@ def test_the_first_page_of_a_new_day_refreshes_the_bookings(setup, app, client, 
     response = client.get("/drill")
     assert response.status_code == 200, response.headers.get("Location")
     assert db.session.get(InterviewSettings, user.id).planned_on == drill.study_day(user, clock.now).day
+
+
+def test_a_card_on_the_translation_is_the_asked_questions_card(app, candidate, make_question, clock):
+    """Translations are one card: a posting asking the English wording plans with the candidate's
+    card on the Chinese one (recall now from its memory), books it, and makes no second card."""
+    from prep.questions import translations
+    en = make_question("What does an RDMA queue pair consist of?", lang="en")
+    zh = make_question("RDMA 的队列对（QP）由哪几部分组成？", lang="zh")
+    translations.link(en, zh)
+    db.session.commit()
+    card = review_card(candidate, zh, now=clock.now, days_ago=10, stability=12.0)
+    posting = make_posting(candidate, [en], days_ahead=10, now=clock.now)
+    found = service.plan_for(candidate, clock.now)
+    assert found.card_ids == {en.id: card.id}
+    assert found.forecast(posting.id).recall_now > 0  # not counted as unseen
+    service.refresh_bookings(candidate, clock.now)
+    db.session.commit()
+    assert db.session.scalar(select(func.count()).select_from(Card).where(Card.user_id == candidate.id)) == 1
+    assert set(db.session.scalars(select(PlannedReview.card_id))) <= {card.id}

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from ..drill import planned as bookings
 from ..drill import service as drill
 from ..drill.cards import CardState, memory_of
+from ..drill.groups import cards_for
 from ..drill.models import Card, ReviewLog
 from ..extensions import db
 from ..zones import user_zone
@@ -83,12 +84,14 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
     question_ids = {q for ids in asked.values() for q in ids}
     last_day = max(p.interview_date for p in postings)
     day_end = drill.study_day(user, now).end
-    cards = list(db.session.scalars(select(Card).where(Card.user_id == user.id, Card.suspended.is_(False)).where(
-        Card.question_id.in_(question_ids) | ((Card.state == CardState.review)
-                                              & (Card.due < day_end + timedelta(days=(last_day - today).days))))))
-    by_question = {c.question_id: c for c in cards}
+    # A card on any wording of an asked question (translations are one card) is that question's card.
+    by_question = {q: c for q, c in cards_for(user.id, question_ids).items() if not c.suspended}
+    others = db.session.scalars(select(Card).where(
+        Card.user_id == user.id, Card.suspended.is_(False), Card.state == CardState.review,
+        Card.due < day_end + timedelta(days=(last_day - today).days),
+        Card.id.not_in([c.id for c in by_question.values()]))).all()
     plan_cards = [plans.PlanCard(q, memory_of(by_question[q]) if q in by_question else None) for q in question_ids]
-    plan_cards += [plans.PlanCard(c.question_id, memory_of(c)) for c in cards if c.question_id not in question_ids]
+    plan_cards += [plans.PlanCard(c.question_id, memory_of(c)) for c in others if c.question_id not in question_ids]
     interviews = [plans.Interview(p.id, p.interview_date, asked[p.id]) for p in postings]
     plan = make_plan(plan_cards, interviews, plan_settings(user, settings), now,
                      spent_today_seconds=spent_today_seconds(user, now))
@@ -160,9 +163,10 @@ def refresh_bookings(user: Any, now: datetime) -> int:
         unseen = [q for q in found.plan.planned if q not in found.card_ids and q in found.questions]
         card_ids = dict(found.card_ids)
         if unseen and drill.add_to_study(user, unseen, now):
-            card_ids.update(db.session.execute(select(Card.question_id, Card.id).where(
-                Card.user_id == user.id, Card.question_id.in_(unseen))).all())
-        pairs = [(card_ids[q], day) for q, days in found.plan.planned.items() for day in days if q in card_ids]
+            card_ids.update({q: c.id for q, c in cards_for(user.id, unseen).items()})
+        # Two asked wordings of one question share a card: book each (card, day) once.
+        pairs = list(dict.fromkeys((card_ids[q], day) for q, days in found.plan.planned.items()
+                                   for day in days if q in card_ids))
     stored = bookings.replace_bookings(user.id, pairs, today)
     if db.session.get(InterviewSettings, user.id) is None:
         db.session.add(settings)
@@ -205,8 +209,7 @@ def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewF
         found = plan_for(user, now, settings)
         return found.forecast(posting.id) if found else None
     question_ids = list(dict.fromkeys(pq.question_id for pq in posting.questions))
-    cards = {c.question_id: memory_of(c) for c in db.session.scalars(
-        select(Card).where(Card.user_id == user.id, Card.question_id.in_(question_ids)))}
+    cards = {q: memory_of(c) for q, c in cards_for(user.id, question_ids).items()}
     free = replace(plan_settings(user, settings), budget_minutes=24 * 60)
     scheduler = recall.scheduler_for(free.scheduler)
     day_time = _interview_time(posting.interview_date, free)
