@@ -43,14 +43,17 @@ def scheduler_settings(user: User) -> scheduling.SchedulerSettings:
 
 
 def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
+    """Today's new cards and reviews answered (ratings only), and every log of today (one query)."""
+    rating = ReviewLog.kind == "review"
     row = db.session.execute(
         select(
-            func.coalesce(func.sum(case((ReviewLog.state_before == CardState.new.value, 1), else_=0)), 0),
-            func.coalesce(func.sum(case((ReviewLog.state_before == CardState.review.value, 1), else_=0)), 0),
-        ).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
-                ReviewLog.reviewed_at < day.end, ReviewLog.kind == "review")
+            func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == CardState.new.value), 1), else_=0)), 0),
+            func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == CardState.review.value), 1),
+                                        else_=0)), 0),
+            func.count(ReviewLog.id),
+        ).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start, ReviewLog.reviewed_at < day.end)
     ).one()
-    return queue.DoneToday(new=int(row[0]), reviews=int(row[1]))
+    return queue.DoneToday(new=int(row[0]), reviews=int(row[1]), answered=int(row[2]))
 
 
 def _active(user: User, now: datetime) -> Select[tuple[Card]]:
@@ -65,9 +68,8 @@ def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
-def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
-    """The card to show now, following :func:`queue.pick_order` (``done``: today's
-    :func:`done_today`, when the caller has it already)."""
+def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> Iterable[Select[tuple[Card]]]:
+    """The queries of :func:`next_card`, in :func:`queue.pick_order`; the first row found wins."""
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
     base = _active(user, now)
@@ -82,10 +84,24 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
             stmt = base.where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id)
         else:
             stmt = base.where(_learning_states(), Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
-        card = db.session.scalar(stmt.limit(1))
+        yield stmt.limit(1)
+
+
+def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
+    """The card to show now, following :func:`queue.pick_order` (``done``: today's
+    :func:`done_today`, when the caller has it already)."""
+    for stmt in _pick_queries(user, now, done):
+        card = db.session.scalar(stmt)
         if card is not None:
             return card
     return None
+
+
+def has_card_now(user: User, now: datetime) -> bool:
+    """Whether :func:`next_card` would find a card (its queries, selecting only the id: no
+    question, tags or links loaded)."""
+    return any(db.session.scalar(stmt.with_only_columns(Card.id)) is not None
+               for stmt in _pick_queries(user, now, None))
 
 
 @dataclass(frozen=True)
@@ -150,10 +166,9 @@ def _planned_beyond_due(user: User, now: datetime, day: queue.StudyDay) -> int:
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:
     """Dashboard and drill figures for the user's current study day."""
     day = study_day(user, now)
-    reviewed_today = db.session.scalar(
-        select(func.count(ReviewLog.id)).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
-                                               ReviewLog.reviewed_at < day.end)) or 0
-    return Counts(queue=queue_counts(user, now, done), reviewed_today=int(reviewed_today),
+    if done is None or done.answered is None:
+        done = done_today(user, day)
+    return Counts(queue=queue_counts(user, now, done), reviewed_today=int(done.answered or 0),
                   streak=current_streak(user, now))
 
 
