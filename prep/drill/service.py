@@ -16,10 +16,10 @@ from sqlalchemy.orm import lazyload
 
 from ..accounts.models import User
 from ..extensions import db
-from ..zones import user_zone
 from ..questions.models import Question, QuestionExplanation
 from . import planned, queue, scheduling, tally, today
 from .cards import memory_of
+from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
 from .tally import QueueCounts
 
@@ -98,10 +98,10 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 
 
 def has_card_now(user: User, now: datetime) -> bool:
-    """Whether :func:`next_card` would find a card (its queries, selecting only the id: no
+    """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
     question, tags or links loaded)."""
-    return any(db.session.scalar(stmt.with_only_columns(Card.id)) is not None
-               for stmt in _pick_queries(user, now, None))
+    found = [stmt.with_only_columns(Card.id).exists() for stmt in _pick_queries(user, now, None)]
+    return bool(found) and bool(db.session.scalar(select(or_(*found))))
 
 
 @dataclass(frozen=True)
@@ -170,25 +170,6 @@ def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Co
         done = done_today(user, day)
     return Counts(queue=queue_counts(user, now, done), reviewed_today=int(done.answered or 0),
                   streak=current_streak(user, now))
-
-
-def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
-    """Consecutive study days with reviews. Reads a short window first and widens it only when
-    the streak reaches the window's edge, so long histories cost little."""
-    day = study_day(user, now)
-    tz = user_zone(user.timezone)  # a stored name that is not a place reads as UTC
-    shift = timedelta(hours=user.day_start_hour)
-    window = 64
-    while True:
-        since = day.start - timedelta(days=window)
-        times = db.session.scalars(
-            select(ReviewLog.reviewed_at).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since)
-        )
-        days = {(t.astimezone(tz) - shift).date() for t in times}
-        result = queue.streak(days, day.day)
-        if result < window - 1 or window >= max_days:
-            return result
-        window = min(max_days, window * 4)
 
 
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:

@@ -16,6 +16,7 @@ Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -90,7 +91,34 @@ def is_same_question(a: str, b: str, threshold: float = NEAR_DUPLICATE_THRESHOLD
     return jaccard(bigrams(norm_a), bigrams(norm_b)) >= threshold
 
 
-def find_duplicate(text: str, candidates: Iterable[Candidate],
+class CandidateIndex:
+    """Candidates by normalised text and, per language, by bigram count: :func:`find_duplicate`
+    then reads only those whose size allows a Jaccard over the threshold, not the whole bank."""
+
+    def __init__(self, candidates: Iterable[Candidate] = ()) -> None:
+        self.by_norm: dict[str, Candidate] = {}
+        self._sizes: dict[str, list[tuple[int, int]]] = {}  # lang -> sorted (bigram count, position)
+        self._all: list[Candidate] = []
+        for candidate in candidates:
+            self.append(candidate)
+
+    def append(self, candidate: Candidate) -> None:
+        self.by_norm.setdefault(candidate.norm, candidate)
+        bisect.insort(self._sizes.setdefault(candidate.lang, []), (len(candidate.grams), len(self._all)))
+        self._all.append(candidate)
+
+    def __iter__(self):
+        return iter(self._all)
+
+    def sized(self, lang: str, low: float, high: float) -> list[Candidate]:
+        """The ``lang`` candidates with ``low <= bigram count <= high``, in insertion order."""
+        sizes = self._sizes.get(lang, [])
+        start = bisect.bisect_left(sizes, (int(low), -1))
+        end = bisect.bisect_right(sizes, (int(high) + 1, -1))
+        return [self._all[position] for _, position in sorted(sizes[start:end], key=lambda p: p[1])]
+
+
+def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
                    threshold: float = NEAR_DUPLICATE_THRESHOLD) -> Candidate | None:
     """The candidate ``text`` is the same question as: an exact normalised match first, else the
     most similar near-duplicate (ties: the lowest id); None when there is none."""
@@ -101,6 +129,11 @@ def find_duplicate(text: str, candidates: Iterable[Candidate],
     grams = bigrams(norm)
     terms = key_terms(text, lang)
     best: tuple[float, int, Candidate] | None = None
+    if isinstance(candidates, CandidateIndex):
+        if norm in candidates.by_norm:
+            return candidates.by_norm[norm]
+        # Jaccard >= t needs t * n <= m <= n / t for bigram counts n, m (rounded outwards).
+        candidates = candidates.sized(lang, threshold * len(grams) - 1, len(grams) / threshold + 1)
     for candidate in candidates:
         other = candidate.norm
         if other == norm:
@@ -112,7 +145,8 @@ def find_duplicate(text: str, candidates: Iterable[Candidate],
         # Jaccard >= t needs the smaller bigram set to be at least t times the larger one.
         if min(len(grams), len(other_grams)) < threshold * max(len(grams), len(other_grams)):
             continue
-        score = jaccard(grams, other_grams)
+        shared = len(grams & other_grams)  # jaccard without building the union
+        score = shared / (len(grams) + len(other_grams) - shared)
         if score < threshold or key_terms(candidate.text, lang) != terms:
             continue
         if best is None or (score, -candidate.id) > (best[0], -best[1]):
