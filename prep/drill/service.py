@@ -5,12 +5,14 @@ Views call these and commit; these functions never commit themselves.
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Select, and_, case, func, or_, select, update
+from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 
@@ -42,17 +44,22 @@ def scheduler_settings(user: User) -> scheduling.SchedulerSettings:
     return scheduling.settings_for_user(user)
 
 
+@functools.cache
+def _done_today_statement() -> Select:
+    """:func:`done_today`'s query, built once (bound per call: ``uid``, ``start``, ``end``)."""
+    rating = ReviewLog.kind == "review"
+
+    def ratings_from(state: CardState) -> Any:
+        return func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == state.value), 1), else_=0)), 0)
+
+    return select(ratings_from(CardState.new), ratings_from(CardState.review), func.count(ReviewLog.id)).where(
+        ReviewLog.user_id == bindparam("uid"), ReviewLog.reviewed_at >= bindparam("start"),
+        ReviewLog.reviewed_at < bindparam("end"))
+
+
 def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
     """Today's new cards and reviews answered (ratings only), and every log of today (one query)."""
-    rating = ReviewLog.kind == "review"
-    row = db.session.execute(
-        select(
-            func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == CardState.new.value), 1), else_=0)), 0),
-            func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == CardState.review.value), 1),
-                                        else_=0)), 0),
-            func.count(ReviewLog.id),
-        ).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start, ReviewLog.reviewed_at < day.end)
-    ).one()
+    row = db.session.execute(_done_today_statement(), {"uid": user.id, "start": day.start, "end": day.end}).one()
     return queue.DoneToday(new=int(row[0]), reviews=int(row[1]), answered=int(row[2]))
 
 
@@ -68,30 +75,40 @@ def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
-def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> Iterable[Select[tuple[Card]]]:
-    """The queries of :func:`next_card`, in :func:`queue.pick_order`; the first row found wins."""
+@functools.cache
+def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
+    """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_end``,
+    ``ahead``); :data:`queue.Pick.planned` is built per call (:func:`planned.booked_today`)."""
+    base = select(Card).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
+                              or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")))
+    if pick is queue.Pick.learning:
+        stmt = base.where(_learning_states(), Card.due <= bindparam("now")).order_by(Card.due, Card.id)
+    elif pick is queue.Pick.review:
+        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end")).order_by(Card.due, Card.id)
+    elif pick is queue.Pick.new:
+        stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+    else:
+        stmt = base.where(_learning_states(), Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
+    return stmt.limit(1)
+
+
+def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[Select]]:
+    """The queries of :func:`next_card` in :func:`queue.pick_order` (the first row found wins),
+    and the values they are bound to."""
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
-    base = _active(user, now)
-    for pick in queue.with_planned(queue.pick_order(b)):
-        if pick is queue.Pick.learning:
-            stmt = base.where(_learning_states(), Card.due <= now).order_by(Card.due, Card.id)
-        elif pick is queue.Pick.review:
-            stmt = base.where(Card.state == CardState.review, Card.due < day.end).order_by(Card.due, Card.id)
-        elif pick is queue.Pick.new:
-            stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
-        elif pick is queue.Pick.planned:
-            stmt = base.where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id)
-        else:
-            stmt = base.where(_learning_states(), Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
-        yield stmt.limit(1)
+    params = {"uid": user.id, "now": now, "day_end": day.end, "ahead": now + queue.LEARN_AHEAD}
+    return params, [_active(user, now).where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id).limit(1)
+                    if pick is queue.Pick.planned else _pick_statement(pick)
+                    for pick in queue.with_planned(queue.pick_order(b))]
 
 
 def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
     """The card to show now, following :func:`queue.pick_order` (``done``: today's
     :func:`done_today`, when the caller has it already)."""
-    for stmt in _pick_queries(user, now, done):
-        card = db.session.scalar(stmt)
+    params, queries = _pick_queries(user, now, done)
+    for stmt in queries:
+        card = db.session.scalar(stmt, params)
         if card is not None:
             return card
     return None
@@ -100,8 +117,9 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 def has_card_now(user: User, now: datetime) -> bool:
     """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
     question, tags or links loaded)."""
-    found = [stmt.with_only_columns(Card.id).exists() for stmt in _pick_queries(user, now, None)]
-    return bool(found) and bool(db.session.scalar(select(or_(*found))))
+    params, queries = _pick_queries(user, now, None)
+    found = [stmt.with_only_columns(Card.id).exists() for stmt in queries]
+    return bool(found) and bool(db.session.scalar(select(or_(*found)), params))
 
 
 @dataclass(frozen=True)

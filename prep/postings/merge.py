@@ -16,7 +16,6 @@ Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
-import bisect
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -47,6 +46,10 @@ class Candidate:
     @cached_property
     def grams(self) -> frozenset[str]:
         return bigrams(self.norm)
+
+    @cached_property
+    def terms(self) -> frozenset[str]:
+        return key_terms(self.text, self.lang)
 
 
 def bigrams(norm: str) -> frozenset[str]:
@@ -92,30 +95,25 @@ def is_same_question(a: str, b: str, threshold: float = NEAR_DUPLICATE_THRESHOLD
 
 
 class CandidateIndex:
-    """Candidates by normalised text and, per language, by bigram count: :func:`find_duplicate`
-    then reads only those whose size allows a Jaccard over the threshold, not the whole bank."""
+    """Candidates by normalised text and by (language, technical terms): a near-duplicate must
+    have both equal, so :func:`find_duplicate` reads only those, not the whole bank."""
 
     def __init__(self, candidates: Iterable[Candidate] = ()) -> None:
         self.by_norm: dict[str, Candidate] = {}
-        self._sizes: dict[str, list[tuple[int, int]]] = {}  # lang -> sorted (bigram count, position)
-        self._all: list[Candidate] = []
+        self._by_terms: dict[tuple[str, frozenset[str]], list[Candidate]] = {}
         for candidate in candidates:
             self.append(candidate)
 
     def append(self, candidate: Candidate) -> None:
         self.by_norm.setdefault(candidate.norm, candidate)
-        bisect.insort(self._sizes.setdefault(candidate.lang, []), (len(candidate.grams), len(self._all)))
-        self._all.append(candidate)
+        self._by_terms.setdefault((candidate.lang, candidate.terms), []).append(candidate)
 
     def __iter__(self):
-        return iter(self._all)
+        return (c for group in self._by_terms.values() for c in group)
 
-    def sized(self, lang: str, low: float, high: float) -> list[Candidate]:
-        """The ``lang`` candidates with ``low <= bigram count <= high``, in insertion order."""
-        sizes = self._sizes.get(lang, [])
-        start = bisect.bisect_left(sizes, (int(low), -1))
-        end = bisect.bisect_right(sizes, (int(high) + 1, -1))
-        return [self._all[position] for _, position in sorted(sizes[start:end], key=lambda p: p[1])]
+    def sharing_terms(self, lang: str, terms: frozenset[str]) -> list[Candidate]:
+        """The ``lang`` candidates whose technical terms are ``terms``."""
+        return self._by_terms.get((lang, terms), [])
 
 
 def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
@@ -132,8 +130,7 @@ def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
     if isinstance(candidates, CandidateIndex):
         if norm in candidates.by_norm:
             return candidates.by_norm[norm]
-        # Jaccard >= t needs t * n <= m <= n / t for bigram counts n, m (rounded outwards).
-        candidates = candidates.sized(lang, threshold * len(grams) - 1, len(grams) / threshold + 1)
+        candidates = candidates.sharing_terms(lang, terms)
     for candidate in candidates:
         other = candidate.norm
         if other == norm:
@@ -147,7 +144,7 @@ def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
             continue
         shared = len(grams & other_grams)  # jaccard without building the union
         score = shared / (len(grams) + len(other_grams) - shared)
-        if score < threshold or key_terms(candidate.text, lang) != terms:
+        if score < threshold or candidate.terms != terms:
             continue
         if best is None or (score, -candidate.id) > (best[0], -best[1]):
             best = (score, candidate.id, candidate)
