@@ -6,7 +6,6 @@ Views call these and commit; these functions never commit themselves.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -18,9 +17,11 @@ from sqlalchemy.orm import lazyload
 
 from ..accounts.models import User
 from ..extensions import db
-from ..questions.models import Question, QuestionExplanation
+from ..questions.models import Question
 from . import planned, queue, scheduling, tally, today
 from .cards import memory_of
+from .siblings import (BURIED_SIBLINGS, balanced_outcome, bury_cards, due_per_day,  # noqa: F401 (service.*)
+                       sibling_ids_due_today, sibling_question_ids, unbury_siblings)
 from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
 from .tally import QueueCounts
@@ -245,77 +246,6 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     return RateResult(recorded=True, card=card, review=log)
 
 
-# --- load balancing -------------------------------------------------------------------------
-
-def due_per_day(user: User, card_id: int, now: datetime, days: range) -> list[int]:
-    """How many of the user's other scheduled (not new, not suspended) cards fall due on each
-    study day ``now + d`` for ``d`` in ``days``: one aggregate query."""
-    bounds = [queue.study_day(now + timedelta(days=d), user.timezone, user.day_start_hour) for d in days]
-    columns = [func.coalesce(func.sum(case((and_(Card.due >= b.start, Card.due < b.end), 1), else_=0)), 0)
-               for b in bounds]
-    row = db.session.execute(select(*columns).where(
-        Card.user_id == user.id, Card.suspended.is_(False),
-        Card.state.in_([CardState.learning, CardState.review, CardState.relearning]),
-        Card.due >= min(b.start for b in bounds), Card.due < max(b.end for b in bounds),
-        Card.id != card_id)).one()
-    return [int(v) for v in row]
-
-
-def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
-                     now: datetime) -> scheduling.ReviewOutcome:
-    """Move a fuzz-free review outcome to the least loaded day of fsrs's fuzz range (as Anki
-    24.11's load balancer); intervals over 90 days get plain fuzz from a seeded RNG."""
-    window = scheduling.balance_window(outcome, now, user.maximum_interval)
-    if window is None:
-        return outcome
-    counts = due_per_day(user, card.id, now, window.days) if window.balanced else []
-    rng = random.Random(f"{card.id}:{card.version}")
-    return scheduling.with_interval(outcome, now, scheduling.choose_interval(window, counts, rng))
-
-
-# --- siblings ---------------------------------------------------------------------------------
-
-BURIED_SIBLINGS = "buried_siblings"  # key in ReviewLog.card_before: the sibling cards a rating buried
-
-
-def sibling_question_ids(question_id: int):
-    """The questions sharing an accepted explanation link (same slug) with this one, in its
-    language (a subquery): a wording in the other language is a translation, not a sibling, and
-    does not bury it."""
-    slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
-                                                   QuestionExplanation.rejected.is_(False))
-    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
-    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
-        QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id, Question.lang == lang)
-
-
-def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
-    """The user's other cards linked to the same explanation that today's queue would show:
-    new ones, and reviews due before the study day ends (not suspended, not already buried)."""
-    day = study_day(user, now)
-    return list(db.session.scalars(select(Card.id).where(
-        Card.user_id == user.id, Card.id != card.id, Card.question_id.in_(sibling_question_ids(card.question_id)),
-        Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now),
-        or_(Card.state == CardState.new, and_(Card.state == CardState.review, Card.due < day.end)),
-    ).order_by(Card.id)))
-
-
-def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
-    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(card_ids))
-                       .values(buried_until=until).execution_options(synchronize_session=False))
-
-
-def _unbury_siblings(user: User, log: ReviewLog) -> None:
-    """Undo of a rating: unbury the siblings it buried (those still buried until that day's end)."""
-    ids = [i for i in (log.card_before or {}).get(BURIED_SIBLINGS, []) if isinstance(i, int)]
-    if not ids:
-        return
-    until = study_day(user, log.reviewed_at).end
-    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(ids), Card.buried_until == until)
-                       .values(buried_until=None).execution_options(synchronize_session=False))
-
-
 # --- undo -------------------------------------------------------------------------------------
 
 def last_review(user: User) -> ReviewLog | None:
@@ -341,7 +271,7 @@ def undo_last(user: User) -> Card | None:
     card = get_card(user, log.card_id, for_update=True)
     scheduling.restore(card, log.card_before)
     card.version += 1
-    _unbury_siblings(user, log)
+    unbury_siblings(user, log)
     db.session.delete(log)
     db.session.flush()
     return card
