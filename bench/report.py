@@ -137,7 +137,13 @@ def render(report: dict[str, Any], notes: list[str]) -> str:
         cells = []
         for name in dbs:
             value = report[name].get(key)
-            cells.append(f"{_fmt(value)}{unit if value is not None else ''} — {_met(value, op, threshold)}")
+            if key == "ratings_recorded_ok" and value is not None:
+                cells.append(f"{'yes' if value else 'no'} ({_fmt(report[name].get('ratings_sent'))} sent) — "
+                             f"{_met(value, op, threshold)}")
+            elif value is None and "batch" in key and report[name].get("batch_missing"):
+                cells.append("null: GET /drill/batch.json answered 404 (no endpoint in this build)")
+            else:
+                cells.append(f"{_fmt(value)}{unit if value is not None else ''} — {_met(value, op, threshold)}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines += ["", "## All figures", "", "| figure | " + " | ".join(dbs) + " |", "|---|" + "---|" * len(dbs)]
     for label, keys, unit in FIGURES:
