@@ -63,3 +63,32 @@ def test_import_statements_do_not_grow_per_merged_question(app, make_question):
         counts.append(counter["n"])
     # Merging into questions already in the bank: one INSERT per posting question, no lookups per question.
     assert counts[1] - counts[0] <= len(texts) - 2, counts
+
+
+def test_explanation_cache_checks_read_an_index(app, make_question):
+    """The linker's and the merge candidates' cache checks (every import runs them) read the
+    explanations' indexes, not every row with its text (SQLite's plan; PostgreSQL picks by size)."""
+    from sqlalchemy import event
+
+    from prep.content.sync import current_linker
+    from prep.postings.bank import explanations_fingerprint
+
+    if db.engine.dialect.name != "sqlite":
+        return
+    captured: list[tuple[str, object]] = []
+
+    def grab(conn, cursor, statement, params, context, executemany):
+        if "FROM explanations" in statement and "count(" in statement:
+            captured.append((statement, params))
+
+    event.listen(db.engine, "before_cursor_execute", grab)
+    try:
+        current_linker()
+        explanations_fingerprint()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", grab)
+    assert len(captured) == 2
+    for statement, params in captured:
+        plan = " ".join(str(row[-1]) for row in
+                        db.session.connection().exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params).all())
+        assert "COVERING INDEX" in plan or "USING INDEX" in plan, (statement, plan)
