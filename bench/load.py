@@ -7,7 +7,12 @@ CSRF token from the /drill page, then runs the phases in lock-step with the othe
 * ``floor``: GET the trivial endpoint (no database), the ceiling of Flask + the server;
 * ``next``: GET /drill (the next-card page, as a browser loads it);
 * ``rate``: POST /drill/rate for the user's own cards with the version each was shown at
-  (the client keeps the versions, as the page would), expecting the 302 back to /drill.
+  (the client keeps the versions, as the page would), expecting the 302 back to /drill;
+* ``batch``: GET /drill/batch.json?n=5 (the prefetching drill's card batch); a 404 on the first
+  request marks the phase ``missing`` (an app without the endpoint) and ends it;
+* ``loop``: the drill loop (page, batch JSON when it exists, rating) in an open loop: requests
+  start on a fixed schedule at ``fraction`` of the capacity the earlier phases measured, whether
+  or not earlier ones have finished, and latency counts from the scheduled start (queueing included).
 
 Every phase is bounded by a duration and a request count; only loopback URLs are accepted.
 """
@@ -148,6 +153,11 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
         errors: list[list[str]] = [[] for _ in browsers]
         barrier = threading.Barrier(clients + 1)
         state = {"deadline": 0.0}
+        missing: list[int] = []
+        plan: list[tuple[float, str]] = []
+        loop_sink: dict[str, list[float]] = {"next": [], "batch": [], "rate": []}
+        if kind == "loop":
+            plan = loop_plan(results["phases"], float(phase.get("fraction", 0.5)), seconds, max_requests)
 
         def worker(i: int) -> None:
             b = browsers[i]
@@ -156,31 +166,20 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             barrier.wait()
             deadline = state["deadline"]
             position = local.randrange(len(b.cards)) if b.cards else 0
-            while len(mine) < per_client and time.perf_counter() < deadline:
+            if kind == "loop":
+                _open_loop(b, i, clients, plan, local, started_at=deadline - seconds, sink=loop_sink, errors=errors[i])
+                return
+            while len(mine) < per_client and time.perf_counter() < deadline and not missing:
                 if kind == "floor":
-                    method, path, form, expect = "GET", phase["path"], None, 200
-                elif kind == "next":
-                    method, path, form, expect = "GET", "/drill", None, 200
+                    request = ("GET", phase["path"], None, 200)
                 else:
-                    card = b.cards[position % len(b.cards)]
-                    position += 1
-                    form = {"csrf_token": b.csrf, "card_id": card[0], "version": card[1],
-                            "rating": local.choices((1, 2, 3, 4), (0.12, 0.13, 0.65, 0.10))[0],
-                            "duration_ms": local.randint(2000, 30000)}
-                    method, path, expect = "POST", "/drill/rate", 302
+                    request, position = _drill_request(b, kind, local, position)
                 started = time.perf_counter()
-                try:
-                    status, location, _ = b.request(method, path, form)
-                except (OSError, http.client.HTTPException) as err:
-                    errors[i].append(f"{type(err).__name__}: {err}")
-                    continue
-                elapsed = time.perf_counter() - started
-                if status != expect or (kind == "rate" and "/drill" not in location):
-                    errors[i].append(f"{method} {path}: {status} {location}")
-                    continue
-                if kind == "rate":
-                    card[1] += 1  # the rating was taken: the card's version moved on
-                mine.append(elapsed)
+                outcome = _send(b, kind, request, errors[i])
+                if outcome == "missing":
+                    missing.append(i)
+                elif outcome:
+                    mine.append(time.perf_counter() - started)
 
         threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(clients)]
         for t in threads:
@@ -195,7 +194,10 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
         cpu_used = cpu_seconds(server_pids) - cpu_before
         flat = sorted(x for chunk in latencies for x in chunk)
         all_errors = [e for chunk in errors for e in chunk]
-        results["phases"][name] = {
+        if kind == "loop":
+            results["phases"][name] = _loop_result(plan, loop_sink, all_errors, wall, cpu_used, seconds)
+            continue
+        results["phases"][name] = {"missing": bool(missing),
             "kind": kind, "requests": len(flat), "errors": len(all_errors), "error_samples": all_errors[:5],
             "wall_s": round(wall, 3), "rps": round(len(flat) / wall, 1) if wall else None,
             "p50_ms": _ms(_percentile(flat, 0.50)), "p95_ms": _ms(_percentile(flat, 0.95)),
@@ -203,8 +205,84 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             "mean_ms": _ms(sum(flat) / len(flat) if flat else None),
             "server_cpu_ms_per_request": round(1000 * cpu_used / len(flat), 3) if flat else None,
         }
-    results["ratings_sent"] = results["phases"].get("rate", {}).get("requests", 0)
+    results["ratings_sent"] = sum(ph.get("ratings", ph["requests"] if ph["kind"] == "rate" else 0)
+                                  for ph in results["phases"].values())
     return results
+
+
+def _drill_request(b: Browser, kind: str, local: random.Random, position: int) -> tuple[tuple, int]:
+    """(method, path, form, expected status) of one drill request, and the next card position."""
+    if kind == "next":
+        return ("GET", "/drill", None, 200), position
+    if kind == "batch":
+        return ("GET", "/drill/batch.json?n=5", None, 200), position
+    card = b.cards[position % len(b.cards)]
+    form = {"csrf_token": b.csrf, "card_id": card[0], "version": card[1],
+            "rating": local.choices((1, 2, 3, 4), (0.12, 0.13, 0.65, 0.10))[0],
+            "duration_ms": local.randint(2000, 30000)}
+    return ("POST", "/drill/rate", form, 302, card), position + 1
+
+
+def _send(b: Browser, kind: str, request: tuple, errors: list[str]) -> bool | str:
+    """Send one request; True when it answered as expected, "missing" for a batch endpoint's 404."""
+    method, path, form, expect = request[:4]
+    try:
+        status, location, _ = b.request(method, path, form)
+    except (OSError, http.client.HTTPException) as err:
+        errors.append(f"{type(err).__name__}: {err}")
+        return False
+    if kind == "batch" and status == 404:
+        return "missing"
+    if status != expect or (kind == "rate" and "/drill" not in location):
+        errors.append(f"{method} {path}: {status} {location}")
+        return False
+    if kind == "rate":
+        request[4][1] += 1  # the rating was taken: the card's version moved on
+    return True
+
+
+def loop_plan(phases: dict[str, Any], fraction: float, seconds: float, max_requests: int) -> list[tuple[float, str]]:
+    """The open loop's schedule: (offset in s, kind) for page, batch JSON (when it exists) and rating
+    in turn, at ``fraction`` of the loop's capacity. Capacity: one of each, each at the throughput
+    its closed-loop phase measured, takes sum(1 / rps) seconds of the server."""
+    kinds = [k for k in ("next", "batch", "rate") if phases.get(k, {}).get("rps") and not phases[k].get("missing")]
+    if not kinds:
+        return []
+    cycle = sum(1.0 / phases[k]["rps"] for k in kinds)  # server seconds per loop of one of each
+    rate = fraction * len(kinds) / cycle  # requests per second
+    count = min(max_requests, int(rate * seconds))
+    return [(n / rate, kinds[n % len(kinds)]) for n in range(count)]
+
+
+def _open_loop(b: Browser, i: int, clients: int, plan: list[tuple[float, str]], local: random.Random, *,
+               started_at: float, sink: dict[str, list[float]], errors: list[str]) -> None:
+    """Client ``i`` sends every ``clients``-th request of the plan at its time (or at once when it
+    is late: its own earlier request is still running); latency counts from the scheduled time."""
+    position = local.randrange(len(b.cards)) if b.cards else 0
+    for offset, kind in plan[i::clients]:
+        due = started_at + offset
+        wait = due - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        request, position = _drill_request(b, kind, local, position)
+        if _send(b, kind, request, errors) is True:
+            sink[kind].append(time.perf_counter() - due)
+
+
+def _loop_result(plan: list[tuple[float, str]], sink: dict[str, list[float]], errors: list[str], wall: float,
+                 cpu_used: float, seconds: float) -> dict[str, Any]:
+    done = sum(len(v) for v in sink.values())
+    out: dict[str, Any] = {"kind": "loop", "requests": done, "ratings": len(sink["rate"]), "errors": len(errors),
+                           "error_samples": errors[:5], "wall_s": round(wall, 3),
+                           "target_rps": round(len(plan) / seconds, 1) if plan else None,
+                           "rps": round(done / wall, 1) if wall else None,
+                           "server_cpu_ms_per_request": round(1000 * cpu_used / done, 3) if done else None}
+    for kind, values in sink.items():
+        flat = sorted(values)
+        out[kind] = {"requests": len(flat), "p50_ms": _ms(_percentile(flat, 0.50)),
+                     "p95_ms": _ms(_percentile(flat, 0.95)), "p99_ms": _ms(_percentile(flat, 0.99)),
+                     "max_ms": _ms(flat[-1] if flat else None)}
+    return out
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -121,6 +121,28 @@ def profile_content(kind: str, explanations: int) -> str:
                 profiler.stop()
                 out.append(f"## {name} ({explanations} explanations): {time.perf_counter() - started:.3f} s")
                 out.append(profiler.output_text(unicode=True, color=False))
+            statements: list[str] = []
+
+            def record(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+                statements.append(re.sub(r"\s+", " ", statement)[:160])
+
+            texts = generate.posting_texts(6, seed=7)
+            event.listen(db.engine, "before_cursor_execute", record)
+            import_posting(None, texts[0], datetime.now(timezone.utc))
+            db.session.commit()
+            event.remove(db.engine, "before_cursor_execute", record)
+            out.append(f"## posting import: {len(statements)} SQL statements in one import")
+            out.extend(f"  {i + 1:2d}. {s}" for i, s in enumerate(statements))
+            profiler = Profiler(interval=0.0005)
+            started = time.perf_counter()
+            profiler.start()
+            for text in texts[1:]:
+                import_posting(None, text, datetime.now(timezone.utc))
+                db.session.commit()
+            profiler.stop()
+            out.append(f"## posting import: {len(texts) - 1} imports, "
+                       f"{1000 * (time.perf_counter() - started) / (len(texts) - 1):.1f} ms each")
+            out.append(profiler.output_text(unicode=True, color=False))
             db.session.remove()
             db.engine.dispose()
     return "\n".join(out)

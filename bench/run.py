@@ -83,14 +83,17 @@ def drill_figures(kind: str, work: Path, args: argparse.Namespace, workers: int 
                 {"name": "floor", "kind": "floor", "path": server.floor_path, "seconds": args.seconds,
                  "max_requests": args.max_requests},
                 {"name": "next", "kind": "next", "seconds": args.seconds, "max_requests": args.max_requests},
+                {"name": "batch", "kind": "batch", "seconds": args.seconds, "max_requests": args.max_requests},
                 {"name": "rate", "kind": "rate", "seconds": args.seconds, "max_requests": args.max_requests},
+                {"name": "loop", "kind": "loop", "fraction": 0.5, "seconds": args.seconds,
+                 "max_requests": args.max_requests},
             ]
             spec = {"url": server.url, "password": generate.PASSWORD, "clients": CLIENTS,
                     "users": chosen, "phases": phases, "server_pids": server.worker_pids()}
             log(f"{kind}: driving {server.url} ({server.mode}) with {CLIENTS} clients, floor {server.floor_path}")
             proc = subprocess.run([sys.executable, "-m", "bench.load"], input=json.dumps(spec), text=True,
                                   capture_output=True, cwd=Path(__file__).resolve().parent.parent,
-                                  timeout=4 * args.seconds + 600)
+                                  timeout=6 * args.seconds + 600)
             if proc.returncode != 0:
                 raise RuntimeError(f"load client failed: {proc.stderr[-3000:]}")
             load = json.loads(proc.stdout)
@@ -117,6 +120,7 @@ def drill_figures(kind: str, work: Path, args: argparse.Namespace, workers: int 
         })
         out["rating_vs_floor"] = (round(out["rating_rps"] / out["floor_rps"], 3)
                                   if out["rating_rps"] and out["floor_rps"] else None)
+        out.update(report.loop_figures(p))
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
@@ -163,7 +167,11 @@ def notes_for(results: dict[str, Any], args: argparse.Namespace) -> list[str]:
         f"Load: {CLIENTS} client threads in one separate process (keep-alive HTTP/1.1, one logged-in user "
         "each, CSRF on: tokens read from the pages like a browser), sharing the 2 cores with the server; "
         f"each phase {args.seconds:g} s or {args.max_requests} requests. `next` = GET /drill (full page); "
-        "`rate` = POST /drill/rate over the user's own cards at their current versions (302 not followed).",
+        "`rate` = POST /drill/rate over the user's own cards at their current versions (302 not followed); "
+        "`batch` = GET /drill/batch.json?n=5 (null when the app answers 404: no such endpoint yet). "
+        "The half-capacity loop: page, batch JSON (when it exists) and rating in turn, started on a fixed "
+        "schedule (open loop) at 0.5 x the capacity the closed-loop phases measured (sum of 1/rps per loop); "
+        "latency counts from each request's scheduled start, so queueing behind a late one is included.",
         "The reminder sweep figure is the time to remind every due user: `prep.reminders.service.sweep` run "
         "back to back (the app's composer, a null mail transport) until a sweep claims nothing.",
         "Posting import = `prep.postings.service.import_posting` as the import route calls it (the "

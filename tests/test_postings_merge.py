@@ -301,3 +301,22 @@ def test_seed_and_sample_share_a_question(app, make_user):
     db.session.commit()
     q = db.session.scalar(select(Question).where(Question.text == "在分布式训练中，如何定位通信瓶颈？"))
     assert [p.company for p in postings_asking([q.id], user)[q.id]] == ["百度", "云帆智算"]
+
+
+def test_candidate_index_finds_what_the_full_scan_finds():
+    """find_duplicate over a CandidateIndex (the import's: only the candidates whose size allows
+    a match) answers as the scan over every candidate does."""
+    from prep.postings.merge import Candidate, CandidateIndex, find_duplicate
+
+    texts = ["请解释NCCL中AllReduce的Ring算法原理", "How does ring AllReduce work, step by step?",
+             "What limits bus bandwidth on an 8-GPU NVLink system?", "What is MPI?", "RDMA与TCP/IP相比有何优势？",
+             "Explain how ring AllReduce works step-by-step!", "How does ring AllReduce work, step by step, in NCCL?"]
+    texts += [f"How would you shard a {n}-billion parameter model across 64 GPUs with FSDP?" for n in range(1, 40)]
+    candidates = [Candidate(id=i + 1, text=t, lang="zh" if any(ord(c) > 0x2E80 for c in t) else "en")
+                  for i, t in enumerate(texts)]
+    index = CandidateIndex(candidates)
+    asked = texts + ["请解释一下NCCL中AllReduce的Ring算法原理", "how does ring all-reduce work step by step",
+                     "How would you shard a 7-billion parameter model across 64 GPUs using FSDP?", "What is MPIX?",
+                     "ＲＤＭＡ与ＴＣＰ／ＩＰ相比有何优势？", "Something else entirely, about kernels and caches?"]
+    for text in asked:
+        assert find_duplicate(text, index) == find_duplicate(text, candidates), text

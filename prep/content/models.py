@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from datetime import datetime
 
-from sqlalchemy import (JSON, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint)
+from sqlalchemy import (JSON, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
@@ -27,7 +27,11 @@ FILE_ORIGINS = (Origin.file.value, Origin.migration.value)
 
 class Explanation(db.Model):
     __tablename__ = "explanations"
-    __table_args__ = (UniqueConstraint("slug", "lang", name="uq_explanation_slug_lang"),)
+    __table_args__ = (UniqueConstraint("slug", "lang", name="uq_explanation_slug_lang"),
+                      # The linker's and the merge candidates' cache checks (count, newest update,
+                      # highest id) read these instead of every row's text (issue 20: 8 ms -> 0.6 ms).
+                      Index("ix_explanations_live_updated", "removed_at", "updated_at", "id"),
+                      Index("ix_explanations_updated_at", "updated_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(120), index=True)

@@ -4,7 +4,7 @@ Pure module: no Flask, no database. ``now`` is always a UTC-aware datetime.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from enum import Enum
 from zoneinfo import ZoneInfo
@@ -54,6 +54,7 @@ class Limits:
 class DoneToday:
     new: int = 0       # new cards introduced today
     reviews: int = 0   # review-state cards answered today
+    answered: int | None = field(default=None, compare=False)  # every log today, any kind (None: not counted)
 
 
 @dataclass(frozen=True)

@@ -113,9 +113,8 @@ def rate():
                      key_points=_ticks(form))
     except service.CardNotFound:
         abort(404)
-    db.session.commit()
-    if interview.after_rating(signed_in_user(), now):  # the session is over: plan again from its answers
-        db.session.commit()
+    interview.after_rating(signed_in_user(), now)  # the session is over: plan again from its answers
+    db.session.commit()  # one transaction for both
     return redirect(url_for("drill.drill"))
 
 

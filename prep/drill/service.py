@@ -5,21 +5,24 @@ Views call these and commit; these functions never commit themselves.
 """
 from __future__ import annotations
 
-import random
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import Select, and_, case, func, or_, select, update
+from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 
 from ..accounts.models import User
 from ..extensions import db
-from ..zones import user_zone
-from ..questions.models import Question, QuestionExplanation
+from ..questions.models import Question
 from . import planned, queue, scheduling, tally, today
 from .cards import memory_of
+from .siblings import (BURIED_SIBLINGS, balanced_outcome, bury_cards, due_per_day,  # noqa: F401 (service.*)
+                       sibling_ids_due_today, sibling_question_ids, unbury_siblings)
+from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
 from .tally import QueueCounts
 
@@ -42,15 +45,23 @@ def scheduler_settings(user: User) -> scheduling.SchedulerSettings:
     return scheduling.settings_for_user(user)
 
 
+@functools.cache
+def _done_today_statement() -> Select:
+    """:func:`done_today`'s query, built once (bound per call: ``uid``, ``start``, ``end``)."""
+    rating = ReviewLog.kind == "review"
+
+    def ratings_from(state: CardState) -> Any:
+        return func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == state.value), 1), else_=0)), 0)
+
+    return select(ratings_from(CardState.new), ratings_from(CardState.review), func.count(ReviewLog.id)).where(
+        ReviewLog.user_id == bindparam("uid"), ReviewLog.reviewed_at >= bindparam("start"),
+        ReviewLog.reviewed_at < bindparam("end"))
+
+
 def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
-    row = db.session.execute(
-        select(
-            func.coalesce(func.sum(case((ReviewLog.state_before == CardState.new.value, 1), else_=0)), 0),
-            func.coalesce(func.sum(case((ReviewLog.state_before == CardState.review.value, 1), else_=0)), 0),
-        ).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
-                ReviewLog.reviewed_at < day.end, ReviewLog.kind == "review")
-    ).one()
-    return queue.DoneToday(new=int(row[0]), reviews=int(row[1]))
+    """Today's new cards and reviews answered (ratings only), and every log of today (one query)."""
+    row = db.session.execute(_done_today_statement(), {"uid": user.id, "start": day.start, "end": day.end}).one()
+    return queue.DoneToday(new=int(row[0]), reviews=int(row[1]), answered=int(row[2]))
 
 
 def _active(user: User, now: datetime) -> Select[tuple[Card]]:
@@ -65,27 +76,51 @@ def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
+@functools.cache
+def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
+    """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_end``,
+    ``ahead``); :data:`queue.Pick.planned` is built per call (:func:`planned.booked_today`)."""
+    base = select(Card).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
+                              or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")))
+    if pick is queue.Pick.learning:
+        stmt = base.where(_learning_states(), Card.due <= bindparam("now")).order_by(Card.due, Card.id)
+    elif pick is queue.Pick.review:
+        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end")).order_by(Card.due, Card.id)
+    elif pick is queue.Pick.new:
+        stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+    else:
+        stmt = base.where(_learning_states(), Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
+    return stmt.limit(1)
+
+
+def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[Select]]:
+    """The queries of :func:`next_card` in :func:`queue.pick_order` (the first row found wins),
+    and the values they are bound to."""
+    day = study_day(user, now)
+    b = queue.budget(limits(user), done if done is not None else done_today(user, day))
+    params = {"uid": user.id, "now": now, "day_end": day.end, "ahead": now + queue.LEARN_AHEAD}
+    return params, [_active(user, now).where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id).limit(1)
+                    if pick is queue.Pick.planned else _pick_statement(pick)
+                    for pick in queue.with_planned(queue.pick_order(b))]
+
+
 def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
     """The card to show now, following :func:`queue.pick_order` (``done``: today's
     :func:`done_today`, when the caller has it already)."""
-    day = study_day(user, now)
-    b = queue.budget(limits(user), done if done is not None else done_today(user, day))
-    base = _active(user, now)
-    for pick in queue.with_planned(queue.pick_order(b)):
-        if pick is queue.Pick.learning:
-            stmt = base.where(_learning_states(), Card.due <= now).order_by(Card.due, Card.id)
-        elif pick is queue.Pick.review:
-            stmt = base.where(Card.state == CardState.review, Card.due < day.end).order_by(Card.due, Card.id)
-        elif pick is queue.Pick.new:
-            stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
-        elif pick is queue.Pick.planned:
-            stmt = base.where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id)
-        else:
-            stmt = base.where(_learning_states(), Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
-        card = db.session.scalar(stmt.limit(1))
+    params, queries = _pick_queries(user, now, done)
+    for stmt in queries:
+        card = db.session.scalar(stmt, params)
         if card is not None:
             return card
     return None
+
+
+def has_card_now(user: User, now: datetime) -> bool:
+    """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
+    question, tags or links loaded)."""
+    params, queries = _pick_queries(user, now, None)
+    found = [stmt.with_only_columns(Card.id).exists() for stmt in queries]
+    return bool(found) and bool(db.session.scalar(select(or_(*found)), params))
 
 
 @dataclass(frozen=True)
@@ -142,30 +177,10 @@ def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None)
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:
     """Dashboard and drill figures for the user's current study day."""
     day = study_day(user, now)
-    reviewed_today = db.session.scalar(
-        select(func.count(ReviewLog.id)).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start,
-                                               ReviewLog.reviewed_at < day.end)) or 0
-    return Counts(queue=queue_counts(user, now, done), reviewed_today=int(reviewed_today),
+    if done is None or done.answered is None:
+        done = done_today(user, day)
+    return Counts(queue=queue_counts(user, now, done), reviewed_today=int(done.answered or 0),
                   streak=current_streak(user, now))
-
-
-def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
-    """Consecutive study days with reviews. Reads a short window first and widens it only when
-    the streak reaches the window's edge, so long histories cost little."""
-    day = study_day(user, now)
-    tz = user_zone(user.timezone)  # a stored name that is not a place reads as UTC
-    shift = timedelta(hours=user.day_start_hour)
-    window = 64
-    while True:
-        since = day.start - timedelta(days=window)
-        times = db.session.scalars(
-            select(ReviewLog.reviewed_at).where(ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since)
-        )
-        days = {(t.astimezone(tz) - shift).date() for t in times}
-        result = queue.streak(days, day.day)
-        if result < window - 1 or window >= max_days:
-            return result
-        window = min(max_days, window * 4)
 
 
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
@@ -223,77 +238,6 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     return RateResult(recorded=True, card=card, review=log)
 
 
-# --- load balancing -------------------------------------------------------------------------
-
-def due_per_day(user: User, card_id: int, now: datetime, days: range) -> list[int]:
-    """How many of the user's other scheduled (not new, not suspended) cards fall due on each
-    study day ``now + d`` for ``d`` in ``days``: one aggregate query."""
-    bounds = [queue.study_day(now + timedelta(days=d), user.timezone, user.day_start_hour) for d in days]
-    columns = [func.coalesce(func.sum(case((and_(Card.due >= b.start, Card.due < b.end), 1), else_=0)), 0)
-               for b in bounds]
-    row = db.session.execute(select(*columns).where(
-        Card.user_id == user.id, Card.suspended.is_(False),
-        Card.state.in_([CardState.learning, CardState.review, CardState.relearning]),
-        Card.due >= min(b.start for b in bounds), Card.due < max(b.end for b in bounds),
-        Card.id != card_id)).one()
-    return [int(v) for v in row]
-
-
-def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
-                     now: datetime) -> scheduling.ReviewOutcome:
-    """Move a fuzz-free review outcome to the least loaded day of fsrs's fuzz range (as Anki
-    24.11's load balancer); intervals over 90 days get plain fuzz from a seeded RNG."""
-    window = scheduling.balance_window(outcome, now, user.maximum_interval)
-    if window is None:
-        return outcome
-    counts = due_per_day(user, card.id, now, window.days) if window.balanced else []
-    rng = random.Random(f"{card.id}:{card.version}")
-    return scheduling.with_interval(outcome, now, scheduling.choose_interval(window, counts, rng))
-
-
-# --- siblings ---------------------------------------------------------------------------------
-
-BURIED_SIBLINGS = "buried_siblings"  # key in ReviewLog.card_before: the sibling cards a rating buried
-
-
-def sibling_question_ids(question_id: int):
-    """The questions sharing an accepted explanation link (same slug) with this one, in its
-    language (a subquery): a wording in the other language is a translation, not a sibling, and
-    does not bury it."""
-    slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
-                                                   QuestionExplanation.rejected.is_(False))
-    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
-    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
-        QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id, Question.lang == lang)
-
-
-def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
-    """The user's other cards linked to the same explanation that today's queue would show:
-    new ones, and reviews due before the study day ends (not suspended, not already buried)."""
-    day = study_day(user, now)
-    return list(db.session.scalars(select(Card.id).where(
-        Card.user_id == user.id, Card.id != card.id, Card.question_id.in_(sibling_question_ids(card.question_id)),
-        Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now),
-        or_(Card.state == CardState.new, and_(Card.state == CardState.review, Card.due < day.end)),
-    ).order_by(Card.id)))
-
-
-def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
-    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(card_ids))
-                       .values(buried_until=until).execution_options(synchronize_session=False))
-
-
-def _unbury_siblings(user: User, log: ReviewLog) -> None:
-    """Undo of a rating: unbury the siblings it buried (those still buried until that day's end)."""
-    ids = [i for i in (log.card_before or {}).get(BURIED_SIBLINGS, []) if isinstance(i, int)]
-    if not ids:
-        return
-    until = study_day(user, log.reviewed_at).end
-    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(ids), Card.buried_until == until)
-                       .values(buried_until=None).execution_options(synchronize_session=False))
-
-
 # --- undo -------------------------------------------------------------------------------------
 
 def last_review(user: User) -> ReviewLog | None:
@@ -319,7 +263,7 @@ def undo_last(user: User) -> Card | None:
     card = get_card(user, log.card_id, for_update=True)
     scheduling.restore(card, log.card_before)
     card.version += 1
-    _unbury_siblings(user, log)
+    unbury_siblings(user, log)
     db.session.delete(log)
     db.session.flush()
     return card

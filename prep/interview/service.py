@@ -191,7 +191,7 @@ def after_rating(user: Any, now: datetime) -> bool:
     """After a rating: when the drill has no card left (the session is over) and interview mode
     has an interview ahead, plan again from the answers just given and book the days; True when
     it did (the caller commits). One queue lookup otherwise."""
-    if drill.next_card(user, now) is not None:
+    if drill.has_card_now(user, now):
         return False
     refresh_bookings(user, now)
     return True

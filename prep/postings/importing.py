@@ -14,19 +14,19 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 
 from ..content.sync import current_linker, link_question
 from ..extensions import db
-from ..questions.models import Question, Source
+from ..questions.models import Question, Source, Tag
 from ..questions.normalize import normalize_question
-from ..questions.service import add_question, find_public_question
+from ..questions.service import add_question, merge_tags
 from ..skills import load_taxonomy
-from .bank import admit_if_asked, bank_candidates, own_candidates, own_question
+from .bank import admit_if_asked, bank_candidates, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
-from .merge import Candidate, find_duplicate
+from .merge import Candidate, CandidateIndex, find_duplicate
 from .models import Posting, PostingQuestion
 
 #: How many postings one candidate may keep.
@@ -197,30 +197,36 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
                       kind=kind if kind in ("posting", "report") else "posting",
                       rounds=[_cut(r, 60) for r in rounds], skill_weights=weights,
                       interview_date=review.interview_date if review is not None and owner_id is not None else None)
+    posting.questions = []  # a new posting: nothing to load
     db.session.add(posting)
     db.session.flush()
 
     outcome = ImportResult(posting, created=True)
-    candidates: list[Candidate] | None = None
+    candidates: CandidateIndex | None = None
     seen: set[int] = set()
-    for asked in asked_list:
-        norm = normalize_question(asked.text)
+    norms = [normalize_question(asked.text) for asked in asked_list]
+    own, public = _by_norm(owner_id, [n for n in norms if n])  # one query for every exact match
+    known_tags: dict[str, Tag] = {}
+    for asked, norm in zip(asked_list, norms):
         if not norm:
             continue
         # The candidate's own copy first, then the shared bank (same text, then a near-duplicate).
-        question = own_question(owner_id, norm) if owner_id is not None else None
-        question = question or find_public_question(asked.text)
+        question = own.get(norm) if owner_id is not None else None
+        question = question or public.get(norm)
         created = False
         if question is None:
             if candidates is None:
-                candidates = bank_candidates() + (own_candidates(owner_id) if owner_id is not None else [])
+                own_rows = own_candidates(owner_id) if owner_id is not None else []
+                candidates = CandidateIndex(bank_candidates() + own_rows)
             duplicate = find_duplicate(asked.text, candidates)
             if duplicate is not None:
                 question = db.session.get(Question, duplicate.id)
         tags = question_tags(asked.text, posting.skills)
         if question is None:
             # A candidate's new question is theirs alone until the bank admits it (see :func:`.bank.admit_if_asked`).
-            question = add_question(asked.text, source=Source.posting, tags=tags, owner_id=owner_id)
+            question = add_question(asked.text, source=Source.posting, tags=tags, owner_id=owner_id,
+                                    known_tags=known_tags, new=norm not in (own if owner_id is not None else public))
+            (own if owner_id is not None else public).setdefault(question.norm, question)
             created = True
             if linker is None:
                 linker = current_linker()
@@ -231,7 +237,7 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
                 admit_if_asked(question, tags, linker)
         elif user is None:
             # A shipped sample: its tags are merged into the shared question's own.
-            question = add_question(question.text, source=question.source, tags=tags)
+            merge_tags(question, tags, known_tags)
         # A candidate's private import never re-tags a question other users see.
         if question.group_id in seen:
             continue  # two phrasings of one question in the same posting (or a wording and its translation)
@@ -243,6 +249,21 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
             kind=asked.kind if asked.kind in KINDS else "concept", round=_cut(asked.round, 60)))
     db.session.flush()
     return outcome
+
+
+def _by_norm(owner_id: int | None, norms: list[str]) -> tuple[dict[str, Question], dict[str, Question]]:
+    """The owner's questions and the public ones with these normalised texts (one query; the
+    lowest id first for a text two rows share), as ``(own, public)`` by norm."""
+    own: dict[str, Question] = {}
+    public: dict[str, Question] = {}
+    if not norms:
+        return own, public
+    owners = Question.owner_id.is_(None) if owner_id is None else or_(Question.owner_id.is_(None),
+                                                                        Question.owner_id == owner_id)
+    for question in db.session.scalars(select(Question).where(Question.norm.in_(sorted(set(norms))), owners)
+                                       .order_by(Question.id)):
+        (public if question.owner_id is None else own).setdefault(question.norm, question)
+    return own, public
 
 
 def _cut(value: str | None, length: int) -> str | None:

@@ -47,6 +47,10 @@ class Candidate:
     def grams(self) -> frozenset[str]:
         return bigrams(self.norm)
 
+    @cached_property
+    def terms(self) -> frozenset[str]:
+        return key_terms(self.text, self.lang)
+
 
 def bigrams(norm: str) -> frozenset[str]:
     """The set of character bigrams of a normalised text (the text itself when shorter)."""
@@ -90,7 +94,29 @@ def is_same_question(a: str, b: str, threshold: float = NEAR_DUPLICATE_THRESHOLD
     return jaccard(bigrams(norm_a), bigrams(norm_b)) >= threshold
 
 
-def find_duplicate(text: str, candidates: Iterable[Candidate],
+class CandidateIndex:
+    """Candidates by normalised text and by (language, technical terms): a near-duplicate must
+    have both equal, so :func:`find_duplicate` reads only those, not the whole bank."""
+
+    def __init__(self, candidates: Iterable[Candidate] = ()) -> None:
+        self.by_norm: dict[str, Candidate] = {}
+        self._by_terms: dict[tuple[str, frozenset[str]], list[Candidate]] = {}
+        for candidate in candidates:
+            self.append(candidate)
+
+    def append(self, candidate: Candidate) -> None:
+        self.by_norm.setdefault(candidate.norm, candidate)
+        self._by_terms.setdefault((candidate.lang, candidate.terms), []).append(candidate)
+
+    def __iter__(self):
+        return (c for group in self._by_terms.values() for c in group)
+
+    def sharing_terms(self, lang: str, terms: frozenset[str]) -> list[Candidate]:
+        """The ``lang`` candidates whose technical terms are ``terms``."""
+        return self._by_terms.get((lang, terms), [])
+
+
+def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
                    threshold: float = NEAR_DUPLICATE_THRESHOLD) -> Candidate | None:
     """The candidate ``text`` is the same question as: an exact normalised match first, else the
     most similar near-duplicate (ties: the lowest id); None when there is none."""
@@ -101,6 +127,10 @@ def find_duplicate(text: str, candidates: Iterable[Candidate],
     grams = bigrams(norm)
     terms = key_terms(text, lang)
     best: tuple[float, int, Candidate] | None = None
+    if isinstance(candidates, CandidateIndex):
+        if norm in candidates.by_norm:
+            return candidates.by_norm[norm]
+        candidates = candidates.sharing_terms(lang, terms)
     for candidate in candidates:
         other = candidate.norm
         if other == norm:
@@ -112,8 +142,9 @@ def find_duplicate(text: str, candidates: Iterable[Candidate],
         # Jaccard >= t needs the smaller bigram set to be at least t times the larger one.
         if min(len(grams), len(other_grams)) < threshold * max(len(grams), len(other_grams)):
             continue
-        score = jaccard(grams, other_grams)
-        if score < threshold or key_terms(candidate.text, lang) != terms:
+        shared = len(grams & other_grams)  # jaccard without building the union
+        score = shared / (len(grams) + len(other_grams) - shared)
+        if score < threshold or candidate.terms != terms:
             continue
         if best is None or (score, -candidate.id) > (best[0], -best[1]):
             best = (score, candidate.id, candidate)

@@ -13,7 +13,10 @@ from .normalize import guess_lang, normalize_question
 MAX_OWN_QUESTIONS = 2000
 
 
-def get_or_create_tags(names: Iterable[str]) -> list[Tag]:
+def get_or_create_tags(names: Iterable[str], known: dict[str, Tag] | None = None) -> list[Tag]:
+    """The tags of these names, made when missing. ``known``: tags already looked up by name (an
+    import tagging many questions): those need no query, and the ones found or made are added."""
+    known = {} if known is None else known
     wanted: list[str] = []
     seen: set[str] = set()
     for name in names:
@@ -23,15 +26,24 @@ def get_or_create_tags(names: Iterable[str]) -> list[Tag]:
             wanted.append(name)
     if not wanted:
         return []
-    existing = {t.name: t for t in db.session.scalars(select(Tag).where(Tag.name.in_(wanted)))}
+    missing = [name for name in wanted if name not in known]
+    if missing:
+        known.update({t.name: t for t in db.session.scalars(select(Tag).where(Tag.name.in_(missing)))})
     out = []
     for name in wanted:
-        tag = existing.get(name)
+        tag = known.get(name)
         if tag is None:
-            tag = Tag(name=name)
+            tag = known[name] = Tag(name=name)
             db.session.add(tag)
         out.append(tag)
     return out
+
+
+def merge_tags(question: Question, names: Iterable[str], known: dict[str, Tag] | None = None) -> None:
+    """Add the named tags the question lacks (``known``: see :func:`get_or_create_tags`)."""
+    for tag in get_or_create_tags(names, known):
+        if tag not in question.tags:
+            question.tags.append(tag)
 
 
 def find_public_question(text: str) -> Question | None:
@@ -40,21 +52,22 @@ def find_public_question(text: str) -> Question | None:
 
 
 def add_question(text: str, *, source: Source, owner_id: int | None = None, lang: str | None = None,
-                 tags: Iterable[str] = ()) -> Question:
-    """Add a question, or return the existing one with the same normalised text (merging tags)."""
+                 tags: Iterable[str] = (), known_tags: dict[str, Tag] | None = None, new: bool = False) -> Question:
+    """Add a question, or return the existing one with the same normalised text (merging tags).
+    ``new``: the caller knows there is none (no lookup); ``known_tags``: see :func:`get_or_create_tags`."""
     text = text.strip()
     norm = normalize_question(text)
     if not norm:
         raise EmptyQuestion()
-    stmt = select(Question).where(Question.norm == norm)
-    stmt = stmt.where(Question.owner_id == owner_id) if owner_id else stmt.where(Question.owner_id.is_(None))
-    question = db.session.scalar(stmt.limit(1))
-    if question is None:
+    question = None
+    if not new:
+        stmt = select(Question).where(Question.norm == norm)
+        stmt = stmt.where(Question.owner_id == owner_id) if owner_id else stmt.where(Question.owner_id.is_(None))
+        question = db.session.scalar(stmt.limit(1))
+    if question is None:  # empty collections: nothing to load for a new row
         question = Question(text=text, norm=norm, lang=lang if lang in ("en", "zh") else guess_lang(text),
-                            source=source, owner_id=owner_id)
+                            source=source, owner_id=owner_id, tags=[], links=[])
         db.session.add(question)
-    for tag in get_or_create_tags(tags):
-        if tag not in question.tags:
-            question.tags.append(tag)
+    merge_tags(question, tags, known_tags)
     db.session.flush()
     return question

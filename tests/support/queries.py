@@ -10,11 +10,12 @@ from prep.extensions import db
 
 @contextmanager
 def count_statements():
-    counter = {"n": 0}
+    counter = {"n": 0, "statements": []}
 
     def before(conn, cursor, statement, params, context, executemany):
         if not statement.lstrip().upper().startswith(("BEGIN", "SAVEPOINT", "RELEASE", "PRAGMA")):
             counter["n"] += 1
+            counter["statements"].append(" ".join(statement.split())[:90])
 
     event.listen(db.engine, "before_cursor_execute", before)
     try:

@@ -1,0 +1,110 @@
+"""What a rating reads besides its card: the load balancer's due counts per day and the siblings
+it buries (and undo unburies). :mod:`.service` re-exports these.
+
+The statements are built once with bound parameters (a rating is the hottest write path;
+building the SQL expression trees cost more CPU than running them). Views never call these.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
+
+from ..accounts.models import User
+from ..extensions import db
+from ..questions.models import Question, QuestionExplanation
+from . import queue, scheduling
+from .models import Card, CardState, ReviewLog
+
+BURIED_SIBLINGS = "buried_siblings"  # key in ReviewLog.card_before: the sibling cards a rating buried
+
+
+def _study_day(user: User, now: datetime) -> queue.StudyDay:
+    return queue.study_day(now, user.timezone, user.day_start_hour)
+
+
+# --- load balancing -------------------------------------------------------------------------
+
+@functools.cache
+def _due_per_day_statement(days: int) -> Select:
+    """Due counts for ``days`` study days (bound: ``s0``/``e0``… the days, ``lo``/``hi``, ``uid``, ``cid``)."""
+    columns = [func.coalesce(func.sum(case((and_(Card.due >= bindparam(f"s{i}"), Card.due < bindparam(f"e{i}")),
+                                           1), else_=0)), 0) for i in range(days)]
+    return select(*columns).where(
+        Card.user_id == bindparam("uid"), Card.suspended.is_(False),
+        Card.state.in_([CardState.learning, CardState.review, CardState.relearning]),
+        Card.due >= bindparam("lo"), Card.due < bindparam("hi"), Card.id != bindparam("cid"))
+
+
+def due_per_day(user: User, card_id: int, now: datetime, days: range) -> list[int]:
+    """How many of the user's other scheduled (not new, not suspended) cards fall due on each
+    study day ``now + d`` for ``d`` in ``days``: one aggregate query."""
+    bounds = [queue.study_day(now + timedelta(days=d), user.timezone, user.day_start_hour) for d in days]
+    params: dict[str, Any] = {"uid": user.id, "cid": card_id, "lo": min(b.start for b in bounds),
+                              "hi": max(b.end for b in bounds)}
+    for i, b in enumerate(bounds):
+        params[f"s{i}"], params[f"e{i}"] = b.start, b.end
+    row = db.session.execute(_due_per_day_statement(len(bounds)), params).one()
+    return [int(v) for v in row]
+
+
+def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
+                     now: datetime) -> scheduling.ReviewOutcome:
+    """Move a fuzz-free review outcome to the least loaded day of fsrs's fuzz range (as Anki
+    24.11's load balancer); intervals over 90 days get plain fuzz from a seeded RNG."""
+    window = scheduling.balance_window(outcome, now, user.maximum_interval)
+    if window is None:
+        return outcome
+    counts = due_per_day(user, card.id, now, window.days) if window.balanced else []
+    rng = random.Random(f"{card.id}:{card.version}")
+    return scheduling.with_interval(outcome, now, scheduling.choose_interval(window, counts, rng))
+
+
+# --- siblings ---------------------------------------------------------------------------------
+
+def sibling_question_ids(question_id: Any):
+    """The questions sharing an accepted explanation link (same slug) with this one, in its
+    language (a subquery): a wording in the other language is a translation, not a sibling, and
+    does not bury it. ``question_id``: an id or a bound parameter."""
+    slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
+                                                   QuestionExplanation.rejected.is_(False))
+    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
+    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
+        QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
+        QuestionExplanation.question_id != question_id, Question.lang == lang)
+
+
+@functools.cache
+def _siblings_statement() -> Select:
+    """:func:`sibling_ids_due_today`'s query (bound: ``uid``, ``cid``, ``qid``, ``now``, ``day_end``)."""
+    return select(Card.id).where(
+        Card.user_id == bindparam("uid"), Card.id != bindparam("cid"),
+        Card.question_id.in_(sibling_question_ids(bindparam("qid"))),
+        Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")),
+        or_(Card.state == CardState.new, and_(Card.state == CardState.review, Card.due < bindparam("day_end"))),
+    ).order_by(Card.id)
+
+
+def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
+    """The user's other cards linked to the same explanation that today's queue would show:
+    new ones, and reviews due before the study day ends (not suspended, not already buried)."""
+    return list(db.session.scalars(_siblings_statement(), {
+        "uid": user.id, "cid": card.id, "qid": card.question_id, "now": now, "day_end": _study_day(user, now).end}))
+
+
+def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
+    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(card_ids))
+                       .values(buried_until=until).execution_options(synchronize_session=False))
+
+
+def unbury_siblings(user: User, log: ReviewLog) -> None:
+    """Undo of a rating: unbury the siblings it buried (those still buried until that day's end)."""
+    ids = [i for i in (log.card_before or {}).get(BURIED_SIBLINGS, []) if isinstance(i, int)]
+    if not ids:
+        return
+    until = _study_day(user, log.reviewed_at).end
+    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(ids), Card.buried_until == until)
+                       .values(buried_until=None).execution_options(synchronize_session=False))

@@ -1,0 +1,94 @@
+"""SQL statements per request on the hot paths (issue 20): the drill page, a rating and a posting
+import, pinned so a change that adds a query per card, per rating or per imported question
+shows up here (counts are robust on a busy machine, unlike timings; speed is in bench/)."""
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from prep.drill import service
+from prep.drill.models import Card
+from prep.extensions import db
+from prep.postings.service import import_posting
+from tests.support.clock import FIXED_NOW
+from tests.support.queries import count_statements
+
+# The drill page with only new cards: user, today's logs (one query: done + all), the queue's picks
+# until one finds a card (learning, review, planned, new: 4 here; one UNION of them measured slower
+# on SQLite), its question's tags and links, the queue tally, interview bookings, the streak, undo,
+# the reminder banner (14 before issue 20).
+DRILL_PAGE_STATEMENTS = 13
+# A rating: user, the locked card, the load balancer's day counts, siblings, UPDATE, INSERT, and the
+# interview check (today's logs + the queue's queries as one EXISTS): 8 for a new card (no balancing).
+RATING_STATEMENTS = 8
+
+
+def _learner(make_user, make_question, n: int = 6):
+    user = make_user()
+    questions = [make_question(f"Question {i} about NCCL rings and all-reduce?", tags=("NCCL",)) for i in range(n)]
+    service.add_to_study(user, [q.id for q in questions], FIXED_NOW)
+    db.session.commit()
+    return user
+
+
+def test_drill_page_and_rating_statements(client, login, make_user, make_question):
+    user = _learner(make_user, make_question)
+    c = login(user)
+    assert c.get("/drill").status_code == 200  # warm: first-request work is not counted
+    with count_statements() as page:
+        assert c.get("/drill").status_code == 200
+    card = db.session.scalar(select(Card).where(Card.user_id == user.id).order_by(Card.added_at, Card.id))
+    with count_statements() as rating:
+        response = c.post("/drill/rate", data={"card_id": card.id, "version": card.version, "rating": 3,
+                                                "duration_ms": 4000})
+    assert response.status_code == 302
+    assert page["n"] <= DRILL_PAGE_STATEMENTS, "\n".join(page["statements"])
+    assert rating["n"] <= RATING_STATEMENTS, "\n".join(rating["statements"])
+
+
+def _posting(company: str, questions: list[str]) -> str:
+    lines = [f"{company} — Senior ML Infrastructure Engineer", "", "Interview questions:"]
+    return "\n".join(lines + [f"- {q}" for q in questions]) + "\n"
+
+
+def test_import_statements_do_not_grow_per_merged_question(app, make_question):
+    texts = [f"How would you debug a slow NCCL all-reduce across {n} nodes in production?" for n in range(2, 10)]
+    for text in texts:
+        make_question(text)
+    counts = []
+    for company, asked in (("Acme", texts[:2]), ("Zenith", texts)):
+        with count_statements() as counter:
+            outcome = import_posting(None, _posting(company, asked), FIXED_NOW)
+            db.session.commit()
+        assert outcome.created and len(outcome.merged_questions) == len(asked), outcome.summary()
+        counts.append(counter["n"])
+    # Merging into questions already in the bank: one INSERT per posting question, no lookups per question.
+    assert counts[1] - counts[0] <= len(texts) - 2, counts
+
+
+def test_explanation_cache_checks_read_an_index(app, make_question):
+    """The linker's and the merge candidates' cache checks (every import runs them) read the
+    explanations' indexes, not every row with its text (SQLite's plan; PostgreSQL picks by size)."""
+    from sqlalchemy import event
+
+    from prep.content.sync import current_linker
+    from prep.postings.bank import explanations_fingerprint
+
+    if db.engine.dialect.name != "sqlite":
+        return
+    captured: list[tuple[str, object]] = []
+
+    def grab(conn, cursor, statement, params, context, executemany):
+        if "FROM explanations" in statement and "count(" in statement:
+            captured.append((statement, params))
+
+    event.listen(db.engine, "before_cursor_execute", grab)
+    try:
+        current_linker()
+        explanations_fingerprint()
+    finally:
+        event.remove(db.engine, "before_cursor_execute", grab)
+    assert len(captured) == 2
+    for statement, params in captured:
+        plan = " ".join(str(row[-1]) for row in
+                        db.session.connection().exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params).all())
+        assert "COVERING INDEX" in plan or "USING INDEX" in plan, (statement, plan)

@@ -1,0 +1,43 @@
+"""The streak counts study days from 15-minute buckets computed in SQL (issue 20): exact in a
+zone whose offset is not a whole hour, at the minutes either side of the day's start."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from prep.drill import service
+from prep.drill.models import ReviewLog
+from prep.extensions import db
+
+
+def _log(card, user, when: datetime, version: int) -> None:
+    db.session.add(ReviewLog(card_id=card.id, user_id=user.id, card_version=version, rating=3,
+                             reviewed_at=when.astimezone(timezone.utc), duration_ms=1000, state_before="review",
+                             state_after="review", card_before={}))
+
+
+@pytest.mark.parametrize(("zone", "start_hour"), [("Asia/Kathmandu", 4), ("Australia/Eucla", 0),
+                                                  ("America/St_Johns", 4)])
+def test_streak_edges_in_quarter_hour_zones(make_user, make_question, zone, start_hour):
+    user = make_user(timezone=zone, day_start_hour=start_hour)
+    question = make_question()
+    service.add_to_study(user, [question.id], datetime(2026, 3, 1, tzinfo=timezone.utc))
+    db.session.commit()
+    card = db.session.scalar(db.select(service.Card).where(service.Card.user_id == user.id))
+    tz = ZoneInfo(zone)
+    day0 = datetime(2026, 3, 20, start_hour, 0, tzinfo=tz)  # the start of a study day, local time
+    # One minute after each of the last 3 study days began, and one minute before the 4th began:
+    # that last review belongs to the day before it, so 4 days in a row.
+    times = [day0 + timedelta(minutes=1), day0 - timedelta(days=1) + timedelta(minutes=1),
+             day0 - timedelta(days=2) + timedelta(minutes=1), day0 - timedelta(days=2) - timedelta(minutes=1)]
+    for version, when in enumerate(times):
+        _log(card, user, when, 100 + version)
+    db.session.commit()
+    now = (day0 + timedelta(hours=3)).astimezone(timezone.utc)
+    assert service.current_streak(user, now) == 4
+    # Two minutes before day0 began, today is the day before it: 3 days in a row up to then.
+    assert service.current_streak(user, (day0 - timedelta(minutes=2)).astimezone(timezone.utc)) == 3
+    # And three days later, with nothing since, the streak is broken.
+    assert service.current_streak(user, now + timedelta(days=3)) == 0
