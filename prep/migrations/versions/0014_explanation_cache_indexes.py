@@ -5,13 +5,13 @@ the live ones; count and newest update of all). Without an index that reads ever
 its Markdown, HTML and source): 6-8 ms at 1,000 explanations, twice per import; with these,
 under a millisecond.
 
-Revision ID: 0013_explanation_cache_indexes
-Revises: 0012_interview_mode
+Revision ID: 0014_explanation_cache_indexes
+Revises: 0013_translation_groups
 """
 from alembic import op
 
-revision = "0013_explanation_cache_indexes"
-down_revision = "0012_interview_mode"
+revision = "0014_explanation_cache_indexes"
+down_revision = "0013_translation_groups"
 branch_labels = None
 depends_on = None
 
