@@ -147,7 +147,8 @@ def batch_json():
 
 def _batch_entry(card: Card, explanations: list, settings: scheduling.SchedulerSettings, now: datetime) -> dict:
     intervals = scheduling.preview_intervals(settings, card, now)
-    return {"id": card.id, "version": card.version, "lang": card.question.lang, "question": card.question.text,
+    return {"id": card.id, "version": card.version, "state": card.state.value, "lang": card.question.lang,
+            "question": card.question.text,
             "kind_html": render_template("drill/_kind.html", card=card),
             "answer_html": render_template("drill/_answer.html", card=card, explanations=explanations),
             "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
