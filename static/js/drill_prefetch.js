@@ -56,8 +56,8 @@
     if (!line || !d) { return; }
     var text;
     if (n === 0) { text = d.dataset.msgSynced; }
-    else if (!navigator.onLine) { text = d.dataset.msgOffline + " " + d.dataset.msgPending.replace("{num}", n); }
-    else { text = d.dataset.msgPending.replace("{num}", n); }
+    else if (!navigator.onLine) { text = d.dataset.msgOffline + " " + d.dataset.msgPending.replace("{0}", n); }
+    else { text = d.dataset.msgPending.replace("{0}", n); }
     line.textContent = (lastMessage ? lastMessage + " " : "") + text;
   }
 
@@ -123,7 +123,7 @@
     var d = root();
     if (!enabled() || fetching || queue.length >= LOW || !navigator.onLine) { return Promise.resolve(); }
     fetching = true;
-    return fetch(d.dataset.batchUrl + "?n=" + (DEPTH - queue.length), {credentials: "same-origin"})
+    return fetch(d.dataset.batchUrl + "?n=" + (DEPTH + 1 - queue.length), {credentials: "same-origin"})
       .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
       .then(function (body) {
         var pendingIds = {};
