@@ -81,7 +81,7 @@
 
   function sendOne(record) {
     return fetch(root() ? root().dataset.rateJsonUrl : "/drill/rate.json", {
-      method: "POST", credentials: "same-origin",
+      method: "POST", credentials: "same-origin", keepalive: true,  // survives leaving the page
       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf(), "X-Requested-With": "fetch"},
       body: JSON.stringify(record)
     }).then(function (response) {
