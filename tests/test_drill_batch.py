@@ -147,3 +147,22 @@ def test_no_js_tampered_token_records_nothing(drilling, client):
     form = _form(client.get("/drill?show=1").get_data(as_text=True))
     client.post("/drill/rate", data={**form, "rating": "3", "token": form["token"] + "x"})
     assert _logs(cards[0].id) == 0
+
+
+def test_batch_order_matches_the_drill_across_kinds(drilling, client, clock):
+    from datetime import timedelta
+
+    from prep.drill.models import CardState
+
+    user, cards = drilling(6, new_per_day=2)
+    learning_soon, review, learning_now = cards[3], cards[4], cards[5]
+    for card, state, due in ((learning_soon, CardState.learning, clock.now + timedelta(minutes=10)),
+                             (review, CardState.review, clock.now - timedelta(days=1)),
+                             (learning_now, CardState.learning, clock.now - timedelta(minutes=1))):
+        card.state, card.due, card.stability, card.difficulty, card.step = state, due, 3.0, 5.0, 0
+        card.last_review = clock.now - timedelta(days=2)
+    cards[2].suspended = True
+    db.session.commit()
+    ids = [c["id"] for c in client.get("/drill/batch.json?n=10").get_json()["cards"]]
+    assert ids == [learning_now.id, review.id, cards[0].id, cards[1].id, learning_soon.id]
+    assert ids[0] == service.next_card(user, clock.now).id
