@@ -1,6 +1,9 @@
 """Drill forms: rating and notes (CSRF-protected; the buttons use :class:`prep.web.forms.EmptyForm`)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectMultipleField, SubmitField, TextAreaField
@@ -20,6 +23,44 @@ class RateForm(FlaskForm):
     key_points_of = IntegerField(validators=[Optional(), NumberRange(min=1, max=2**31 - 1)])
     key_point = SelectMultipleField(coerce=int, choices=[SelectChoice(str(i)) for i in range(MAX_POINTS)],
                                     validate_choice=True)
+    # The no-JS form's one-time token (prep.drill.batch.make_token): Back then resubmit is a no-op.
+    token = HiddenField()
+
+
+@dataclass(frozen=True)
+class RatingJson:
+    """A rating sent by the prefetching drill (POST /drill/rate.json)."""
+
+    card_id: int
+    version: int
+    rating: int
+    elapsed_ms: int | None
+    request_id: str | None
+    key_points_of: int | None
+    key_point: list[int]
+
+
+def _int(value: Any, low: int, high: int) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high else None
+
+
+def read_rating_json(body: Any) -> RatingJson | None:
+    """The rating in a JSON body, checked as :class:`RateForm` checks the form; None if unreadable.
+    ``ticks`` (optional): ``{"of": explanation id, "points": [indices]}``."""
+    if not isinstance(body, dict):
+        return None
+    card_id, version = _int(body.get("card_id"), 0, 2**31 - 1), _int(body.get("version"), 0, 2**31 - 1)
+    rating = _int(body.get("rating"), 1, 4)
+    request_id = body.get("request_id")
+    ticks = body.get("ticks") if isinstance(body.get("ticks"), dict) else {}
+    points = ticks.get("points") if isinstance(ticks.get("points"), list) else []
+    if card_id is None or version is None or rating is None or (
+            request_id is not None and not (isinstance(request_id, str) and 0 < len(request_id) <= 64)):
+        return None
+    return RatingJson(card_id=card_id, version=version, rating=rating,
+                      elapsed_ms=_int(body.get("elapsed_ms"), 0, 2**31 - 1), request_id=request_id,
+                      key_points_of=_int(ticks.get("of"), 1, 2**31 - 1),
+                      key_point=[p for p in points if _int(p, 0, MAX_POINTS - 1) is not None])
 
 
 class NoteForm(FlaskForm):

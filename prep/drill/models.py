@@ -65,6 +65,9 @@ class ReviewLog(db.Model):
     # The key points ticked on the answer side (see prep.drill.self_grading.ticks_record):
     # {"slug", "lang", "total", "ticked": [indices]}; None when the explanation had none.
     key_points_ticked: Mapped[dict | None] = mapped_column(JSON, default=None)
+    # The one-time id of the rating request (the no-JS form's token nonce, or the id the prefetching
+    # page gives each rating): a resent rating finds its own id here, another tab's rating does not.
+    request_id: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class PlannedReview(db.Model):

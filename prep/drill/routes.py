@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from babel.dates import format_timedelta
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import joinedload
 
 from .. import clock
-from ..content.lookup import explanations_for
+from ..content.lookup import explanations_for, explanations_for_many
 from ..content.models import Explanation
 from ..extensions import db
 from ..interview import outcomes
@@ -27,8 +27,8 @@ from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from . import cramming, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateForm
+from . import batch, cramming, scheduling, self_grading, service, tally
+from .forms import NoteForm, RateForm, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -91,7 +91,8 @@ def drill():
     settings = service.scheduler_settings(user)
     intervals = {r: interval_label(d)
                  for r, d in scheduling.preview_intervals(settings, card, now).items()}
-    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
+    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat(),
+                    token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
@@ -106,16 +107,81 @@ def rate():
     if not form.validate():
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    now = _now()
-    duration = _duration(form, now)
+    now, user = _now(), signed_in_user()
+    request_id = batch.read_token(current_app.secret_key, form.token.data, user.id, form.card_id.data,
+                                  form.version.data) if form.token.data else None
+    if form.token.data and request_id is None:  # tampered with, or another user's or card's token
+        flash(_("That rating could not be read; the card was not changed."), "error")
+        return redirect(url_for("drill.drill"))
     try:
-        service.rate(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now, duration,
-                     key_points=_ticks(form))
+        rated = batch.rate_once(user, form.card_id.data, form.version.data, form.rating.data, now,
+                                _duration(form, now), key_points=_ticks(form), request_id=request_id)
     except service.CardNotFound:
         abort(404)
-    interview.after_rating(signed_in_user(), now)  # the session is over: plan again from its answers
+    if rated.status == batch.RECORDED:
+        interview.after_rating(user, now)  # the session is over: plan again from its answers
     db.session.commit()  # one transaction for both
+    if rated.status != batch.RECORDED:
+        flash(_once_message(rated.status), "info")
     return redirect(url_for("drill.drill"))
+
+
+def _once_message(status: str) -> str:
+    """What a rating that was not recorded now says: Back then resubmit, or a stale tab."""
+    if status == batch.DUPLICATE:
+        return _("This rating was already recorded.")
+    return _("This card was already rated in another tab.")
+
+
+@bp.route("/drill/batch.json")
+@login_required
+def batch_json():
+    """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
+    user, now = signed_in_user(), _now()
+    done = service.done_today(user, service.study_day(user, now))
+    cards = batch.next_cards(user, now, int_arg("n") or 5, done)
+    explanations = explanations_for_many([c.question for c in cards], lang=str(get_locale()))
+    settings = service.scheduler_settings(user)
+    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], settings, now) for c in cards],
+                   counts=_counts_json(service.queue_counts(user, now, done)),
+                   labels={str(r): str(label) for r, label in RATING_LABELS.items()})
+
+
+def _batch_entry(card: Card, explanations: list, settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+    intervals = scheduling.preview_intervals(settings, card, now)
+    wording = card.question.wording(str(get_locale()))  # translations are one card, shown in the UI language
+    return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording.lang,
+            "question": wording.text,
+            "kind_html": render_template("drill/_kind.html", card=card),
+            "answer_html": render_template("drill/_answer.html", card=card, explanations=explanations),
+            "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
+
+
+def _counts_json(q) -> dict:
+    return {"learning": q.learning_now, "review": q.reviews_now, "new": q.new_today, "remaining": q.remaining_now}
+
+
+@bp.route("/drill/rate.json", methods=["POST"])
+@login_required
+def rate_json():
+    """A rating from the prefetching drill: recorded, a duplicate of one recorded, or a conflict."""
+    data = read_rating_json(request.get_json(silent=True))
+    if data is None:
+        return jsonify(error=_("That rating could not be read; the card was not changed.")), 400
+    user, now = signed_in_user(), _now()
+    ticks = _key_points(data.key_points_of, data.key_point)
+    duration = None if data.elapsed_ms is None else min(data.elapsed_ms, 86_400_000)
+    try:
+        rated = batch.rate_once(user, data.card_id, data.version, data.rating, now, duration,
+                                key_points=ticks, request_id=data.request_id)
+    except service.CardNotFound:
+        abort(404)
+    db.session.commit()
+    if rated.status == batch.RECORDED and interview.after_rating(user, now):
+        db.session.commit()
+    message = "" if rated.status == batch.RECORDED else _once_message(rated.status)
+    return jsonify(status=rated.status, buried=rated.buried, message=message,
+                   counts=_counts_json(service.queue_counts(user, now)))
 
 
 def _duration(form: RateForm, now: datetime) -> int | None:
@@ -135,11 +201,14 @@ def _duration(form: RateForm, now: datetime) -> int | None:
 def _ticks(form: RateForm) -> dict | None:
     """The key points ticked on the answer side, against the explanation that showed them
     (public content: any id may be named; one without key points records nothing)."""
-    explanation = db.session.get(Explanation, form.key_points_of.data) if form.key_points_of.data else None
+    return _key_points(form.key_points_of.data, form.key_point.data or [])
+
+
+def _key_points(explanation_id: int | None, ticked: list[int]) -> dict | None:
+    explanation = db.session.get(Explanation, explanation_id) if explanation_id else None
     if explanation is None:
         return None
-    return self_grading.ticks_record(explanation.slug, explanation.lang, len(explanation.key_points or []),
-                                     form.key_point.data or [])
+    return self_grading.ticks_record(explanation.slug, explanation.lang, len(explanation.key_points or []), ticked)
 
 
 def _posting_or_404(posting_id: int):

@@ -203,7 +203,8 @@ class RateResult:
 
 
 def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
-         duration_ms: int | None = None, key_points: dict | None = None) -> RateResult:
+         duration_ms: int | None = None, key_points: dict | None = None,
+         request_id: str | None = None) -> RateResult:
     """Record a rating for the card as it was shown (``shown_version``).
 
     The new review interval is load-balanced within fsrs's fuzz range (:func:`balanced_outcome`),
@@ -230,7 +231,8 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     card.buried_until = None
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
-                    state_after=card.state.value, card_before=before, key_points_ticked=key_points)
+                    state_after=card.state.value, card_before=before, key_points_ticked=key_points,
+                    request_id=request_id)
     if not store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:

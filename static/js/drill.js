@@ -121,10 +121,26 @@
     }
     announce(clip(parts.join(" "), 400));
     initShortcuts();
+    if (window.prepPrefetch && window.prepPrefetch.enabled()) { window.prepPrefetch.init(); }
   }
+
+  document.addEventListener("prep:card-shown", function () { shownAt = Date.now(); });
 
   function submitForm(form, submitter) {
     if (busy) { return; }
+    var prefetch = window.prepPrefetch;
+    // With the prefetching drill a rating shows the next card at once (drill_prefetch.js); the
+    // other forms (undo, bury, suspend) wait until the pending ratings are in, then work as before.
+    if (prefetch && prefetch.enabled()) {
+      if (prefetch.rate(form, submitter, Date.now() - shownAt)) { return; }
+      busy = true;
+      prefetch.flush().then(function () { busy = false; sendForm(form, submitter); });
+      return;
+    }
+    sendForm(form, submitter);
+  }
+
+  function sendForm(form, submitter) {
     busy = true;
     var data = new FormData(form);
     if (submitter && submitter.name) { data.set(submitter.name, submitter.value); }

@@ -54,6 +54,8 @@ def test_register_add_drill_with_keyboard(live_server, page):
             arg=question)
         assert page.url.startswith(url_before.split("?")[0])
     assert sorted(seen) == sorted(QUESTIONS)
+    # Ratings go to the server in the background (static/js/drill_prefetch.js): wait until all are in.
+    page.wait_for_function("() => { const d = document.getElementById('drill'); return !d || d.dataset.pending === '0'; }")
 
     page.goto(live_server.url + "/dashboard")
     assert page.locator("[data-stat=reviewed]").inner_text() == "3"
