@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tests.support.live import LiveServer, axe_violations, register, screenshot
+from tests.support.postings import POSTING
 
 pytestmark = pytest.mark.browser
 
@@ -30,14 +31,6 @@ CANDIDATE = "cand@example.com"
 PASSWORD = "a long enough passphrase"
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "360": {"width": 360, "height": 780}}
 SWITCH = {"en": "English", "zh": "中文"}
-POSTING = """Acme GPU 公司
-GPU 通信库工程师
-职位详情
-负责 NCCL 与 RDMA 通信优化，熟悉 CUDA。
-面试指南
-- 请解释Ring AllReduce的两个阶段
-- RDMA与TCP/IP相比有何优势？
-"""
 
 
 @pytest.fixture(scope="module")

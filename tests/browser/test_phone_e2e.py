@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.live import LiveServer, screenshot
+from tests.support.postings import POSTING
 
 pytestmark = pytest.mark.browser
 
@@ -23,14 +24,6 @@ REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 CANDIDATE = "phone@example.com"
 PASSWORD = "a long enough passphrase"
 PHONE = {"width": 360, "height": 780}
-POSTING = """Acme GPU 公司
-GPU 通信库工程师
-职位详情
-负责 NCCL 与 RDMA 通信优化，熟悉 CUDA。
-面试指南
-- 请解释Ring AllReduce的两个阶段
-- RDMA与TCP/IP相比有何优势？
-"""
 
 # The outermost elements sticking out on the right (what makes a phone page scroll sideways).
 _WIDE = """() => {
