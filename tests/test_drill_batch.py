@@ -132,6 +132,22 @@ def test_no_js_back_and_resubmit_is_a_no_op(drilling, client):
     assert _logs(cards[0].id) == 1
 
 
+def test_no_js_back_to_a_rated_answer_page_goes_on(drilling, client):
+    """Back after a rating asks again for the answer page of the card as it was (its version in
+    the Show answer link): the card has moved on, so the page says so and shows the next card."""
+    user, cards = drilling(2)
+    front = client.get("/drill").get_data(as_text=True)
+    show = re.search(r'id="show-answer" href="([^"]+)"', front).group(1).replace("&amp;", "&")
+    assert f"card={cards[0].id}" in show and "v=" in show
+    form = {**_form(client.get(show).get_data(as_text=True)), "rating": "3"}
+    client.post("/drill/rate", data=form)
+    back = client.get(show, follow_redirects=True).get_data(as_text=True)
+    assert "This rating was already recorded." in back
+    assert _form(back)["card_id"] == str(cards[1].id)
+    assert client.get(f"/drill?card={cards[0].id}&show=1").status_code == 200  # without v: as before
+    assert _logs(cards[0].id) == 1
+
+
 def test_no_js_stale_tab_is_told(drilling, client):
     user, cards = drilling(2)
     tab_a = _form(client.get("/drill?show=1").get_data(as_text=True))

@@ -85,6 +85,9 @@ def drill():
     revealed = request.args.get("show") == "1"
     done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
+    if shown and int_arg("v") not in (None, card.version):  # Back to an answer already rated: no second review
+        flash(_once_message(batch.DUPLICATE), "info")
+        return redirect(url_for("drill.drill"))
     counts = service.counts(user, now, done)
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=EmptyForm(), **_today_context(counts, now))
