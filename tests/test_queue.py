@@ -81,3 +81,14 @@ def test_planned_cards_come_after_due_reviews_and_before_new_ones():
     # the daily limits reached: the plan's bookings still come
     assert queue.with_planned(queue.pick_order(queue.Budget(0, 0))) == [
         queue.Pick.learning, queue.Pick.planned, queue.Pick.learn_ahead]
+
+
+@pytest.mark.parametrize(("booked", "expected"), [
+    (set(), False),                                               # no plan: FSRS decides
+    ({date(2026, 3, 12)}, True),                                  # booked later, not today: held
+    ({date(2026, 3, 10), date(2026, 3, 12)}, False),              # booked today too: offered today
+    ({date(2026, 3, 10)}, False),                                 # booked today only
+    ({date(2026, 3, 8)}, False),                                  # bookings over (interview passed)
+])
+def test_a_card_with_bookings_ahead_waits_for_them(booked, expected):
+    assert queue.held_by_plan(booked, date(2026, 3, 10)) is expected

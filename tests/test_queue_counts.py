@@ -7,9 +7,9 @@ import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
-from prep.drill import service, tally
+from prep.drill import batch, queue, service, tally
 from prep.drill.models import Card, CardState, PlannedReview
 from prep.drill.queue import DoneToday, Limits
 from prep.extensions import db
@@ -168,6 +168,38 @@ def test_every_surface_counts_interview_bookings(client, login, day, clock):
     assert service.rate(user, booked.id, booked.version, 3, clock.now).recorded
     db.session.commit()
     assert service.queue_counts(user, clock.now).planned_now == 0
+
+
+def test_a_card_booked_later_is_not_due_before_its_booking(client, login, day, clock):
+    """Interview mode (issue 17): a review FSRS makes due today is held back when the plan booked
+    the card for a later day and not today; every surface, the drill's next card and its batch
+    agree. With a booking today it is offered; once its bookings are over FSRS decides again."""
+    user, cards = day
+    login(user)
+    held = cards["review"]
+    today = service.study_day(user, clock.now).day
+    db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today + timedelta(days=2)))
+    db.session.commit()
+    assert queue.held_by_plan({today + timedelta(days=2)}, today)
+    surfaces = _surfaces(client, user, clock.now)
+    assert set(surfaces.values()) == {(1, 1, 0, 3)}, surfaces  # only the learning card is due now
+    assert held.id not in batch.next_card_ids(user, clock.now, 10)
+    shown = service.next_card(user, clock.now)
+    assert shown is not None and shown.id == cards["first"].id
+    assert service.rate(user, shown.id, shown.version, 4, clock.now).recorded
+    db.session.commit()
+    assert service.next_card(user, clock.now) is None and not service.has_card_now(user, clock.now)
+
+    db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today))  # booked today too
+    db.session.commit()
+    assert set(_surfaces(client, user, clock.now).values()) == {(1, 1, 0, 3)}
+    assert service.next_card(user, clock.now).id == held.id
+
+    db.session.execute(delete(PlannedReview).where(PlannedReview.card_id == held.id))
+    db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today - timedelta(days=1)))
+    db.session.commit()  # the interview is over: only a past booking is left, FSRS decides
+    assert set(_surfaces(client, user, clock.now).values()) == {(1, 1, 0, 3)}
+    assert service.has_card_now(user, clock.now) and service.next_card(user, clock.now).id == held.id
 
 
 def test_a_reminder_comes_for_bookings_alone(make_user, make_question, clock):

@@ -38,7 +38,8 @@ def _pick_statement(user: User, pick: queue.Pick, now: datetime, day: queue.Stud
     if pick is queue.Pick.learning:
         return base.where(learning, Card.due <= now).order_by(Card.due, Card.id)
     if pick is queue.Pick.review:
-        return base.where(Card.state == CardState.review, Card.due < day.end).order_by(Card.due, Card.id)
+        return base.where(Card.state == CardState.review, Card.due < day.end,
+                          planned.not_held(day.day)).order_by(Card.due, Card.id)
     if pick is queue.Pick.new:
         return base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
     if pick is queue.Pick.planned:

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
-from sqlalchemy import and_, delete, or_, select
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, not_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
@@ -32,6 +34,17 @@ def booked_today(user_id: int, day: StudyDay) -> ColumnElement[bool]:
     ids = select(PlannedReview.card_id).where(PlannedReview.user_id == user_id, PlannedReview.day == day.day)
     return and_(Card.id.in_(ids), Card.state.in_([CardState.new, CardState.review]),
                 or_(Card.last_review.is_(None), Card.last_review < day.start))
+
+
+def not_held(study_date: Any) -> ColumnElement[bool]:
+    """False for a card the plan holds back on ``study_date``: it has bookings on a later day
+    (its interview is still ahead) and none on this day. Such a card is not offered as an ordinary
+    due review even when FSRS makes it due: the plan decided when it is reviewed. Once its
+    bookings end (after the interview) this is true again and plain FSRS takes over.
+    ``study_date`` is a value, a bound parameter or a column (the reminder sweep's ``CASE``)."""
+    def booked(cond: ColumnElement[bool]) -> ColumnElement[bool]:
+        return exists().where(PlannedReview.card_id == Card.id, cond)
+    return or_(not_(booked(PlannedReview.day > study_date)), booked(PlannedReview.day == study_date))
 
 
 def bookings(user_id: int, since: date) -> list[tuple[int, date]]:

@@ -96,6 +96,14 @@ def with_planned(order: list[Pick]) -> list[Pick]:
     return order[:at] + [Pick.planned] + order[at:]
 
 
+def held_by_plan(booked_days: set[date], today: date) -> bool:
+    """Whether a plan holds a card back today (interview mode): it has bookings on a later day
+    and none today, so it is not offered as an ordinary due review even when FSRS makes it due.
+    With no bookings ahead (after the interview) FSRS decides again. The queries' form of this
+    rule is :func:`prep.drill.planned.not_held`."""
+    return today not in booked_days and any(d > today for d in booked_days)
+
+
 def streak(review_days: set[date], today: date) -> int:
     """Consecutive study days with at least one review, ending today (or yesterday, if today
     has none yet: a streak is not broken until the day is over)."""

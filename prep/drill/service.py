@@ -79,13 +79,14 @@ def _learning_states():
 @functools.cache
 def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
     """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_end``,
-    ``ahead``); :data:`queue.Pick.planned` is built per call (:func:`planned.booked_today`)."""
+    ``ahead``, ``study_date``); :data:`queue.Pick.planned` is built per call (:func:`planned.booked_today`)."""
     base = select(Card).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
                               or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")))
     if pick is queue.Pick.learning:
         stmt = base.where(_learning_states(), Card.due <= bindparam("now")).order_by(Card.due, Card.id)
     elif pick is queue.Pick.review:
-        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end")).order_by(Card.due, Card.id)
+        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end"),
+                          planned.not_held(bindparam("study_date"))).order_by(Card.due, Card.id)
     elif pick is queue.Pick.new:
         stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
     else:
@@ -98,7 +99,8 @@ def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tu
     and the values they are bound to."""
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
-    params = {"uid": user.id, "now": now, "day_end": day.end, "ahead": now + queue.LEARN_AHEAD}
+    params = {"uid": user.id, "now": now, "day_end": day.end, "ahead": now + queue.LEARN_AHEAD,
+              "study_date": day.day}
     return params, [_active(user, now).where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id).limit(1)
                     if pick is queue.Pick.planned else _pick_statement(pick)
                     for pick in queue.with_planned(queue.pick_order(b))]

@@ -13,7 +13,7 @@ from sqlalchemy import and_, case, func, or_, select
 
 from ..dbtypes import UTCDateTime
 from ..extensions import db
-from . import queue
+from . import planned, queue
 from .models import Card, CardState, PlannedReview
 from .tally import Tally
 
@@ -37,7 +37,8 @@ def tally_columns(now: datetime, day_end: Any, day_start: Any, study_date: Any) 
         count(and_(learning, Card.due <= horizon), "learning_now"),
         count(later, "learning_later"),
         func.min(case((later, Card.due), else_=None), type_=UTCDateTime()).label("next_learning"),
-        count(and_(active, Card.state == CardState.review, Card.due < day_end), "reviews_due"),
+        count(and_(active, Card.state == CardState.review, Card.due < day_end,
+                   planned.not_held(study_date)), "reviews_due"),
         count(and_(active, Card.state == CardState.new), "new"),
         count(and_(Card.suspended.is_(False), Card.buried_until > now), "buried"),
         func.count(Card.id).label("total"),
