@@ -105,10 +105,13 @@ def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | N
           keep_going: Callable[[], bool] | None = None, batch_size: int = BATCH_SIZE) -> SweepReport:
     """Run one reminder sweep (every due user, a page at a time) with the app's transport and
     templates; ``keep_going`` is asked between pages (see :func:`.sweep.run_sweep`)."""
+    explicit = mail_transport
     if mail_transport is None:
         mail_transport = _DryRun() if dry_run else transport()
+    from .worker import enqueuer
+
     return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run, keep_going=keep_going,
-                     batch_size=batch_size)
+                     batch_size=batch_size, enqueue=None if dry_run or explicit is not None else enqueuer())
 
 
 class _DryRun:
