@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -50,7 +51,8 @@ def _worker(app: Flask, tmp: Path, queue: str, *, burst: bool) -> subprocess.Pop
            "PREP_INSTANCE_DIR": str(tmp), "PREP_SCHEDULER": "0", "PREP_CONTENT_DIR": str(tmp / "content"),
            "PREP_REDIS_URL": REDIS_URL, "PREP_REMINDER_QUEUE": queue, "PYTHONPATH": str(REPO)}
     return subprocess.Popen([sys.executable, "-m", "prep", "worker", *(["--burst"] if burst else [])], cwd=REPO,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
 
 
 def test_two_workers_remind_each_user_exactly_once(tmp_path: Path, app: Flask, smtp: Recorder, learner,
@@ -62,7 +64,7 @@ def test_two_workers_remind_each_user_exactly_once(tmp_path: Path, app: Flask, s
     for w in workers:
         _, err = w.communicate(timeout=180)
         assert w.returncode == 0, err
-    assert smtp.recipients() == sorted(u.email for u in users)  # each exactly once
+    assert smtp.recipients() == sorted(u.email for u in users), err  # each exactly once
     db.session.expire_all()
     assert {row.status for row in log_rows()} == {"sent"}
     assert sweep(NOW + timing.SEND_LEASE * 2).claimed == []
@@ -98,7 +100,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
         try:
             assert handler.stalled.wait(120), "the worker never sent"
         finally:
-            first.kill()  # SIGKILL mid-batch, while the 5th message is in flight
+            os.killpg(first.pid, signal.SIGKILL)  # mid-batch, while the 5th message is in flight
             first.communicate(timeout=30)
             handler.release.set()
         assert len(handler.messages) == 4

@@ -53,7 +53,7 @@ def enqueuer():  # noqa: ANN201
     def enqueue(now: datetime, users: Sequence[DueUser]) -> None:
         from rq import Retry
 
-        queue.enqueue(deliver, now, list(users), retry=Retry(max=3, interval=[5, 30, 120]),
+        queue.enqueue(deliver, now, list(users), retry=Retry(max=3),
                       result_ttl=3600, failure_ttl=86400)
 
     return enqueue
@@ -86,4 +86,4 @@ def run_worker(app_config: dict, *, burst: bool = False, name: str | None = None
     connection = redis_connection(app_config["REDIS_URL"])
     queue = queue_for(app_config, connection)
     worker = SimpleWorker([queue], connection=connection, name=name)
-    worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+    worker.work(burst=burst, with_scheduler=False, logging_level="WARNING")
