@@ -97,12 +97,11 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
         users = [learner(tz) for tz in ZONES * 3]
         assert len(sweep(NOW).claimed) == len(users)  # one job of 12
         first = _worker(app, tmp_path / "w1", redis_queue, burst=False)
-        try:
-            assert handler.stalled.wait(120), "the worker never sent"
-        finally:
-            os.killpg(first.pid, signal.SIGKILL)  # mid-batch, while the 5th message is in flight
-            first.communicate(timeout=30)
-            handler.release.set()
+        stalled = handler.stalled.wait(120)
+        os.killpg(first.pid, signal.SIGKILL)  # mid-batch, while the 5th message is in flight
+        _, err = first.communicate(timeout=30)
+        handler.release.set()
+        assert stalled, f"the worker never sent: {err[-3000:]}"
         assert len(handler.messages) == 4
         db.session.expire_all()
         statuses = sorted(row.status for row in log_rows())
