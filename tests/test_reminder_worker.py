@@ -61,10 +61,12 @@ def test_two_workers_remind_each_user_exactly_once(tmp_path: Path, app: Flask, s
     report = sweep(NOW, batch_size=5)
     assert len(report.claimed) == len(users) and smtp.messages == []  # claimed and enqueued, not sent
     workers = [_worker(app, tmp_path / f"w{i}", redis_queue, burst=True) for i in range(2)]
+    errs = []
     for w in workers:
         _, err = w.communicate(timeout=180)
+        errs.append(err)
         assert w.returncode == 0, err
-    assert smtp.recipients() == sorted(u.email for u in users), err  # each exactly once
+    assert smtp.recipients() == sorted(u.email for u in users), errs  # each exactly once
     db.session.expire_all()
     assert {row.status for row in log_rows()} == {"sent"}
     assert sweep(NOW + timing.SEND_LEASE * 2).claimed == []
@@ -97,7 +99,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
         users = [learner(tz) for tz in ZONES * 3]
         assert len(sweep(NOW).claimed) == len(users)  # one job of 12
         first = _worker(app, tmp_path / "w1", redis_queue, burst=False)
-        stalled = handler.stalled.wait(120)
+        stalled = handler.stalled.wait(240)
         os.killpg(first.pid, signal.SIGKILL)  # mid-batch, while the 5th message is in flight
         _, err = first.communicate(timeout=30)
         handler.release.set()

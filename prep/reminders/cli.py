@@ -10,6 +10,7 @@ from flask.cli import with_appcontext
 from .. import clock
 from . import service
 from .scheduler import SWEEP_MINUTES, run_blocking
+from .worker import run_worker
 
 
 def parse_now(text: str | None) -> datetime:
@@ -59,8 +60,6 @@ def worker_command(burst: bool, name: str | None) -> None:
     and Redis. Each claim is sent once; a worker that dies mid-batch leaves its unsent
     reminders to be claimed again after their lease and sent by another worker.
     """
-    from .worker import run_worker
-
     if not current_app.config.get("REDIS_URL"):
         raise click.UsageError("PREP_REDIS_URL is not set: without Redis the sweep sends in its own process.")
     run_worker(current_app.config, burst=burst, name=name)

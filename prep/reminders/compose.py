@@ -158,7 +158,7 @@ class RawMessage:
 
 def compose(mail: ReminderEmail) -> RawMessage | EmailMessage:
     """The multipart (text + HTML) reminder email with RFC 8058 one-click unsubscribe headers."""
-    from .service import external_url, mail_domain, unsubscribe_url
+    from .service import external_url, mail_domain, unsubscribe_url  # service imports this module
 
     user = mail.user
     if not user.email.isascii() or any(c in user.email for c in "\r\n<>,\"") or mail.top_questions is None:
@@ -197,7 +197,7 @@ def compose(mail: ReminderEmail) -> RawMessage | EmailMessage:
 
 def compose_reference(mail: ReminderEmail) -> EmailMessage:
     """The original composer: ``EmailMessage`` and both templates rendered for each email."""
-    from .service import external_url, mail_domain, unsubscribe_url
+    from .service import external_url, mail_domain, unsubscribe_url  # service imports this module
 
     user = mail.user
     context = {

@@ -108,10 +108,10 @@ def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | N
     explicit = mail_transport
     if mail_transport is None:
         mail_transport = _DryRun() if dry_run else transport()
-    from .worker import enqueuer
-
+    enqueuer = current_app.extensions.get("prep.reminder_enqueuer")  # set by wiring: the RQ hand-off
+    queued = enqueuer() if enqueuer is not None and not dry_run and explicit is None else None
     return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run, keep_going=keep_going,
-                     batch_size=batch_size, enqueue=None if dry_run or explicit is not None else enqueuer())
+                     batch_size=batch_size, enqueue=queued)
 
 
 class _DryRun:

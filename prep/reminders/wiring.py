@@ -18,6 +18,7 @@ from . import service
 from .cli import remind_command, scheduler_command, worker_command
 from .routes import bp
 from . import scheduler
+from .worker import enqueuer
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(remind_command)
     app.cli.add_command(scheduler_command)
     app.cli.add_command(worker_command)
+    app.extensions["prep.reminder_enqueuer"] = enqueuer  # the sweep enqueues through it (None without Redis)
     app.context_processor(_banner_context)
     if app.config.get("SCHEDULER_ENABLED") and _is_serve_process():
         scheduler.start_background(app)

@@ -17,10 +17,13 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from flask import current_app
+from redis import Redis
+from rq import Queue, Retry, SimpleWorker
 from sqlalchemy import select
 
 from .. import clock
 from ..extensions import db
+from . import service
 from . import sweep as sweep_module
 from .models import ReminderLog, ReminderStatus
 from .sweep_rules import DueUser, SweepReport
@@ -31,14 +34,10 @@ DEFAULT_QUEUE = "prep-reminders"
 
 
 def redis_connection(url: str):  # noqa: ANN201 - redis.Redis
-    from redis import Redis
-
     return Redis.from_url(url)
 
 
 def queue_for(app_config: dict, connection=None):  # noqa: ANN001, ANN201 - rq.Queue
-    from rq import Queue
-
     url = app_config.get("REDIS_URL")
     return Queue(app_config.get("REMINDER_QUEUE") or DEFAULT_QUEUE,
                  connection=connection or redis_connection(url), default_timeout=600)
@@ -51,8 +50,6 @@ def enqueuer():  # noqa: ANN201
     queue = queue_for(current_app.config)
 
     def enqueue(now: datetime, users: Sequence[DueUser]) -> None:
-        from rq import Retry
-
         queue.enqueue(deliver, now, list(users), retry=Retry(max=3),
                       result_ttl=3600, failure_ttl=86400)
 
@@ -62,8 +59,6 @@ def enqueuer():  # noqa: ANN201
 def deliver(now: datetime, users: list[DueUser]) -> int:
     """The job: send the reminders still claimed 'sending' at the attempt they were claimed for;
     returns how many were sent. Runs in the worker's app context (``prep worker``)."""
-    from .service import compose, mail_domain, transport
-
     current = {log_id: attempts for log_id, attempts in db.session.execute(
         select(ReminderLog.id, ReminderLog.attempts).where(
             ReminderLog.id.in_([u.log_id for u in users]), ReminderLog.status == ReminderStatus.sending.value))}
@@ -71,7 +66,7 @@ def deliver(now: datetime, users: list[DueUser]) -> int:
     mine = [u for u in users if current.get(u.log_id) == u.attempts]
     report = SweepReport(now=now)
     try:
-        sweep_module.send_page(now, mine, transport(), compose, mail_domain(), clock.now, report, record_every=1)
+        sweep_module.send_page(now, mine, service.transport(), service.compose, service.mail_domain(), clock.now, report, record_every=1)
     finally:
         db.session.remove()
     log.info("reminder job: %s sent, %s retrying, %s failed, %s already done",
@@ -81,8 +76,6 @@ def deliver(now: datetime, users: list[DueUser]) -> int:
 
 def run_worker(app_config: dict, *, burst: bool = False, name: str | None = None) -> None:
     """One delivery worker in this process (jobs run in the caller's app context, no fork)."""
-    from rq import SimpleWorker
-
     connection = redis_connection(app_config["REDIS_URL"])
     queue = queue_for(app_config, connection)
     worker = SimpleWorker([queue], connection=connection, name=name)
