@@ -1,4 +1,4 @@
-"""Reminder delivery through RQ on a real Redis (db 11, a throw-away queue, flushed) and a real
+"""Reminder delivery through RQ on a real Redis (db 9, a throw-away queue, flushed) and a real
 aiosmtpd server: the sweep claims and enqueues, ``prep worker`` processes send. Two workers
 remind each user exactly once; a worker killed mid-batch (SIGKILL) loses nothing and nothing
 goes twice: the next sweep re-claims its unsent claims after their lease, another worker sends."""
@@ -24,7 +24,7 @@ from prep.reminders import timing
 
 from tests.support.reminders import REPO, Recorder, log_rows, serve, sweep
 
-REDIS_URL = "redis://127.0.0.1:6379/11"
+REDIS_URL = "redis://127.0.0.1:6379/9"  # only this test uses db 9 (login limits: 11, rate limits: 13)
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)  # past 09:00 in every zone used
 ZONES = ["Asia/Shanghai", "UTC", "Asia/Kolkata", "Europe/Berlin"]
 
