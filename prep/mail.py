@@ -101,7 +101,11 @@ class SmtpTransport:
                 client.ehlo()
             if s.username:
                 client.login(s.username, s.password or "")
-            client.send_message(message)
+            raw = getattr(message, "data", None)
+            if isinstance(raw, bytes):  # a pre-composed message (prep.reminders.compose.RawMessage)
+                client.sendmail(message.sender, [message.recipient], raw)  # type: ignore[attr-defined]
+            else:
+                client.send_message(message)
 
 
 class OutboxTransport:

@@ -10,6 +10,7 @@ from flask.cli import with_appcontext
 from .. import clock
 from . import service
 from .scheduler import SWEEP_MINUTES, run_blocking
+from .worker import run_worker
 
 
 def parse_now(text: str | None) -> datetime:
@@ -45,3 +46,20 @@ def remind_command(dry_run: bool, now_text: str | None) -> None:
 def scheduler_command(minutes: int) -> None:
     """Run the reminder scheduler in the foreground (a sweep every few minutes)."""
     run_blocking(current_app._get_current_object(), minutes)
+
+
+@click.command("worker")
+@click.option("--burst", is_flag=True, help="Exit when the queue is empty instead of waiting for more jobs.")
+@click.option("--name", default=None, help="Worker name shown in RQ (default: host and process id).")
+@with_appcontext
+def worker_command(burst: bool, name: str | None) -> None:
+    """Deliver reminder emails from the Redis job queue (needs PREP_REDIS_URL).
+
+    The reminder sweep claims due users and enqueues their emails in batches; run one
+    `prep worker` per process you want sending, on any number of hosts sharing the database
+    and Redis. Each claim is sent once; a worker that dies mid-batch leaves its unsent
+    reminders to be claimed again after their lease and sent by another worker.
+    """
+    if not current_app.config.get("REDIS_URL"):
+        raise click.UsageError("PREP_REDIS_URL is not set: without Redis the sweep sends in its own process.")
+    run_worker(current_app.config, burst=burst, name=name)

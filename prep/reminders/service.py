@@ -8,15 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from urllib.parse import urlsplit
 
-from flask import current_app, render_template
-from flask_babel import force_locale, ngettext
+from flask import current_app
 from werkzeug.routing import MapAdapter
 from sqlalchemy import and_, func, or_, select, update
 
-from .. import clock
 from ..accounts.models import User
 from ..drill import queue
 from ..drill import service as drill_service
@@ -27,6 +24,7 @@ from . import calendar, timing, tokens
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
                      ReminderLog, ReminderSettings)
 from ..mail import Transport, app_transport
+from .compose import compose, compose_reference  # noqa: F401 - re-exported
 from .sweep import run_sweep
 from .sweep_query import BATCH_SIZE
 from .sweep_rules import ReminderEmail, SweepReport
@@ -103,46 +101,17 @@ def transport() -> Transport:
     return app_transport()
 
 
-def compose(mail: ReminderEmail) -> EmailMessage:
-    """The multipart (text + HTML) reminder email with RFC 8058 one-click unsubscribe headers."""
-    user = mail.user
-    context = {
-        "name": user.display_name or user.email.split("@")[0],
-        "due": user.due_count, "learning": user.learning, "reviews": user.reviews, "new": user.new,
-        "questions": mail.top_questions, "streak": mail.streak,
-        "drill_url": external_url("drill.drill"),
-        "settings_url": external_url("reminders.settings"),
-        "unsubscribe_url": unsubscribe_url(user.user_id),
-        "local_date": user.local_date,
-    }
-    message = EmailMessage()
-    message["From"] = current_app.config["MAIL_FROM"]
-    message["To"] = user.email
-    message["Date"] = format_datetime(clock.now())
-    message["Message-ID"] = mail.message_id or make_msgid(domain=mail_domain())
-    message["List-Unsubscribe"] = f"<{context['unsubscribe_url']}>"
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message["List-Id"] = f"prep daily review <reminders.{mail_domain()}>"
-    message["Auto-Submitted"] = "auto-generated"
-    # Templates (and the app's context processors) expect a request: render in one at BASE_URL,
-    # in the recipient's language (not the sweeping request's: the CLI and scheduler have none).
-    with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]), \
-            force_locale(user.language or "en"):
-        message["Subject"] = ngettext("%(num)s card to review today", "%(num)s cards to review today",
-                                      user.due_count)
-        message.set_content(render_template("reminders/email.txt", **context))
-        message.add_alternative(render_template("reminders/email.html", **context), subtype="html")
-    return message
-
-
 def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None,
           keep_going: Callable[[], bool] | None = None, batch_size: int = BATCH_SIZE) -> SweepReport:
     """Run one reminder sweep (every due user, a page at a time) with the app's transport and
     templates; ``keep_going`` is asked between pages (see :func:`.sweep.run_sweep`)."""
+    explicit = mail_transport
     if mail_transport is None:
         mail_transport = _DryRun() if dry_run else transport()
+    enqueuer = current_app.extensions.get("prep.reminder_enqueuer")  # set by wiring: the RQ hand-off
+    queued = enqueuer() if enqueuer is not None and not dry_run and explicit is None else None
     return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run, keep_going=keep_going,
-                     batch_size=batch_size)
+                     batch_size=batch_size, enqueue=queued)
 
 
 class _DryRun:

@@ -48,13 +48,15 @@ RECORD_SECONDS = 1.0
 def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain: str = "localhost",
               dry_run: bool = False, batch_size: int = BATCH_SIZE,
               clock: Callable[[], datetime] | None = None,
-              keep_going: Callable[[], bool] | None = None) -> SweepReport:
+              keep_going: Callable[[], bool] | None = None,
+              enqueue: Callable[[datetime, list[DueUser]], None] | None = None) -> SweepReport:
     """One sweep at ``now`` over every due user, a page of ``batch_size`` at a time: find, claim
     (committed), then send each email and record the results.
 
     ``clock`` gives the time recorded for a finished send (default: ``now``, for a fake clock).
     ``keep_going`` is asked between pages (the scheduler renews its lease there); False stops
-    the sweep, and the next one carries on where it left off.
+    the sweep, and the next one carries on where it left off. ``enqueue`` hands each page's
+    claimed email senders to a job queue (:mod:`.worker`) instead of sending them here.
     """
     report = SweepReport(now=now, dry_run=dry_run)
     finished = clock or (lambda: now)
@@ -78,7 +80,13 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
             report.due += page.due
             report.claimed += won
             report.in_app_only += [u for u in won if not u.email_channel]
-            _send(now, [u for u in won if u.email_channel], transport, compose, domain, finished, report)
+            senders = [u for u in won if u.email_channel]
+            if enqueue is not None:
+                if senders:
+                    enqueue(now, senders)
+                report.sent += senders  # handed to the delivery workers
+            else:
+                send_page(now, senders, transport, compose, domain, finished, report)
         db.session.commit()
         if page.last_id is None or (keep_going is not None and not keep_going()):
             break
@@ -151,8 +159,8 @@ def _skip(user: DueUser, now: datetime, finished: Callable[[], datetime], error:
         log.warning("could not mark user %s's reminder failed", user.user_id, exc_info=True)
 
 
-def _send(now: datetime, senders: list[DueUser], transport: Transport, compose: Composer, domain: str,
-          finished: Callable[[], datetime], report: SweepReport) -> None:
+def send_page(now: datetime, senders: list[DueUser], transport: Transport, compose: Composer, domain: str,
+              finished: Callable[[], datetime], report: SweepReport, *, record_every: int = RECORD_EVERY) -> None:
     """Send one page's emails; record the sent ones in groups, each failure at once."""
     if not senders:
         return
@@ -194,7 +202,7 @@ def _send(now: datetime, senders: list[DueUser], transport: Transport, compose: 
                 (report.retrying if retry else report.failed).append((user, error))
                 continue
             pending.append(user)
-            if len(pending) >= RECORD_EVERY or time.monotonic() - last_record >= RECORD_SECONDS:
+            if len(pending) >= record_every or time.monotonic() - last_record >= RECORD_SECONDS:
                 record()
     except BaseException:
         # Composing or sending raised something unexpected: record what went out, then re-raise.

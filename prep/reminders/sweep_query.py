@@ -247,11 +247,12 @@ def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> li
                                                              "before recording the result")
                 .execution_options(synchronize_session=False))
         won += [replace(u, attempts=int(attempts[u.log_id])) for u in again if u.log_id in attempts]
-    senders = [u for u in won if u.email_channel]
-    if senders:
-        db.session.execute(_insert(ReminderAttempt), [
-            {"log_id": u.log_id, "number": u.attempts, "started_at": now, "outcome": "sending",
-             "transport": transport_name, "finished_at": None, "error": None} for u in senders])
+    senders = [u.log_id for u in won if u.email_channel]
+    if senders:  # set-based: one INSERT ... SELECT from the claim rows just written
+        db.session.execute(ReminderAttempt.__table__.insert().from_select(
+            ["log_id", "number", "started_at", "outcome", "transport"],
+            select(ReminderLog.id, ReminderLog.attempts, literal(now, UTCDateTime()), literal("sending"),
+                   literal(transport_name)).where(ReminderLog.id.in_(senders))))
     in_app = [u for u in won if u.in_app_channel and u.log_status is None]
     if in_app:
         db.session.execute(

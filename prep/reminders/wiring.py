@@ -15,9 +15,10 @@ from .. import clock
 from ..drill import service as drill_service
 from ..extensions import db
 from . import service
-from .cli import remind_command, scheduler_command
+from .cli import remind_command, scheduler_command, worker_command
 from .routes import bp
 from . import scheduler
+from .worker import enqueuer
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.cli.add_command(remind_command)
     app.cli.add_command(scheduler_command)
+    app.cli.add_command(worker_command)
+    app.extensions["prep.reminder_enqueuer"] = enqueuer  # the sweep enqueues through it (None without Redis)
     app.context_processor(_banner_context)
     if app.config.get("SCHEDULER_ENABLED") and _is_serve_process():
         scheduler.start_background(app)

@@ -1,0 +1,120 @@
+"""Reminder delivery through RQ on a real Redis (db 9, a throw-away queue, flushed) and a real
+aiosmtpd server: the sweep claims and enqueues, ``prep worker`` processes send. Two workers
+remind each user exactly once; a worker killed mid-batch (SIGKILL) loses nothing and nothing
+goes twice: the next sweep re-claims its unsent claims after their lease, another worker sends."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from prep.extensions import db
+from prep.reminders import timing
+
+from tests.support.reminders import REPO, Recorder, log_rows, serve, sweep
+
+REDIS_URL = "redis://127.0.0.1:6379/9"  # only this test uses db 9 (login limits: 11, rate limits: 13)
+NOW = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)  # past 09:00 in every zone used
+ZONES = ["Asia/Shanghai", "UTC", "Asia/Kolkata", "Europe/Berlin"]
+
+
+@pytest.fixture
+def redis_queue(app: Flask) -> Iterator[str]:
+    redis = pytest.importorskip("redis")
+    connection = redis.Redis.from_url(REDIS_URL)
+    try:
+        connection.ping()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("no Redis on 127.0.0.1:6379 (.ci/run starts one)")
+    connection.flushdb()
+    name = f"prep-test-{uuid.uuid4().hex[:8]}"
+    app.config.update(REDIS_URL=REDIS_URL, REMINDER_QUEUE=name)
+    yield name
+    connection.flushdb()
+    connection.close()
+
+
+def _worker(app: Flask, tmp: Path, queue: str, *, burst: bool) -> subprocess.Popen:
+    env = {**os.environ, "PREP_DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+           "PREP_SMTP_URL": app.config["SMTP_URL"], "PREP_SECRET_KEY": app.config["SECRET_KEY"],
+           "PREP_INSTANCE_DIR": str(tmp), "PREP_SCHEDULER": "0", "PREP_CONTENT_DIR": str(tmp / "content"),
+           "PREP_REDIS_URL": REDIS_URL, "PREP_REMINDER_QUEUE": queue, "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-m", "prep", "worker", *(["--burst"] if burst else [])], cwd=REPO,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def test_two_workers_remind_each_user_exactly_once(tmp_path: Path, app: Flask, smtp: Recorder, learner,
+                                                   redis_queue: str) -> None:
+    users = [learner(tz) for tz in ZONES * 6]
+    report = sweep(NOW, batch_size=5)
+    assert len(report.claimed) == len(users) and smtp.messages == []  # claimed and enqueued, not sent
+    workers = [_worker(app, tmp_path / f"w{i}", redis_queue, burst=True) for i in range(2)]
+    errs = []
+    for w in workers:
+        _, err = w.communicate(timeout=180)
+        errs.append(err)
+        assert w.returncode == 0, err
+    assert smtp.recipients() == sorted(u.email for u in users), errs  # each exactly once
+    db.session.expire_all()
+    assert {row.status for row in log_rows()} == {"sent"}
+    assert sweep(NOW + timing.SEND_LEASE * 2).claimed == []
+
+
+class Stalling(Recorder):
+    """Accepts messages until the ``stall_at``-th, which it holds (never accepting it) until released."""
+
+    def __init__(self, stall_at: int) -> None:
+        super().__init__()
+        self.stall_at = stall_at
+        self.seen = 0
+        self.stalled = threading.Event()
+        self.release = threading.Event()
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+        self.seen += 1
+        if self.seen == self.stall_at:
+            self.stalled.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.05)
+            return "451 4.3.0 try again later"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
+        tmp_path: Path, app: Flask, learner, redis_queue: str) -> None:
+    for url, handler in serve(Stalling(stall_at=5)):
+        app.config["SMTP_URL"] = url
+        users = [learner(tz) for tz in ZONES * 3]
+        assert len(sweep(NOW).claimed) == len(users)  # one job of 12
+        first = _worker(app, tmp_path / "w1", redis_queue, burst=False)
+        stalled = handler.stalled.wait(240)
+        os.killpg(first.pid, signal.SIGKILL)  # mid-batch, while the 5th message is in flight
+        _, err = first.communicate(timeout=30)
+        handler.release.set()
+        assert stalled, f"the worker never sent: {err[-3000:]}"
+        assert len(handler.messages) == 4
+        db.session.expire_all()
+        statuses = sorted(row.status for row in log_rows())
+        assert statuses.count("sent") == 4 and statuses.count("sending") == 8
+        assert sweep(NOW + timedelta(minutes=1)).claimed == []  # still leased to the dead worker
+        again = sweep(NOW + timing.SEND_LEASE + timedelta(minutes=1))
+        assert len(again.claimed) == 8
+        second = _worker(app, tmp_path / "w2", redis_queue, burst=True)
+        _, err = second.communicate(timeout=180)
+        assert second.returncode == 0, err
+        time.sleep(0.2)
+        assert handler.recipients() == sorted(u.email for u in users)  # all, each once
+        db.session.expire_all()
+        assert {row.status for row in log_rows()} == {"sent"}
