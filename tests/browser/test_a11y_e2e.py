@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from tests.support.drill_seed import login
 from tests.support.live import LiveServer, axe_violations, register, screenshot
 from tests.support.postings import POSTING
 
@@ -52,11 +53,7 @@ def _context(browser, width: str):
 
 
 def _login(page, server: LiveServer, email: str) -> None:
-    page.goto(server.url + "/login")
-    page.fill("#email", email)
-    page.fill("#password", PASSWORD)
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url("**/dashboard")
+    login(page, server, email, PASSWORD)
 
 
 def _switch_language(page, lang: str) -> None:

@@ -7,17 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.drill_seed import PASSWORD, logs as _logs, seed as _seed
+from tests.support.drill_seed import login as _login, logs as _logs, seed as _seed
 from tests.support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 
-def _login(page, server: LiveServer, email: str) -> None:
-    page.goto(server.url + "/login")
-    page.fill("#email", email)
-    page.fill("#password", PASSWORD)
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url("**/dashboard")
 
 
 def _open_drill(page, server: LiveServer, ready: int = 1) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.drill_seed import PASSWORD, logs as _logs, seed as _seed
+from tests.support.drill_seed import login as _login, logs as _logs, seed as _seed
 
 pytestmark = pytest.mark.browser
 
@@ -26,12 +26,6 @@ def _context(browser, locale, viewport):
     return context
 
 
-def _login(page, server, email) -> None:
-    page.goto(server.url + "/login")
-    page.fill("#email", email)
-    page.fill("#password", PASSWORD)
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url("**/dashboard")
 
 
 def _revealed(page, server) -> str:
