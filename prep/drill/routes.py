@@ -116,17 +116,26 @@ def rate():
     if form.token.data and request_id is None:  # tampered with, or another user's or card's token
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    try:
-        rated = batch.rate_once(user, form.card_id.data, form.version.data, form.rating.data, now,
-                                _duration(form, now), key_points=_ticks(form), request_id=request_id)
-    except service.CardNotFound:
-        abort(404)
-    if rated.status == batch.RECORDED:
-        interview.after_rating(user, now)  # the session is over: plan again from its answers
-    db.session.commit()  # one transaction for both
+    rated = _rate_and_plan(user, form.card_id.data, form.version.data, form.rating.data, now,
+                           _duration(form, now), _ticks(form), request_id)
     if rated.status != batch.RECORDED:
         flash(_once_message(rated.status), "info")
     return redirect(url_for("drill.drill"))
+
+
+def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime, duration: int | None,
+                   ticks: dict | None, request_id: str | None) -> batch.Rated:
+    """Both rating views: rate once (another user's card is a 404); a recorded rating that ends
+    the session plans the interview again from its answers, in the same transaction."""
+    try:
+        rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
+                                request_id=request_id)
+    except service.CardNotFound:
+        abort(404)
+    if rated.status == batch.RECORDED:
+        interview.after_rating(user, now)
+    db.session.commit()
+    return rated
 
 
 def _once_message(status: str) -> str:
@@ -174,14 +183,7 @@ def rate_json():
     user, now = signed_in_user(), _now()
     ticks = _key_points(data.key_points_of, data.key_point)
     duration = None if data.elapsed_ms is None else min(data.elapsed_ms, 86_400_000)
-    try:
-        rated = batch.rate_once(user, data.card_id, data.version, data.rating, now, duration,
-                                key_points=ticks, request_id=data.request_id)
-    except service.CardNotFound:
-        abort(404)
-    db.session.commit()
-    if rated.status == batch.RECORDED and interview.after_rating(user, now):
-        db.session.commit()
+    rated = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks, data.request_id)
     message = "" if rated.status == batch.RECORDED else _once_message(rated.status)
     return jsonify(status=rated.status, buried=rated.buried, message=message,
                    counts=_counts_json(service.queue_counts(user, now)))
