@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.support.live import CHROMIUM, CHROMIUM_ARGS, LiveServer  # noqa: E402 (after the path)
+from tests.support.live import CHROMIUM, CHROMIUM_ARGS, LiveServer, sign_in  # noqa: E402 (after the path)
 
 CANDIDATE = "candidate@example.com"
 PASSWORD = "a long enough passphrase"
@@ -49,13 +49,7 @@ def _context(browser, viewport: dict, *, phone: bool = False):
 
 
 def _login(page, server: LiveServer, lang: str) -> None:
-    page.goto(server.url + "/login")
-    page.fill("#email", CANDIDATE)
-    page.fill("#password", PASSWORD)
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url("**/dashboard")
-    page.click(f".language-switcher button[value={lang}]")
-    page.wait_for_selector(f"html[lang={'zh-CN' if lang == 'zh' else 'en'}]")
+    sign_in(page, server, CANDIDATE, PASSWORD, lang)
 
 
 def _seed(page, server: LiveServer) -> str:

@@ -19,8 +19,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.support.drill_seed import login
-from tests.support.live import LiveServer, axe_violations, register, screenshot
+from tests.support.live import LiveServer, axe_violations, register, screenshot, sign_in
 from tests.support.postings import POSTING
 
 pytestmark = pytest.mark.browser
@@ -53,7 +52,7 @@ def _context(browser, width: str):
 
 
 def _login(page, server: LiveServer, email: str) -> None:
-    login(page, server, email, PASSWORD)
+    sign_in(page, server, email, PASSWORD)
 
 
 def _switch_language(page, lang: str) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.live import LiveServer, screenshot
+from tests.support.live import LiveServer, screenshot, sign_in
 from tests.support.postings import POSTING
 
 pytestmark = pytest.mark.browser
@@ -63,13 +63,7 @@ def _page(browser):
 
 
 def _login(page, server: LiveServer, lang: str) -> None:
-    page.goto(server.url + "/login")
-    page.fill("#email", CANDIDATE)
-    page.fill("#password", PASSWORD)
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url("**/dashboard")
-    page.click(f".language-switcher button[value={lang}]")
-    page.wait_for_selector(f"html[lang={'zh-CN' if lang == 'zh' else 'en'}]")
+    sign_in(page, server, CANDIDATE, PASSWORD, lang)
 
 
 def _check_layout(page, name: str, problems: list[str]) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.drill_seed import login as _login, logs as _logs, seed as _seed
-from tests.support.live import LiveServer
+from tests.support.drill_seed import PASSWORD, logs as _logs, seed as _seed
+from tests.support.live import LiveServer, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def drill_page(browser):
 def test_next_card_without_a_round_trip(live_server, drill_page):
     page, email = drill_page, "prefetch@example.com"
     _seed(live_server, email, 32)
-    _login(page, live_server, email)
+    sign_in(page, live_server, email, PASSWORD)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 150,
@@ -75,7 +75,7 @@ def test_next_card_without_a_round_trip(live_server, drill_page):
 def test_offline_ratings_are_recorded_once_after_reconnecting(live_server, drill_page):
     page, email = drill_page, "offline@example.com"
     _seed(live_server, email, 24)
-    _login(page, live_server, email)
+    sign_in(page, live_server, email, PASSWORD)
     _open_drill(page, live_server, ready=20)
     page.context.set_offline(True)
     for i in range(20):
@@ -94,7 +94,7 @@ def test_offline_ratings_are_recorded_once_after_reconnecting(live_server, drill
 def test_a_card_rated_in_another_tab(live_server, drill_page):
     tab_a, email = drill_page, "tabs@example.com"
     _seed(live_server, email, 4)
-    _login(tab_a, live_server, email)
+    sign_in(tab_a, live_server, email, PASSWORD)
     tab_b = tab_a.context.new_page()
     _open_drill(tab_a, live_server)
     _open_drill(tab_b, live_server)

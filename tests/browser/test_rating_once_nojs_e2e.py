@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.drill_seed import login as _login, logs as _logs, seed as _seed
+from tests.support.drill_seed import PASSWORD, logs as _logs, seed as _seed
+from tests.support.live import sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +43,7 @@ def test_back_then_resubmit_records_nothing(live_server, browser, locale, viewpo
     _seed(live_server, email, 3)
     context = _context(browser, locale, viewport)
     page = context.new_page()
-    _login(page, live_server, email)
+    sign_in(page, live_server, email, PASSWORD)
     first = _revealed(page, live_server)
     page.locator("#rate-form button[name=rating][value='3']").click()
     page.wait_for_load_state("load")
@@ -68,7 +69,7 @@ def test_a_stale_tab_is_told_and_moves_on(live_server, browser, locale, viewport
     _seed(live_server, email, 3)
     context = _context(browser, locale, viewport)
     tab_a = context.new_page()
-    _login(tab_a, live_server, email)
+    sign_in(tab_a, live_server, email, PASSWORD)
     tab_b = context.new_page()
     first = _revealed(tab_a, live_server)
     assert _revealed(tab_b, live_server) == first

@@ -43,12 +43,3 @@ def logs(server: LiveServer, email: str) -> list[tuple[int, int]]:
     with sqlite3.connect(Path(server.root / "live.sqlite3")) as conn:
         return conn.execute("SELECT r.card_id, COUNT(*) FROM review_logs r JOIN users u ON u.id = r.user_id"
                             " WHERE u.email = ? GROUP BY r.card_id", (email,)).fetchall()
-
-
-def login(page, server: LiveServer, email: str, password: str = PASSWORD) -> None:
-    """Sign in through the login form and wait for the dashboard."""
-    page.goto(server.url + "/login")
-    page.fill("#email", email)
-    page.fill("#password", password)
-    page.click("form.stack button[type=submit]")
-    page.wait_for_url("**/dashboard")

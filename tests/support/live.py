@@ -153,6 +153,19 @@ class Browser:
         assert status == 200, re.findall(r"<p>([^<]+)</p>", getattr(self, "last_error", ""))
 
 
+def sign_in(page, server: "LiveServer", email: str, password: str, lang: str | None = None) -> None:
+    """Sign in through the login form in a Playwright page and wait for the dashboard; with
+    ``lang``, switch the interface to that language."""
+    page.goto(server.url + "/login")
+    page.fill("#email", email)
+    page.fill("#password", password)
+    page.click("form.stack button[type=submit]")
+    page.wait_for_url("**/dashboard")
+    if lang is not None:
+        page.click(f".language-switcher button[value={lang}]")
+        page.wait_for_selector(f"html[lang={'zh-CN' if lang == 'zh' else 'en'}]")
+
+
 _CARD = re.compile(r'name="card_id"[^>]*value="(\d+)".*?name="version"[^>]*value="(\d+)"', re.S)
 
 
