@@ -66,3 +66,31 @@ def test_the_words_inside_a_finding_are_translated_too(client, zh_instructor) ->
     text = DRAFT.replace("title: Ring AllReduce", "title: 12")
     data = client.post("/explanations/preview", data={"text": text, "area": "net"}).get_json()
     assert any("title 必须是文本，而不是数字（请加上引号）" in p for p in data["problems"]), data["problems"]
+
+
+@pytest.mark.parametrize(("front", "zh", "english"), [
+    # PyYAML's description has values in it: it stays as written, the hint is translated.
+    ("title: a\ntags: [x, y\n", "；[列表] 必须以 ']' 结尾", "expected ',' or ']'"),
+    # A fixed description is translated whole, and so is its hint.
+    ("title: a\n  b: c\n", "这里不能出现映射的值（多了一个 ': '？）；如果值里有 ': '，请给它加上引号", None),
+    ("title: &a x\nsummary: *a\n", "前置信息里不允许锚点和别名（&name、*name）", None),
+    ("title: a\x1f\n", "前置信息的 YAML 无效：不允许字符 #x001f", None),
+])
+def test_yaml_errors_in_chinese(client, zh_instructor, front, zh, english) -> None:
+    text = "---\n" + front + "---\n## Body\n\nText.\n"
+    problems = client.post("/explanations/preview", data={"text": text, "area": "net"}).get_json()["problems"]
+    yaml_lines = [p for p in problems if "前置信息的 YAML 无效" in p]
+    assert yaml_lines and any(zh in p for p in yaml_lines), problems
+    assert not any("invalid YAML" in p for p in problems)
+    if english is not None:  # the part with values keeps PyYAML's words
+        assert any(english in p for p in yaml_lines)
+    else:
+        assert not any(w in p for p in yaml_lines for w in ("not allowed", "mapping values"))
+
+
+def test_yaml_errors_keep_their_english_for_the_cli() -> None:
+    parsed = parse_document("---\ntitle: a\n  b: c\n---\nB\n", "a.md", lenient=True)
+    [p] = [p for p in parsed.problems if "YAML" in p.message]
+    assert p.message == ("invalid YAML in front matter: mapping values are not allowed here; "
+                         "if a value contains ': ', put it in quotes")
+    assert p.msgid == "invalid YAML in front matter: %(detail)s%(hint)s"

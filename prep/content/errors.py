@@ -34,8 +34,9 @@ class Problem:
 
 
 #: Values that are words of the message itself ("a number", " (put it in quotes)"), not data
-#: (names, slugs, paths): the edge translates these too.
-TRANSLATED_PARAMS = frozenset({"kind", "hint"})
+#: (names, slugs, paths): the edge translates these too; "detail" is a YAML error's description,
+#: translated when the catalogs hold it (the fixed ones) and otherwise shown as PyYAML wrote it.
+TRANSLATED_PARAMS = frozenset({"kind", "hint", "detail"})
 
 
 def problem(path: str, line: int, msgid: str, /, **params: str | int) -> Problem:

@@ -28,18 +28,39 @@ MAX_ITEM_CHARS = {"tags": 80, "skills": 80, "questions": 1000, "related": MAX_SL
 MAX_YAML_DEPTH = 20
 
 #: What to do about the YAML errors people make most, by the start of PyYAML's description.
+#: Each hint starts with "; " so the message reads the same with or without one (a page
+#: translates the hint, a message word, and keeps PyYAML's own description as it is).
 _YAML_HINTS = (
-    ("mapping values are not allowed", "if a value contains ': ', put it in quotes"),
-    ("found character '\\t'", "indent with spaces, not tabs"),
-    ("expected ',' or ']'", "a [list] must end with ']'"),
-    ("expected ',' or '}'", "a {mapping} must end with '}'"),
-    ("found unexpected end of stream", "a quoted value must end with the same quote"),
+    ("mapping values are not allowed", N_("; if a value contains ': ', put it in quotes")),
+    ("found character '\\t'", N_("; indent with spaces, not tabs")),
+    ("expected ',' or ']'", N_("; a [list] must end with ']'")),
+    ("expected ',' or '}'", N_("; a {mapping} must end with '}'")),
+    ("found unexpected end of stream", N_("; a quoted value must end with the same quote")),
 )
+#: PyYAML descriptions with no values in them, and this module's own: a page shows them in the
+#: reader's language (the catalogs hold them); any other description stays as PyYAML wrote it.
+_FIXED_DETAILS = (
+    N_("mapping values are not allowed here"),
+    N_("could not find expected ':'"),
+    N_("did not find expected key"),
+    N_("did not find expected '-' indicator"),
+    N_("found unexpected end of stream"),
+    N_("syntax error"),
+)
+_NO_ALIASES = N_("anchors and aliases (&name, *name) are not allowed in front matter")
+_TOO_DEEP = N_("values nest more than 20 levels deep")
+assert str(MAX_YAML_DEPTH) in _TOO_DEEP
 
 
-def _with_hint(what: str, problem: str | None) -> str:
-    hint = next((h for start, h in _YAML_HINTS if (problem or "").startswith(start)), None)
-    return f"{what}; {hint}" if hint else what
+def _yaml_problem(path: str, line: int, what: str, description: str | None) -> Problem:
+    """``invalid YAML in front matter: <what>[; <hint>]``, its hint a translatable message word."""
+    hint = next((h for start, h in _YAML_HINTS if (description or "").startswith(start)), "")
+    return problem(path, line, N_("invalid YAML in front matter: %(detail)s%(hint)s"), detail=what, hint=hint)
+
+
+def _bad_character(path: str, line: int, character: int) -> Problem:
+    return problem(path, line, N_("invalid YAML in front matter: character #x%(code)s is not allowed"),
+                   code=f"{character:04x}")
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -50,12 +71,12 @@ class _StrictLoader(yaml.SafeLoader):
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
             raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases (&name, *name) are not allowed in front matter", event.start_mark)
+                None, None, _NO_ALIASES, event.start_mark)
         self._depth = getattr(self, "_depth", 0) + 1
         try:
             if self._depth > MAX_YAML_DEPTH:
                 raise yaml.composer.ComposerError(
-                    None, None, f"values nest more than {MAX_YAML_DEPTH} levels deep", event.start_mark)
+                    None, None, _TOO_DEEP, event.start_mark)
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
@@ -89,8 +110,7 @@ def load_front_matter(
         loader = _StrictLoader(fm_text)
     except yaml.reader.ReaderError as exc:
         line = first_line + fm_text[: exc.position].count("\n")
-        problems.append(Problem(
-            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
+        problems.append(_bad_character(path, line, exc.character))
         return None
     try:
         node = loader.get_single_node()
@@ -124,15 +144,14 @@ def load_front_matter(
             started = first_line + exc.context_mark.line
             if started != line:
                 what += f" ({exc.context} started on line {started})"
-        problems.append(Problem(path, line, f"invalid YAML in front matter: {_with_hint(what, exc.problem)}"))
+        problems.append(_yaml_problem(path, line, what, exc.problem))
         return None
     except yaml.reader.ReaderError as exc:
         line = first_line + fm_text[: exc.position].count("\n")
-        problems.append(Problem(
-            path, line, f"invalid YAML in front matter: character #x{exc.character:04x} is not allowed"))
+        problems.append(_bad_character(path, line, exc.character))
         return None
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        problems.append(Problem(path, first_line, f"invalid YAML in front matter: {exc}"))
+        problems.append(_yaml_problem(path, first_line, str(exc), None))
         return None
     finally:
         loader.dispose()
