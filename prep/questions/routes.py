@@ -6,7 +6,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user, login_required
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 
 from .. import clock
 from ..content.lookup import explanations_for
@@ -57,6 +57,15 @@ def _visible_question(question_id: int | None) -> Question | None:
     return db.session.scalar(select(Question).where(Question.id == question_id, _visible()))
 
 
+def _one_wording_each(stmt, lang: str):
+    """``stmt``'s questions with one wording of each translation group: the one in ``lang`` when
+    it is among them, else the group's first."""
+    first_in_lang = case((Question.lang == lang, 0), else_=1)
+    ranked = stmt.with_only_columns(Question.id, func.row_number().over(
+        partition_by=Question.group_of(), order_by=(first_in_lang, Question.id)).label("rank")).subquery()
+    return select(Question).join(ranked, ranked.c.id == Question.id).where(ranked.c.rank == 1)
+
+
 def _render_index(form: QuestionForm, status: int = 200):
     user = signed_in_user()
     q = (request.args.get("q") or "").strip()[:200]
@@ -66,7 +75,7 @@ def _render_index(form: QuestionForm, status: int = 200):
         stmt = stmt.where(Question.text.ilike(like_pattern(q), escape="\\"))
     if tag:
         stmt = stmt.join(question_tags).join(Tag).where(Tag.name == tag)
-    page = paginate(stmt.order_by(Question.id.desc()), PAGE_SIZE)
+    page = paginate(_one_wording_each(stmt, str(get_locale() or "en")).order_by(Question.id.desc()), PAGE_SIZE)
     questions = page.items
     in_study = _studied(user.id, [x.id for x in questions])
     tags = db.session.execute(

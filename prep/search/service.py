@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, case, or_, select
 
@@ -50,13 +51,13 @@ def visible_questions(user_id: int) -> ColumnElement[bool]:
     return Question.visible_to(user_id)
 
 
-def _matching_questions(user_id: int, terms: list[str]) -> tuple[list[matching.QuestionHit], bool]:
+def _matching_questions(user_id: int, terms: list[str], language: str) -> tuple[list[matching.QuestionHit], bool]:
     # The database narrows by substring; words and phrases are then matched here.
     rows = db.session.execute(
-        select(Question.id, Question.text, Question.lang, Question.owner_id)
+        select(Question.id, Question.text, Question.lang, Question.owner_id, Question.group_of().label("grp"))
         .where(visible_questions(user_id), *[_contains(Question.text, t) for t in _narrowing(terms)])
         .order_by(Question.id).limit(3 * MAX_QUESTIONS)).all()
-    rows = [r for r in rows if matching.matches(r.text, terms)]
+    rows = _one_wording_each([r for r in rows if matching.matches(r.text, terms)], language)
     truncated = len(rows) > MAX_QUESTIONS
     rows = rows[:MAX_QUESTIONS]
     slugs: dict[int, list[str]] = {}
@@ -71,6 +72,17 @@ def _matching_questions(user_id: int, terms: list[str]) -> tuple[list[matching.Q
     hits = [matching.QuestionHit(id=r.id, text=r.text, lang=r.lang, own=r.owner_id is not None,
                                  slugs=tuple(slugs.get(r.id, ()))) for r in rows]
     return hits, truncated
+
+
+def _one_wording_each(rows: list, language: str) -> list:
+    """One matching wording of each question (translations are one question): the one in the
+    reader's language when it matched, else the first; in id order."""
+    best: dict[int, Any] = {}
+    for r in rows:
+        kept = best.get(r.grp)
+        if kept is None or (kept.lang != language and r.lang == language):
+            best[r.grp] = r
+    return sorted(best.values(), key=lambda r: r.id)
 
 
 def _narrowing(terms: list[str]) -> list[str]:
@@ -127,7 +139,7 @@ def search(user_id: int, query: str, *, language: str = "en", page: int = 1) -> 
     terms = matching.parse_terms(query)
     if not terms:
         return Results(terms, matching.Page([], 1, 1, 0, 0, 0), {}, {}, False)
-    questions, truncated = _matching_questions(user_id, terms)
+    questions, truncated = _matching_questions(user_id, terms, language)
     explanations, bodies = _explanations(terms, {s for q in questions for s in q.slugs})
     groups = matching.group_results(explanations, questions, language)
     shown, page, pages = matching.paginate(groups, page)
