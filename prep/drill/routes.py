@@ -72,9 +72,10 @@ def dashboard():
 
 def _today_context(counts: service.Counts, now: datetime) -> dict:
     """What templates/drill/_today.html needs: the queue counts, minutes to the next learning card
-    and the form of the "show buried cards" button."""
-    return {"q": counts.queue, "next_minutes": tally.minutes_until(counts.queue.next_learning, now),
-            "unbury_form": EmptyForm()}
+    and the form of the "show buried cards" button (``queue_today``: the same counts for the
+    reminder banner)."""
+    return {"q": counts.queue, "queue_today": counts.queue,
+            "next_minutes": tally.minutes_until(counts.queue.next_learning, now), "unbury_form": EmptyForm()}
 
 
 @bp.route("/drill")
