@@ -24,11 +24,11 @@ from ..questions.models import Question
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
 from ..web.args import int_arg
-from ..web.forms import EmptyForm
+from ..web.forms import ButtonForm, EmptyForm
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateForm, read_rating_json
+from .forms import NoteForm, RateForm, RateFormValues, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -75,7 +75,7 @@ def _today_context(counts: service.Counts, now: datetime) -> dict:
     and the form of the "show buried cards" button (``queue_today``: the same counts for the
     reminder banner)."""
     return {"q": counts.queue, "queue_today": counts.queue,
-            "next_minutes": tally.minutes_until(counts.queue.next_learning, now), "unbury_form": EmptyForm()}
+            "next_minutes": tally.minutes_until(counts.queue.next_learning, now), "unbury_form": ButtonForm()}
 
 
 @bp.route("/drill")
@@ -91,16 +91,16 @@ def drill():
         return redirect(url_for("drill.drill"))
     counts = service.counts(user, now, done)
     if card is None:
-        return render_template("drill/done.html", counts=counts, undo_form=EmptyForm(), **_today_context(counts, now))
+        return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
     intervals = {r: interval_label(d)
                  for r, d in scheduling.preview_intervals(settings, card, now).items()}
-    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat(),
-                    token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
+    form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
+                          token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
-        undo_form=EmptyForm(), action_form=EmptyForm(), can_undo=service.has_review(user), **_today_context(counts, now),
+        undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=service.has_review(user), **_today_context(counts, now),
     )
 
 
@@ -235,7 +235,7 @@ def cram(posting_id: int):
     cram_counts = cramming.cram_counts(user, question_ids, now)
     if card is None:
         return render_template("drill/cram.html", posting=posting, card=None, cram_counts=cram_counts)
-    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
+    form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat())
     return render_template(
         "drill/cram.html", posting=posting, card=card, cram_counts=cram_counts, form=form,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=request.args.get("show") == "1",
