@@ -86,7 +86,7 @@ def template_gettext() -> dict:
         rv = ugettext(string)
         if eval_ctx.autoescape:
             rv = Markup(rv)
-        return rv % variables
+        return rv % variables if variables or "%" in rv else rv  # "%%" still becomes "%"
 
     @pass_eval_context
     def ngettext(eval_ctx, singular: str, plural: str, num: int, /, **variables):

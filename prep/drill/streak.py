@@ -6,7 +6,7 @@ number of quarter hours, so a bucket never straddles the start of a study day.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import BigInteger, Integer, cast, func, select
@@ -27,20 +27,40 @@ def _bucket(column: Any) -> Any:
     return cast(func.strftime("%s", column), Integer) // BUCKET_S
 
 
+def streak_from_buckets(buckets: list[int], today: queue.StudyDay, tz: Any, day_start_hour: int) -> int:
+    """:func:`queue.streak` of the study days that hold these quarter-hour ``buckets`` (sorted
+    newest first), ending on ``today``: walks back day by day from today through the sorted buckets
+    instead of converting every bucket to a local date, so it costs one day's bounds per day of the
+    streak. A bucket belongs to the study day whose [start, end) holds it (day starts are whole
+    quarter hours)."""
+    position, count = 0, 0
+
+    def reviewed_on(day: queue.StudyDay) -> bool:
+        nonlocal position
+        start, end = int(day.start.timestamp()) // BUCKET_S, int(day.end.timestamp()) // BUCKET_S
+        while position < len(buckets) and buckets[position] >= end:  # later days (or the future)
+            position += 1
+        return position < len(buckets) and buckets[position] >= start
+
+    day = today if reviewed_on(today) else queue.day_bounds(today.day - timedelta(days=1), tz, day_start_hour)
+    while reviewed_on(day):
+        count += 1
+        day = queue.day_bounds(day.day - timedelta(days=1), tz, day_start_hour)
+    return count
+
+
 def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
     """Consecutive study days with reviews. Reads a short window first and widens it only when
     the streak reaches the window's edge, so long histories cost little."""
     day = queue.study_day(now, user.timezone, user.day_start_hour)
     tz = user_zone(user.timezone)  # a stored name that is not a place reads as UTC
-    shift = timedelta(hours=user.day_start_hour)
     window = 64
     while True:
         since = day.start - timedelta(days=window)
-        buckets = db.session.scalars(select(_bucket(ReviewLog.reviewed_at)).distinct().where(
-            ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since))
-        days = {(datetime.fromtimestamp(int(b) * BUCKET_S, timezone.utc).astimezone(tz) - shift).date()
-                for b in buckets}
-        result = queue.streak(days, day.day)
+        bucket = _bucket(ReviewLog.reviewed_at).label("bucket")
+        buckets = [int(b) for b in db.session.scalars(select(bucket).distinct().where(
+            ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since).order_by(bucket.desc()))]
+        result = streak_from_buckets(buckets, day, tz, user.day_start_hour)
         if result < window - 1 or window >= max_days:
             return result
         window = min(max_days, window * 4)
