@@ -100,8 +100,13 @@ def drill():
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
-        undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=service.has_review(user), **_today_context(counts, now),
+        undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
+
+
+def _can_undo(user, done) -> bool:
+    """A rating to undo: one of today's ratings (counted already), else any earlier one (a query)."""
+    return done.new + done.reviews > 0 or service.has_review(user)
 
 
 @bp.route("/drill/rate", methods=["POST"])
