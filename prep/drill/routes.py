@@ -42,11 +42,13 @@ PAGE_SIZE = 50
 RATING_LABELS = {1: _l("Again"), 2: _l("Hard"), 3: _l("Good"), 4: _l("Easy")}
 
 
-def interval_label(delta: timedelta) -> str:
-    """The interval shown on a rating button: Anki-style 10m/4d in English, 10分钟/4天 in Chinese."""
-    if str(get_locale() or "en").startswith("en"):
+def interval_label(delta: timedelta, locale=None) -> str:
+    """The interval shown on a rating button: Anki-style 10m/4d in English, 10分钟/4天 in Chinese
+    (``locale``: the request's, when the caller has looked it up already)."""
+    locale = locale or get_locale()
+    if str(locale or "en").startswith("en"):
         return scheduling.format_interval(delta)
-    return format_timedelta(delta, threshold=1, format="narrow", locale=get_locale())
+    return format_timedelta(delta, threshold=1, format="narrow", locale=locale)
 
 
 def _now() -> datetime:
@@ -93,13 +95,13 @@ def drill():
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
-    intervals = {r: interval_label(d)
-                 for r, d in scheduling.preview_intervals(settings, card, now).items()}
+    locale = get_locale()
+    intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(locale)),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
 

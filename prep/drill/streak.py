@@ -6,10 +6,11 @@ number of quarter hours, so a bucket never straddles the start of a study day.
 """
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, Integer, cast, func, select
+from sqlalchemy import BigInteger, Integer, bindparam, cast, func, select
 
 from ..accounts.models import User
 from ..extensions import db
@@ -20,9 +21,9 @@ from .models import ReviewLog
 BUCKET_S = 900  # a quarter hour
 
 
-def _bucket(column: Any) -> Any:
+def _bucket(column: Any, dialect: str) -> Any:
     """Quarter hours since the epoch of a UTC timestamp column."""
-    if db.session.get_bind().dialect.name == "postgresql":
+    if dialect == "postgresql":
         return cast(func.floor(func.extract("epoch", column)), BigInteger) // BUCKET_S
     return cast(func.strftime("%s", column), Integer) // BUCKET_S
 
@@ -49,6 +50,15 @@ def streak_from_buckets(buckets: list[int], today: queue.StudyDay, tz: Any, day_
     return count
 
 
+@functools.cache
+def _buckets_statement(dialect: str) -> Any:
+    """The distinct quarter hours with reviews since ``since``, newest first, built once per
+    dialect (bound per call: ``uid``, ``since``)."""
+    bucket = _bucket(ReviewLog.reviewed_at, dialect).label("bucket")
+    return select(bucket).distinct().where(ReviewLog.user_id == bindparam("uid"),
+                                           ReviewLog.reviewed_at >= bindparam("since")).order_by(bucket.desc())
+
+
 def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
     """Consecutive study days with reviews. Reads a short window first and widens it only when
     the streak reaches the window's edge, so long histories cost little."""
@@ -57,9 +67,8 @@ def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
     window = 64
     while True:
         since = day.start - timedelta(days=window)
-        bucket = _bucket(ReviewLog.reviewed_at).label("bucket")
-        buckets = [int(b) for b in db.session.scalars(select(bucket).distinct().where(
-            ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= since).order_by(bucket.desc()))]
+        buckets = [int(b) for b in db.session.scalars(_buckets_statement(db.session.get_bind().dialect.name),
+                                                      {"uid": user.id, "since": since})]
         result = streak_from_buckets(buckets, day, tz, user.day_start_hour)
         if result < window - 1 or window >= max_days:
             return result
