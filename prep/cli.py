@@ -69,8 +69,8 @@ def init_command() -> None:
 # Requests spend most of their time on the CPU (templates, SQLAlchemy), under one GIL per process:
 # gunicorn workers give the parallelism (one per core), and two threads per worker cover the waits
 # on the database. More threads only interleave requests in a worker (each takes longer), and more
-# writers wait on SQLite's lock: 8 threads per worker doubled the drill's p99 at half capacity in
-# the benchmark (bench/results/ANALYSIS.md, h20p). One waitress process keeps 8 threads.
+# writers wait on SQLite's lock: with 8 threads per worker the drill page's p99 at half capacity
+# was 1.5-2.5x that with 2 (bench/results/ANALYSIS.md, h20p). One waitress process keeps 8 threads.
 WAITRESS_THREADS = 8
 GUNICORN_THREADS = 2
 
