@@ -225,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="seconds per load phase (default 20, 6 below "
                         "scale 0.5)")
     parser.add_argument("--max-requests", type=int, default=60_000, help="request cap per load phase")
-    parser.add_argument("--threads", type=int, default=8, help="waitress threads (threaded mode)")
+    parser.add_argument("--threads", type=int, default=None, help="threads per server process (waitress, or each "
+                        "gunicorn worker); default: prep serve's (8 with waitress, 2 per gunicorn worker)")
     parser.add_argument("--workers", default="auto", help="gunicorn workers: 'auto' (the core count when "
                         "`prep serve --workers` exists, else threaded waitress), 0 for waitress, or N")
     parser.add_argument("--explanations", type=int, default=1000)

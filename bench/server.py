@@ -55,7 +55,7 @@ def status_kb(pid: int, field: str) -> int | None:
 
 
 class Server:
-    def __init__(self, database_url: str, instance_dir: Path, *, threads: int = 8, workers: int | None = None,
+    def __init__(self, database_url: str, instance_dir: Path, *, threads: int | None = None, workers: int | None = None,
                  log_path: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -69,13 +69,13 @@ class Server:
 
     @property
     def mode(self) -> str:
-        return f"gunicorn --workers {self.workers}" if self.workers else f"waitress --threads {self.threads}"
+        threads = f" --threads {self.threads}" if self.threads else ""
+        return (f"gunicorn --workers {self.workers}" if self.workers else "waitress") + threads
 
     def command(self) -> list[str]:
         cmd = [sys.executable, "-m", "prep", "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        if self.workers:
-            return cmd + ["--workers", str(self.workers)]
-        return cmd + ["--threads", str(self.threads)]
+        threads = ["--threads", str(self.threads)] if self.threads else []  # None: prep serve's default
+        return cmd + (["--workers", str(self.workers)] if self.workers else []) + threads
 
     def start(self, timeout: float = 90) -> None:
         self.log = open(self.log_path, "wb")

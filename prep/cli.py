@@ -66,23 +66,33 @@ def init_command() -> None:
         click.echo(line)
 
 
+# Requests spend most of their time on the CPU (templates, SQLAlchemy), under one GIL per process:
+# gunicorn workers give the parallelism (one per core), and two threads per worker cover the waits
+# on the database. More threads only interleave requests in a worker (each takes longer), and more
+# writers wait on SQLite's lock: with 8 threads per worker the drill page's p99 at half capacity
+# was 1.5-2.5x that with 2 (bench/results/ANALYSIS.md, h20p). One waitress process keeps 8 threads.
+WAITRESS_THREADS = 8
+GUNICORN_THREADS = 2
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="TCP port.")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Threads per worker process.")
+@click.option("--threads", default=None, type=click.IntRange(1, 256),
+              help=f"Threads per process [default: {WAITRESS_THREADS} with one process, "
+                   f"{GUNICORN_THREADS} per gunicorn worker].")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Worker processes: 1 serves with waitress; more use gunicorn (Linux).")
 @with_appcontext
-def serve_command(host: str, port: int, threads: int, workers: int) -> None:
+def serve_command(host: str, port: int, threads: int | None, workers: int) -> None:
     """Serve the app with a production WSGI server (waitress, or gunicorn with --workers N)."""
     app = current_app._get_current_object()
     click.echo(f"prep is serving on http://{host}:{port}/  ({workers} worker(s); Ctrl+C to stop)")
     sys.stdout.flush()
     if workers == 1:
-        waitress.serve(app, host=host, port=port, threads=threads, ident="prep")
+        waitress.serve(app, host=host, port=port, threads=threads or WAITRESS_THREADS, ident="prep")
         return
-    _serve_gunicorn(host, port, threads, workers)
+    _serve_gunicorn(host, port, threads or GUNICORN_THREADS, workers)
 
 
 def _serve_gunicorn(host: str, port: int, threads: int, workers: int) -> None:

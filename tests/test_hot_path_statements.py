@@ -14,9 +14,9 @@ from tests.support.queries import count_statements
 
 # The drill page with only new cards: user, today's logs (one query: done + all), the queue's picks
 # until one finds a card (learning, review, planned, new: 4 here; one UNION of them measured slower
-# on SQLite), its question's tags and links, the queue tally, interview bookings, the streak, undo,
-# the reminder banner (14 before issue 20).
-DRILL_PAGE_STATEMENTS = 13
+# on SQLite), its question's tags and links, the queue tally, the streak, undo, the reminder banner
+# (14 before issue 20; the interview plan's staleness is read on the first page of a study day only).
+DRILL_PAGE_STATEMENTS = 12
 # A rating: user, the locked card, the load balancer's day counts, siblings, UPDATE, INSERT, and the
 # interview check (today's logs + the queue's queries as one EXISTS): 8 for a new card (no balancing).
 RATING_STATEMENTS = 8
@@ -43,6 +43,31 @@ def test_drill_page_and_rating_statements(client, login, make_user, make_questio
     assert response.status_code == 302
     assert page["n"] <= DRILL_PAGE_STATEMENTS, "\n".join(page["statements"])
     assert rating["n"] <= RATING_STATEMENTS, "\n".join(rating["statements"])
+    with count_statements() as after:  # a rating today: the undo button needs no query of its own
+        html = c.get("/drill").get_data(as_text=True)
+    assert "Undo last rating" in html
+    assert after["n"] <= DRILL_PAGE_STATEMENTS - 1, "\n".join(after["statements"])
+
+
+def test_a_reminder_banner_adds_no_statement(client, login, make_user, make_question):
+    """With today's reminder the banner shows, from the note's one statement (its open count in
+    it) and the page's own queue counts: no second tally, no second read of today's logs."""
+    from prep import clock
+    from prep.reminders import timing
+    from prep.reminders.models import Notification
+
+    user = _learner(make_user, make_question)
+    c = login(user)
+    assert c.get("/drill").status_code == 200
+    with count_statements() as plain:
+        assert c.get("/drill").status_code == 200
+    db.session.add(Notification(user_id=user.id, kind="daily_review", due_count=6, message="Time to drill",
+                                local_date=timing.zone_clock(clock.now(), user.timezone).local_date))
+    db.session.commit()
+    with count_statements() as page:
+        html = c.get("/drill").get_data(as_text=True)
+    assert 'id="reminder-banner"' in html and "6 cards to review today." in html
+    assert page["n"] <= plain["n"] <= DRILL_PAGE_STATEMENTS, "\n".join(page["statements"])
 
 
 def _posting(company: str, questions: list[str]) -> str:

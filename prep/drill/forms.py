@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -10,6 +11,7 @@ from wtforms import HiddenField, IntegerField, SelectMultipleField, SubmitField,
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ..web.forms import ButtonForm
 from .self_grading import MAX_POINTS
 
 
@@ -25,6 +27,18 @@ class RateForm(FlaskForm):
                                     validate_choice=True)
     # The no-JS form's one-time token (prep.drill.batch.make_token): Back then resubmit is a no-op.
     token = HiddenField()
+
+
+class RateFormValues(ButtonForm):
+    """The values of a :class:`RateForm` as templates/drill/_face.html shows them (it writes the
+    inputs itself: ``form.<name>.data``, and ``form.csrf_token`` defined when CSRF is on, as on a
+    FlaskForm), without building the WTForms form on every drill page (its fields, lazy
+    translations and CSRF set-up cost about a tenth of the page). The POST reads a real RateForm."""
+
+    def __init__(self, *, card_id: int, version: int, shown_at: str, token: str | None = None) -> None:
+        super().__init__()
+        for name, value in (("card_id", card_id), ("version", version), ("shown_at", shown_at), ("token", token)):
+            setattr(self, name, SimpleNamespace(data=value))
 
 
 @dataclass(frozen=True)

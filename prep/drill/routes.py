@@ -24,11 +24,11 @@ from ..questions.models import Question
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
 from ..web.args import int_arg
-from ..web.forms import EmptyForm
+from ..web.forms import ButtonForm, EmptyForm
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateForm, read_rating_json
+from .forms import NoteForm, RateForm, RateFormValues, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -42,11 +42,13 @@ PAGE_SIZE = 50
 RATING_LABELS = {1: _l("Again"), 2: _l("Hard"), 3: _l("Good"), 4: _l("Easy")}
 
 
-def interval_label(delta: timedelta) -> str:
-    """The interval shown on a rating button: Anki-style 10m/4d in English, 10分钟/4天 in Chinese."""
-    if str(get_locale() or "en").startswith("en"):
+def interval_label(delta: timedelta, locale=None) -> str:
+    """The interval shown on a rating button: Anki-style 10m/4d in English, 10分钟/4天 in Chinese
+    (``locale``: the request's, when the caller has looked it up already)."""
+    locale = locale or get_locale()
+    if str(locale or "en").startswith("en"):
         return scheduling.format_interval(delta)
-    return format_timedelta(delta, threshold=1, format="narrow", locale=get_locale())
+    return format_timedelta(delta, threshold=1, format="narrow", locale=locale)
 
 
 def _now() -> datetime:
@@ -72,9 +74,10 @@ def dashboard():
 
 def _today_context(counts: service.Counts, now: datetime) -> dict:
     """What templates/drill/_today.html needs: the queue counts, minutes to the next learning card
-    and the form of the "show buried cards" button."""
-    return {"q": counts.queue, "next_minutes": tally.minutes_until(counts.queue.next_learning, now),
-            "unbury_form": EmptyForm()}
+    and the form of the "show buried cards" button (``queue_today``: the same counts for the
+    reminder banner)."""
+    return {"q": counts.queue, "queue_today": counts.queue,
+            "next_minutes": tally.minutes_until(counts.queue.next_learning, now), "unbury_form": ButtonForm()}
 
 
 @bp.route("/drill")
@@ -90,17 +93,22 @@ def drill():
         return redirect(url_for("drill.drill"))
     counts = service.counts(user, now, done)
     if card is None:
-        return render_template("drill/done.html", counts=counts, undo_form=EmptyForm(), **_today_context(counts, now))
+        return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
-    intervals = {r: interval_label(d)
-                 for r, d in scheduling.preview_intervals(settings, card, now).items()}
-    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat(),
-                    token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
+    locale = get_locale()
+    intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
+    form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
+                          token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(get_locale())),
-        undo_form=EmptyForm(), action_form=EmptyForm(), can_undo=service.has_review(user), **_today_context(counts, now),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(locale)),
+        undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
+
+
+def _can_undo(user, done) -> bool:
+    """A rating to undo: one of today's ratings (counted already), else any earlier one (a query)."""
+    return done.new + done.reviews > 0 or service.has_review(user)
 
 
 @bp.route("/drill/rate", methods=["POST"])
@@ -234,7 +242,7 @@ def cram(posting_id: int):
     cram_counts = cramming.cram_counts(user, question_ids, now)
     if card is None:
         return render_template("drill/cram.html", posting=posting, card=None, cram_counts=cram_counts)
-    form = RateForm(card_id=card.id, version=card.version, shown_at=now.isoformat())
+    form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat())
     return render_template(
         "drill/cram.html", posting=posting, card=card, cram_counts=cram_counts, form=form,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=request.args.get("show") == "1",

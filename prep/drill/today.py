@@ -6,10 +6,12 @@ columns grouped by user, with each user's day end as a ``CASE``. Nothing here co
 """
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import Select, and_, bindparam, case, func, or_, select
+from sqlalchemy.types import Date
 
 from ..dbtypes import UTCDateTime
 from ..extensions import db
@@ -21,13 +23,14 @@ TALLY_FIELDS = ("learning_now", "learning_later", "next_learning", "reviews_due"
                 "suspended", "planned")
 
 
-def tally_columns(now: datetime, day_end: Any, day_start: Any, study_date: Any) -> list[Any]:
+def tally_columns(now: Any, day_end: Any, day_start: Any, study_date: Any, horizon: Any = None) -> list[Any]:
     """The labelled aggregate columns of :class:`.tally.Tally`, in :data:`TALLY_FIELDS` order.
     ``day_end``, ``day_start`` and ``study_date`` (the study day's date, which interview-mode
-    bookings name) are values or columns (the sweep's per-user ``CASE``)."""
+    bookings name) are values or columns (the sweep's per-user ``CASE``); ``horizon`` (learning
+    cards due by then count as due now) is ``now + queue.LEARN_AHEAD`` unless given."""
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
     learning = and_(active, Card.state.in_([CardState.learning, CardState.relearning]))
-    horizon = now + queue.LEARN_AHEAD
+    horizon = now + queue.LEARN_AHEAD if horizon is None else horizon
     later = and_(learning, Card.due > horizon, Card.due < day_end)
 
     def count(cond: Any, name: str) -> Any:
@@ -56,8 +59,21 @@ def tally_from_row(row: Any, offset: int = 0) -> Tally:
     return Tally(**{k: (v if k == "next_learning" else int(v or 0)) for k, v in values.items()})
 
 
+@functools.cache
+def _tally_statement() -> Select:
+    """:func:`tally`'s query, built once (bound per call: ``uid``, ``now``, ``horizon``,
+    ``day_end``, ``day_start``, ``study_date``): building its expression tree cost as much as
+    running it."""
+    def moment(name: str) -> Any:
+        return bindparam(name, type_=UTCDateTime())
+    return select(*tally_columns(moment("now"), moment("day_end"), moment("day_start"),
+                                 bindparam("study_date", type_=Date()), horizon=moment("horizon"))
+                  ).where(Card.user_id == bindparam("uid"))
+
+
 def tally(user_id: int, now: datetime, day: queue.StudyDay) -> Tally:
     """One user's :class:`Tally` for the study day ``day`` (one query)."""
-    row = db.session.execute(select(*tally_columns(now, day.end, day.start, day.day))
-                             .where(Card.user_id == user_id)).one()
+    row = db.session.execute(_tally_statement(), {
+        "uid": user_id, "now": now, "horizon": now + queue.LEARN_AHEAD, "day_end": day.end,
+        "day_start": day.start, "study_date": day.day}).one()
     return tally_from_row(row)

@@ -1,13 +1,14 @@
 """Interview mode's pages: the plan (``/plan``, with its settings) and "how did it go?"."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
 from .. import clock
+from ..drill import service as drill_service
 from ..extensions import db
 from ..postings.forms import ImportPostingForm
 from ..postings.models import Posting
@@ -22,12 +23,22 @@ bp = Blueprint("interview", __name__)
 PLAN_READERS = frozenset({"drill", "interview", "postings", "stats", "accounts"})
 
 
+#: The session remembers "user id:study day" once that day's plan was looked at, so the pages
+#: after the first of a day skip the settings read (a plan is only ever made for the current day).
+PLAN_CHECKED = "plan_checked"
+
+
 @bp.before_app_request
 def _plan_for_the_new_day():
     if request.blueprint not in PLAN_READERS or not current_user.is_authenticated:
         return
-    if service.refresh_if_stale(current_user, clock.now()):
+    now = clock.now()
+    checked = f"{current_user.id}:{drill_service.study_day(current_user, now).day.isoformat()}"
+    if session.get(PLAN_CHECKED) == checked:
+        return
+    if service.refresh_if_stale(current_user, now):
         db.session.commit()
+    session[PLAN_CHECKED] = checked
 
 
 @bp.route("/plan", methods=["GET", "POST"])

@@ -5,6 +5,7 @@ Views call these and commit (the sweep commits itself: its claims must be visibl
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from email.message import EmailMessage
@@ -12,7 +13,8 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 from werkzeug.routing import MapAdapter
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import Select, and_, bindparam, func, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ..accounts.models import User
 from ..drill import queue
@@ -125,22 +127,28 @@ class _DryRun:
 
 # --- in-app ----------------------------------------------------------------------------------
 
-def today_notification(user: User, now: datetime) -> Notification | None:
-    """Today's undismissed reminder (local calendar day), for the banner."""
-    local_date = timing.zone_clock(now, user.timezone).local_date
-    return db.session.scalar(select(Notification).where(
-        Notification.user_id == user.id, Notification.local_date == local_date,
-        Notification.dismissed_at.is_(None)).order_by(Notification.id.desc()).limit(1))
+@functools.cache
+def _banner_statement() -> Select:
+    """:func:`banner_note`'s query, built once (bound per call: ``uid``, ``day``)."""
+    others = aliased(Notification)
+    still_open = select(func.count(others.id)).where(others.user_id == bindparam("uid"),
+                                                     others.dismissed_at.is_(None)).scalar_subquery()
+    return select(Notification.id, still_open).where(
+        Notification.user_id == bindparam("uid"), Notification.local_date == bindparam("day"),
+        Notification.dismissed_at.is_(None)).order_by(Notification.id.desc()).limit(1)
+
+
+def banner_note(user: User, now: datetime) -> tuple[int, int] | None:
+    """For the banner: the id of today's undismissed reminder (local calendar day) and how many
+    notifications are still open, in one statement; None without such a reminder."""
+    row = db.session.execute(_banner_statement(), {
+        "uid": user.id, "day": timing.zone_clock(now, user.timezone).local_date}).first()
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def notifications(user: User, limit: int = 30) -> list[Notification]:
     return list(db.session.scalars(select(Notification).where(Notification.user_id == user.id)
                                    .order_by(Notification.created_at.desc(), Notification.id.desc()).limit(limit)))
-
-
-def open_count(user: User) -> int:
-    return db.session.scalar(select(func.count(Notification.id)).where(
-        Notification.user_id == user.id, Notification.dismissed_at.is_(None))) or 0
 
 
 def dismiss(user: User, notification_id: int | None, now: datetime) -> int:

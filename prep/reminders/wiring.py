@@ -13,6 +13,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .. import clock
 from ..drill import service as drill_service
+from ..drill.tally import QueueCounts
 from ..extensions import db
 from . import service
 from .cli import remind_command, scheduler_command, worker_command
@@ -64,21 +65,22 @@ def _banner_context() -> dict[str, Any]:
     return {"reminder_banner": _banner}
 
 
-def _banner() -> dict[str, Any] | None:
+def _banner(queue: QueueCounts | None = None) -> dict[str, Any] | None:
     """Today's reminder banner for the logged-in user, or None (also when the database fails,
-    so error pages still render)."""
+    so error pages still render). ``queue``: the page's own queue counts when it has them (the
+    drill and the dashboard), so that the banner does not count the queue a second time."""
     if not getattr(current_user, "is_authenticated", False):
         return None
     user = current_user._get_current_object()
     now = clock.now()
     try:
-        note = service.today_notification(user, now)
+        note = service.banner_note(user, now)
         if note is None:
             return None
-        due = drill_service.queue_counts(user, now).remaining_now
+        due = (queue if queue is not None else drill_service.queue_counts(user, now)).remaining_now
         if due <= 0:
             return None
-        return {"notification": note, "due": due, "open": service.open_count(user)}
+        return {"notification_id": note[0], "due": due, "open": note[1]}
     except SQLAlchemyError:
         db.session.rollback()
         log.warning("reminder banner skipped: database error", exc_info=True)
