@@ -15,7 +15,7 @@ class Linked:
     """An explanation as linked to one question: the row's attributes, plus ``suggested`` (an
     automatic link under ``LINK_MIN_SCORE``: shown as a suggestion, not as the answer)."""
 
-    def __init__(self, explanation: Explanation, suggested: bool) -> None:
+    def __init__(self, explanation: Any, suggested: bool) -> None:
         self.explanation, self.suggested = explanation, suggested
 
     def __getattr__(self, name: str) -> Any:
@@ -45,17 +45,25 @@ def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
     return [Linked(by_slug[link.slug], suggested[link.slug]) for link in links if link.slug in by_slug]
 
 
-def explanations_for_many(questions: list[Question], *, lang: str,
+# What the drill's answer side shows of an explanation (not its source, Markdown or table of contents).
+_ANSWER_COLUMNS = (Explanation.id, Explanation.slug, Explanation.lang, Explanation.title, Explanation.html,
+                   Explanation.key_points, Explanation.content_hash)
+
+
+def explanations_for_many(questions: list[Any], *, lang: str,
                           min_score: float | None = None) -> dict[int, list[Linked]]:
-    """:func:`explanations_for` for several questions at once (their links loaded already): one
-    query for all their explanations. Question id -> its list, as :func:`explanations_for` gives it."""
+    """:func:`explanations_for` for several questions at once (anything with ``id`` and
+    ``accepted_links``): one query for all their explanations, reading only the columns of
+    :data:`_ANSWER_COLUMNS` (rows, not ORM objects; ``content_hash`` names the text for caches).
+    Question id -> its list, as :func:`explanations_for` gives it."""
     if min_score is None:
         min_score = current_app.config["LINK_MIN_SCORE"]
     chosen = {q.id: sorted(q.accepted_links[:3], key=lambda link: not link.is_confident(min_score))
               for q in questions}
     slugs = {link.slug for links in chosen.values() for link in links}
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(sorted(slugs)), live())).all() if slugs else []
-    by_slug: dict[str, Explanation] = {}
+    rows = db.session.execute(select(*_ANSWER_COLUMNS).where(Explanation.slug.in_(sorted(slugs)), live())).all() \
+        if slugs else []
+    by_slug: dict[str, Any] = {}
     for row in rows:
         current = by_slug.get(row.slug)
         if current is None or (row.lang == lang and current.lang != lang):

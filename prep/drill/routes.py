@@ -25,6 +25,7 @@ from ..stats.compute import is_leech
 from ..web.access import signed_in_user
 from ..web.args import int_arg
 from ..web.forms import EmptyForm
+from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, scheduling, self_grading, service, tally
@@ -149,23 +150,30 @@ def _once_message(status: str) -> str:
 @login_required
 def batch_json():
     """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
-    user, now = signed_in_user(), _now()
+    user, now, lang = signed_in_user(), _now(), str(get_locale())
     done = service.done_today(user, service.study_day(user, now))
     cards = batch.next_cards(user, now, int_arg("n") or 5, done)
-    explanations = explanations_for_many([c.question for c in cards], lang=str(get_locale()))
+    questions = [c.question for c in cards]
+    explanations, shown = explanations_for_many(questions, lang=lang), batch.wordings(questions, lang)
     settings = service.scheduler_settings(user)
-    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], settings, now) for c in cards],
+    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now)
+                          for c in cards],
                    counts=_counts_json(service.queue_counts(user, now, done)),
                    labels={str(r): str(label) for r, label in RATING_LABELS.items()})
 
 
-def _batch_entry(card: Card, explanations: list, settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, str],
+                 settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+    """One card of the batch; translations are one card, shown in the UI language (``wording``).
+    The HTML is rendered once per content (the cache key names all the fragment shows)."""
     intervals = scheduling.preview_intervals(settings, card, now)
-    wording = card.question.wording(str(get_locale()))  # translations are one card, shown in the UI language
-    return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording.lang,
-            "question": wording.text,
-            "kind_html": render_template("drill/_kind.html", card=card),
-            "answer_html": render_template("drill/_answer.html", card=card, explanations=explanations),
+    answers = tuple((e.id, e.content_hash, e.suggested) for e in explanations)
+    plain = card.note or any(not e.suggested for e in explanations)  # else the fragment links the card's note
+    return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
+            "question": wording[1],
+            "kind_html": render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
+            "answer_html": render_cached("drill/_answer.html", (answers, card.note, None if plain else card.id),
+                                         card=card, explanations=explanations),
             "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
 
 
