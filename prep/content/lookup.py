@@ -1,10 +1,11 @@
 """Find the explanations linked to a question, in the reader's language when one exists."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 
 from ..extensions import db
 from ..questions.models import Question
@@ -50,6 +51,12 @@ _ANSWER_COLUMNS = (Explanation.id, Explanation.slug, Explanation.lang, Explanati
                    Explanation.key_points, Explanation.content_hash)
 
 
+@functools.cache
+def _answers_statement() -> Select:
+    """The live explanations with the ``slugs`` (bound), built once."""
+    return select(*_ANSWER_COLUMNS).where(Explanation.slug.in_(bindparam("slugs", expanding=True)), live())
+
+
 def explanations_for_many(questions: list[Any], *, lang: str,
                           min_score: float | None = None) -> dict[int, list[Linked]]:
     """:func:`explanations_for` for several questions at once (anything with ``id`` and
@@ -61,8 +68,7 @@ def explanations_for_many(questions: list[Any], *, lang: str,
     chosen = {q.id: sorted(q.accepted_links[:3], key=lambda link: not link.is_confident(min_score))
               for q in questions}
     slugs = {link.slug for links in chosen.values() for link in links}
-    rows = db.session.execute(select(*_ANSWER_COLUMNS).where(Explanation.slug.in_(sorted(slugs)), live())).all() \
-        if slugs else []
+    rows = db.session.execute(_answers_statement(), {"slugs": sorted(slugs)}).all() if slugs else []
     by_slug: dict[str, Any] = {}
     for row in rows:
         current = by_slug.get(row.slug)

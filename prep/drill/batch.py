@@ -193,6 +193,14 @@ def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | No
     return cards
 
 
+@functools.cache
+def _group_statement() -> Select:
+    """Every wording of the translation groups rooted at ``roots`` (bound), by id."""
+    roots = bindparam("roots", expanding=True)
+    return select(Question.id, Question.text, Question.lang, Question.translation_of).where(
+        or_(Question.id.in_(roots), Question.translation_of.in_(roots))).order_by(Question.id)
+
+
 def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tuple[str, str]]:
     """Question id -> (language, text) of the wording to show someone reading ``lang``, as
     :meth:`Question.wording` picks it (this one, else the group's first in that language, root
@@ -202,8 +210,7 @@ def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tupl
     if not other:
         return shown
     roots = sorted({q.translation_of or q.id for q in other})
-    rows = db.session.execute(select(Question.id, Question.text, Question.lang, Question.translation_of).where(
-        or_(Question.id.in_(roots), Question.translation_of.in_(roots))).order_by(Question.id)).all()
+    rows = db.session.execute(_group_statement(), {"roots": roots}).all()
     for q in other:
         root = q.translation_of or q.id
         group = [r for r in rows if r.id == root] + [r for r in rows if r.translation_of == root]

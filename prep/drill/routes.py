@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from babel.dates import format_timedelta
@@ -117,17 +118,18 @@ def rate():
     if form.token.data and request_id is None:  # tampered with, or another user's or card's token
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    rated = _rate_and_plan(user, form.card_id.data, form.version.data, form.rating.data, now,
-                           _duration(form, now), _ticks(form), request_id)
+    rated, _counts = _rate_and_plan(user, form.card_id.data, form.version.data, form.rating.data, now,
+                                    _duration(form, now), _ticks(form), request_id)
     if rated.status != batch.RECORDED:
         flash(_once_message(rated.status), "info")
     return redirect(url_for("drill.drill"))
 
 
 def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime, duration: int | None,
-                   ticks: dict | None, request_id: str | None) -> batch.Rated:
+                   ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, Any]:
     """Both rating views: rate once (another user's card is a 404); a recorded rating that ends
-    the session plans the interview again from its answers, in the same transaction."""
+    the session plans the interview again from its answers, in the same transaction. ``counts``:
+    also the queue counts after it, read before the commit (which would expire the user)."""
     try:
         rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
                                 request_id=request_id)
@@ -135,8 +137,9 @@ def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime,
         abort(404)
     if rated.status == batch.RECORDED:
         interview.after_rating(user, now)
+    after = service.queue_counts(user, now) if counts else None
     db.session.commit()
-    return rated
+    return rated, after
 
 
 def _once_message(status: str) -> str:
@@ -191,10 +194,10 @@ def rate_json():
     user, now = signed_in_user(), _now()
     ticks = _key_points(data.key_points_of, data.key_point)
     duration = None if data.elapsed_ms is None else min(data.elapsed_ms, 86_400_000)
-    rated = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks, data.request_id)
+    rated, counts = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks,
+                                   data.request_id, counts=True)
     message = "" if rated.status == batch.RECORDED else _once_message(rated.status)
-    return jsonify(status=rated.status, buried=rated.buried, message=message,
-                   counts=_counts_json(service.queue_counts(user, now)))
+    return jsonify(status=rated.status, buried=rated.buried, message=message, counts=_counts_json(counts))
 
 
 def _duration(form: RateForm, now: datetime) -> int | None:

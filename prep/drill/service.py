@@ -64,22 +64,14 @@ def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
     return queue.DoneToday(new=int(row[0]), reviews=int(row[1]), answered=int(row[2]))
 
 
-def _active(user: User, now: datetime) -> Select[tuple[Card]]:
-    return select(Card).where(
-        Card.user_id == user.id,
-        Card.suspended.is_(False),
-        or_(Card.buried_until.is_(None), Card.buried_until <= now),
-    )
-
-
 def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
 @functools.cache
 def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
-    """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_end``,
-    ``ahead``, ``study_date``); :data:`queue.Pick.planned` is built per call (:func:`planned.booked_today`)."""
+    """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_start``,
+    ``day_end``, ``ahead``, ``study_date``)."""
     base = select(Card).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
                               or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")))
     if pick is queue.Pick.learning:
@@ -89,29 +81,36 @@ def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
                           planned.not_held(bindparam("study_date"))).order_by(Card.due, Card.id)
     elif pick is queue.Pick.new:
         stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+    elif pick is queue.Pick.planned:
+        day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
+        stmt = base.where(planned.booked_today(bindparam("uid"), day)).order_by(Card.due, Card.id)
     else:
         stmt = base.where(_learning_states(), Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
     return stmt.limit(1)
 
 
-def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[Select]]:
-    """The queries of :func:`next_card` in :func:`queue.pick_order` (the first row found wins),
-    and the values they are bound to."""
+@functools.cache
+def _exists_statement(picks: tuple[queue.Pick, ...]) -> Select:
+    """:func:`has_card_now`'s one statement for this pick order, built once."""
+    return select(or_(*[_pick_statement(p).with_only_columns(Card.id).exists() for p in picks]))
+
+
+def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[queue.Pick]]:
+    """The kinds :func:`next_card` looks at in :func:`queue.pick_order` (the first row found
+    wins), and the values their queries are bound to."""
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
-    params = {"uid": user.id, "now": now, "day_end": day.end, "ahead": now + queue.LEARN_AHEAD,
-              "study_date": day.day}
-    return params, [_active(user, now).where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id).limit(1)
-                    if pick is queue.Pick.planned else _pick_statement(pick)
-                    for pick in queue.with_planned(queue.pick_order(b))]
+    params = {"uid": user.id, "now": now, "day_start": day.start, "day_end": day.end,
+              "ahead": now + queue.LEARN_AHEAD, "study_date": day.day}
+    return params, queue.with_planned(queue.pick_order(b))
 
 
 def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
     """The card to show now, following :func:`queue.pick_order` (``done``: today's
     :func:`done_today`, when the caller has it already)."""
-    params, queries = _pick_queries(user, now, done)
-    for stmt in queries:
-        card = db.session.scalar(stmt, params)
+    params, picks = _pick_queries(user, now, done)
+    for pick in picks:
+        card = db.session.scalar(_pick_statement(pick), params)
         if card is not None:
             return card
     return None
@@ -120,9 +119,8 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 def has_card_now(user: User, now: datetime) -> bool:
     """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
     question, tags or links loaded)."""
-    params, queries = _pick_queries(user, now, None)
-    found = [stmt.with_only_columns(Card.id).exists() for stmt in queries]
-    return bool(found) and bool(db.session.scalar(select(or_(*found)), params))
+    params, picks = _pick_queries(user, now, None)
+    return bool(picks) and bool(db.session.scalar(_exists_statement(tuple(picks)), params))
 
 
 @dataclass(frozen=True)
