@@ -30,7 +30,7 @@ from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateForm, read_rating_json
+from .forms import NoteForm, RateForm, RatingPost, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -108,18 +108,18 @@ def drill():
 @bp.route("/drill/rate", methods=["POST"])
 @login_required
 def rate():
-    form = RateForm()
-    if not form.validate():
+    form = read_rating_form(request.form)
+    if form is None:
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
     now, user = _now(), signed_in_user()
-    request_id = batch.read_token(current_app.secret_key, form.token.data, user.id, form.card_id.data,
-                                  form.version.data) if form.token.data else None
-    if form.token.data and request_id is None:  # tampered with, or another user's or card's token
+    request_id = batch.read_token(current_app.secret_key, form.token, user.id, form.card_id,
+                                  form.version) if form.token else None
+    if form.token and request_id is None:  # tampered with, or another user's or card's token
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    rated, _counts = _rate_and_plan(user, form.card_id.data, form.version.data, form.rating.data, now,
-                                    _duration(form, now), _ticks(form), request_id)
+    rated, _counts = _rate_and_plan(user, form.card_id, form.version, form.rating, now, _duration(form, now),
+                                    _key_points(form.key_points_of, form.key_point), request_id)
     if rated.status != batch.RECORDED:
         flash(_once_message(rated.status), "info")
     return redirect(url_for("drill.drill"))
@@ -200,24 +200,18 @@ def rate_json():
     return jsonify(status=rated.status, buried=rated.buried, message=message, counts=_counts_json(counts))
 
 
-def _duration(form: RateForm, now: datetime) -> int | None:
+def _duration(form: RatingPost, now: datetime) -> int | None:
     """Time on the card: the browser's measure, else since the page was rendered (no JS)."""
-    duration = form.duration_ms.data
-    if duration is None and form.shown_at.data:
+    duration = form.duration_ms
+    if duration is None and form.shown_at:
         try:
-            shown_at = datetime.fromisoformat(form.shown_at.data)
+            shown_at = datetime.fromisoformat(form.shown_at)
             if shown_at.tzinfo is not None:
                 duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
         except (ValueError, OverflowError):  # a malformed or out-of-range time
             duration = None
     # A card left open overnight is still a rating; the time on it is capped at a day.
     return None if duration is None else max(0, min(duration, 86_400_000))
-
-
-def _ticks(form: RateForm) -> dict | None:
-    """The key points ticked on the answer side, against the explanation that showed them
-    (public content: any id may be named; one without key points records nothing)."""
-    return _key_points(form.key_points_of.data, form.key_point.data or [])
 
 
 def _key_points(explanation_id: int | None, ticked: list[int]) -> dict | None:
@@ -256,14 +250,14 @@ def cram(posting_id: int):
 @login_required
 def cram_rate(posting_id: int):
     posting = _posting_or_404(posting_id)
-    form = RateForm()
-    if not form.validate():
+    form = read_rating_form(request.form)
+    if form is None:
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.cram", posting_id=posting.id))
     now = _now()
     try:
-        cramming.cram(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now,
-                      _duration(form, now), key_points=_ticks(form))
+        cramming.cram(signed_in_user(), form.card_id, form.version, form.rating, now,
+                      _duration(form, now), key_points=_key_points(form.key_points_of, form.key_point))
     except service.CardNotFound:
         abort(404)
     db.session.commit()
