@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from ..accounts.models import User
 from ..extensions import db
@@ -198,8 +200,55 @@ def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
 @dataclass(frozen=True)
 class RateResult:
     recorded: bool
-    card: Card
+    card: Any  # the Card (a RatedCard when the session did not hold it)
     review: ReviewLog | None = None
+
+
+@dataclass
+class RatedCard:
+    """The fields a rating reads and writes, read as a row (issue 20: no ORM load or flush of the card)."""
+
+    id: int
+    question_id: int
+    version: int
+    state: CardState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    buried_until: datetime | None = None
+
+
+_RATED = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "version", "buried_until")
+
+
+@functools.cache
+def _locked_card_statement() -> Select:
+    return select(*[getattr(Card, f) for f in RatedCard.__dataclass_fields__ if f != "buried_until"]).where(
+        Card.id == bindparam("cid"), Card.user_id == bindparam("uid")).with_for_update(of=Card)
+
+
+@functools.cache
+def _update_card_statement() -> Any:
+    """The rated card's new state, only if it is still at the version shown (``shown``)."""
+    table = Card.__table__
+    return update(table).where(table.c.id == bindparam("cid"), table.c.version == bindparam("shown")).values(
+        {f: bindparam(f"new_{f}", type_=table.c[f].type) for f in _RATED})
+
+
+def _write_card(card: RatedCard, shown_version: int) -> bool:
+    """UPDATE the card (False when it moved on meanwhile); a Card the session holds gets the new values."""
+    params = {"cid": card.id, "shown": shown_version, **{f"new_{f}": getattr(card, f) for f in _RATED}}
+    if db.session.execute(_update_card_statement(), params).rowcount != 1:
+        return False
+    held = db.session.identity_map.get(identity_key(Card, card.id))
+    if held is not None:
+        for f in _RATED:
+            set_committed_value(held, f, getattr(card, f))
+    return True
 
 
 def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
@@ -213,9 +262,12 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     unique (card, version) constraint under a race) and records nothing. ``key_points``: the
     ticks kept with the log (:func:`prep.drill.self_grading.ticks_record`).
     """
-    card = get_card(user, card_id, for_update=True)
-    if card.version != shown_version:
-        return RateResult(recorded=False, card=card)
+    row = db.session.execute(_locked_card_statement(), {"cid": card_id, "uid": user.id}).one_or_none()
+    if row is None:
+        raise CardNotFound(card_id)
+    if row.version != shown_version:
+        return RateResult(recorded=False, card=get_card(user, card_id))
+    card = RatedCard(*row)
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
     memory = memory_of(card)
     before = scheduling.snapshot(memory)
@@ -233,11 +285,12 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before, key_points_ticked=key_points,
                     request_id=request_id)
-    if not store_log(log):
+    if not _write_card(card, shown_version) or not store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
         bury_cards(user, siblings, study_day(user, now).end)
-    return RateResult(recorded=True, card=card, review=log)
+    return RateResult(recorded=True, card=db.session.identity_map.get(identity_key(Card, card.id)) or card,
+                      review=log)
 
 
 # --- undo -------------------------------------------------------------------------------------
