@@ -48,7 +48,7 @@ def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
 
 # What the drill's answer side shows of an explanation (not its source, Markdown or table of contents).
 _ANSWER_COLUMNS = (Explanation.id, Explanation.slug, Explanation.lang, Explanation.title, Explanation.html,
-                   Explanation.key_points, Explanation.content_hash)
+                   Explanation.key_points)
 
 
 @functools.cache
@@ -61,7 +61,7 @@ def explanations_for_many(questions: list[Any], *, lang: str,
                           min_score: float | None = None) -> dict[int, list[Linked]]:
     """:func:`explanations_for` for several questions at once (anything with ``id`` and
     ``accepted_links``): one query for all their explanations, reading only the columns of
-    :data:`_ANSWER_COLUMNS` (rows, not ORM objects; ``content_hash`` names the text for caches).
+    :data:`_ANSWER_COLUMNS` (rows, not ORM objects).
     Question id -> its list, as :func:`explanations_for` gives it."""
     if min_score is None:
         min_score = current_app.config["LINK_MIN_SCORE"]

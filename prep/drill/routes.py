@@ -170,12 +170,14 @@ def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, 
     """One card of the batch; translations are one card, shown in the UI language (``wording``).
     The HTML is rendered once per content (the cache key names all the fragment shows)."""
     intervals = scheduling.preview_intervals(settings, card, now)
-    answers = tuple((e.id, e.content_hash, e.suggested) for e in explanations)
-    plain = card.note or any(not e.suggested for e in explanations)  # else the fragment links the card's note
+    answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
+                    for e in explanations)  # all the fragment shows of them
+    # With no answer and no note, the fragment links to the card's page to write one.
+    links_card = not card.note and all(e.suggested for e in explanations)
     return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
             "question": wording[1],
             "kind_html": render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
-            "answer_html": render_cached("drill/_answer.html", (answers, card.note, None if plain else card.id),
+            "answer_html": render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
                                          card=card, explanations=explanations),
             "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
 
