@@ -7,6 +7,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 
+from prep.content.models import Explanation
 from prep.drill import batch, service
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
@@ -182,3 +183,28 @@ def test_batch_order_matches_the_drill_across_kinds(drilling, client, clock):
     ids = [c["id"] for c in client.get("/drill/batch.json?n=10").get_json()["cards"]]
     assert ids == [learning_now.id, review.id, cards[0].id, cards[1].id, learning_soon.id]
     assert ids[0] == service.next_card(user, clock.now).id
+
+
+def test_batch_answer_html_follows_the_note_and_the_explanation(drilling, client):
+    """The answer HTML is cached per content (prep.web.fragments): a new note, an edited
+    explanation and a new link each show on the next batch."""
+    user, cards = drilling(1)
+
+    def answer() -> str:
+        return client.get("/drill/batch.json?n=1").get_json()["cards"][0]["answer_html"]
+
+    assert "Write your own note" in answer()
+    card = db.session.get(Card, cards[0].id)
+    card.note = "Mind the PCIe switch"
+    db.session.commit()
+    assert "Mind the PCIe switch" in answer() and "Write your own note" not in answer()
+    db.session.add(Explanation(slug="ring-allreduce", lang="en", title="Ring all-reduce", html="<p>First text</p>",
+                               path="ring-allreduce.en.md"))
+    db.session.add(QuestionExplanation(question_id=card.question_id, slug="ring-allreduce", score=1.0,
+                                       origin=LinkOrigin.manual))
+    db.session.commit()
+    assert "First text" in answer()
+    explanation = db.session.scalar(select(Explanation).where(Explanation.slug == "ring-allreduce"))
+    explanation.html = "<p>Second text</p>"
+    db.session.commit()
+    assert "Second text" in answer() and "First text" not in answer()

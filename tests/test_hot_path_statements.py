@@ -9,6 +9,7 @@ from prep.drill import service
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.postings.service import import_posting
+from prep.questions.models import Question
 from tests.support.clock import FIXED_NOW
 from tests.support.queries import count_statements
 
@@ -117,3 +118,31 @@ def test_explanation_cache_checks_read_an_index(app, make_question):
         plan = " ".join(str(row[-1]) for row in
                         db.session.connection().exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params).all())
         assert "COVERING INDEX" in plan or "USING INDEX" in plan, (statement, plan)
+
+
+# The card-batch JSON: user, interview settings, today's logs, the queue's picks until the batch is
+# full, the cards with their questions, their links, their tags, the other-language wordings (one
+# query for all), the queue tally: none per card (main before h20j: 15 for one card, 27 for five, one
+# per card for its translation group).
+BATCH_STATEMENTS = 12
+
+
+def test_batch_json_statements_do_not_grow_per_card(client, login, make_user, make_question):
+    user = make_user()
+    ids = []
+    for i in range(6):
+        zh = make_question(f"请解释第{i}种 NCCL 环形全归约的通信开销是多少？")
+        en = make_question(f"What is the communication cost of NCCL ring all-reduce variant {i}?")
+        db.session.execute(Question.__table__.update().where(Question.id == en.id).values(translation_of=zh.id))
+        ids.append(zh.id)
+    service.add_to_study(user, ids, FIXED_NOW)
+    db.session.commit()
+    c = login(user)
+    counts = []
+    for n in (1, 5):
+        assert c.get(f"/drill/batch.json?n={n}").status_code == 200  # warm
+        with count_statements() as batch:
+            body = c.get(f"/drill/batch.json?n={n}").get_json()
+        assert len(body["cards"]) == n and all(card["lang"] == "en" for card in body["cards"]), body["cards"]
+        counts.append(batch["n"])
+    assert counts[0] == counts[1] <= BATCH_STATEMENTS, counts

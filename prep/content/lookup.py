@@ -1,10 +1,11 @@
 """Find the explanations linked to a question, in the reader's language when one exists."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 
 from ..extensions import db
 from ..questions.models import Question
@@ -15,7 +16,7 @@ class Linked:
     """An explanation as linked to one question: the row's attributes, plus ``suggested`` (an
     automatic link under ``LINK_MIN_SCORE``: shown as a suggestion, not as the answer)."""
 
-    def __init__(self, explanation: Explanation, suggested: bool) -> None:
+    def __init__(self, explanation: Any, suggested: bool) -> None:
         self.explanation, self.suggested = explanation, suggested
 
     def __getattr__(self, name: str) -> Any:
@@ -45,17 +46,30 @@ def explanations_for(question: Question, user: Any = None, limit: int = 3, *,
     return [Linked(by_slug[link.slug], suggested[link.slug]) for link in links if link.slug in by_slug]
 
 
-def explanations_for_many(questions: list[Question], *, lang: str,
+# What the drill's answer side shows of an explanation (not its source, Markdown or table of contents).
+_ANSWER_COLUMNS = (Explanation.id, Explanation.slug, Explanation.lang, Explanation.title, Explanation.html,
+                   Explanation.key_points)
+
+
+@functools.cache
+def _answers_statement() -> Select:
+    """The live explanations with the ``slugs`` (bound), built once."""
+    return select(*_ANSWER_COLUMNS).where(Explanation.slug.in_(bindparam("slugs", expanding=True)), live())
+
+
+def explanations_for_many(questions: list[Any], *, lang: str,
                           min_score: float | None = None) -> dict[int, list[Linked]]:
-    """:func:`explanations_for` for several questions at once (their links loaded already): one
-    query for all their explanations. Question id -> its list, as :func:`explanations_for` gives it."""
+    """:func:`explanations_for` for several questions at once (anything with ``id`` and
+    ``accepted_links``): one query for all their explanations, reading only the columns of
+    :data:`_ANSWER_COLUMNS` (rows, not ORM objects).
+    Question id -> its list, as :func:`explanations_for` gives it."""
     if min_score is None:
         min_score = current_app.config["LINK_MIN_SCORE"]
     chosen = {q.id: sorted(q.accepted_links[:3], key=lambda link: not link.is_confident(min_score))
               for q in questions}
     slugs = {link.slug for links in chosen.values() for link in links}
-    rows = db.session.scalars(select(Explanation).where(Explanation.slug.in_(sorted(slugs)), live())).all() if slugs else []
-    by_slug: dict[str, Explanation] = {}
+    rows = db.session.execute(_answers_statement(), {"slugs": sorted(slugs)}).all() if slugs else []
+    by_slug: dict[str, Any] = {}
     for row in rows:
         current = by_slug.get(row.slug)
         if current is None or (row.lang == lang and current.lang != lang):

@@ -12,17 +12,17 @@ request is named by its ``request_id``: the nonce of the no-JS form's signed tok
 """
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import Select, bindparam, or_, select
 
 from ..accounts.models import User
 from ..extensions import db
-from ..questions.models import Question
+from ..questions.models import LinkOrigin, Question, QuestionExplanation, Tag, question_tags
 from . import planned, queue, service
 from .models import Card, CardState, ReviewLog
 
@@ -30,21 +30,28 @@ MAX_BATCH = 50
 TOKEN_SALT = "prep.drill.rate-once"
 
 
-def _pick_statement(user: User, pick: queue.Pick, now: datetime, day: queue.StudyDay):
-    """The ids :func:`service.next_card` would look at for ``pick``, in its order."""
-    base = select(Card.id).where(Card.user_id == user.id, Card.suspended.is_(False),
-                                 (Card.buried_until.is_(None)) | (Card.buried_until <= now))
+@functools.cache
+def _pick_statement(pick: queue.Pick) -> Select:
+    """The ids :func:`service.next_card` would look at for ``pick``, in its order, leaving out
+    ``seen``; built once (issue 20), bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
+    ``day_end``, ``study_date``, ``seen`` (a list) and ``want`` (the limit)."""
+    base = select(Card.id).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
+                                 (Card.buried_until.is_(None)) | (Card.buried_until <= bindparam("now")),
+                                 Card.id.not_in(bindparam("seen", expanding=True)))
     learning = Card.state.in_([CardState.learning, CardState.relearning])
     if pick is queue.Pick.learning:
-        return base.where(learning, Card.due <= now).order_by(Card.due, Card.id)
-    if pick is queue.Pick.review:
-        return base.where(Card.state == CardState.review, Card.due < day.end,
-                          planned.not_held(day.day)).order_by(Card.due, Card.id)
-    if pick is queue.Pick.new:
-        return base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
-    if pick is queue.Pick.planned:
-        return base.where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id)
-    return base.where(learning, Card.due <= now + queue.LEARN_AHEAD).order_by(Card.due, Card.id)
+        stmt = base.where(learning, Card.due <= bindparam("now")).order_by(Card.due, Card.id)
+    elif pick is queue.Pick.review:
+        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end"),
+                          planned.not_held(bindparam("study_date"))).order_by(Card.due, Card.id)
+    elif pick is queue.Pick.new:
+        stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+    elif pick is queue.Pick.planned:
+        day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
+        stmt = base.where(planned.booked_today(bindparam("uid"), day)).order_by(Card.due, Card.id)
+    else:
+        stmt = base.where(learning, Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
+    return stmt.limit(bindparam("want"))
 
 
 def _cap(pick: queue.Pick, b: queue.Budget) -> int:
@@ -61,31 +68,118 @@ def next_card_ids(user: User, now: datetime, n: int, done: queue.DoneToday | Non
     n = max(1, min(int(n), MAX_BATCH))
     day = service.study_day(user, now)
     b = queue.budget(service.limits(user), done if done is not None else service.done_today(user, day))
+    params = {"uid": user.id, "now": now, "ahead": now + queue.LEARN_AHEAD, "day_start": day.start,
+              "day_end": day.end, "study_date": day.day}
     ids: list[int] = []
     for pick in queue.with_planned(queue.pick_order(b)):
         want = min(n - len(ids), _cap(pick, b))
         if want <= 0:
             continue
-        stmt = _pick_statement(user, pick, now, day)
-        if ids:
-            stmt = stmt.where(Card.id.not_in(ids))
-        ids.extend(db.session.scalars(stmt.limit(want)))
+        ids.extend(db.session.scalars(_pick_statement(pick), {**params, "seen": list(ids), "want": want}))
         if len(ids) >= n:
             break
     return ids
 
 
-def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | None = None) -> list[Card]:
-    """The next cards, each with its question, tags and links loaded (one query for the cards,
-    one each for links and tags), cut before the first card sharing an explanation with an earlier
-    one in the same language (rating the earlier one would bury it)."""
+@dataclass(frozen=True)
+class Link:
+    """An accepted explanation link of a batch card's question (the fields
+    :func:`prep.content.lookup.explanations_for_many` reads)."""
+
+    slug: str
+    score: float
+    origin: LinkOrigin
+
+    def is_confident(self, min_score: float) -> bool:  # as QuestionExplanation.is_confident
+        return self.origin is not LinkOrigin.auto or self.score >= min_score
+
+
+@dataclass(frozen=True)
+class TagName:
+    name: str
+
+
+@dataclass
+class BatchQuestion:
+    id: int
+    text: str
+    lang: str
+    translation_of: int | None
+    tags: tuple[TagName, ...] = ()
+    accepted_links: list[Link] = field(default_factory=list)
+
+
+@dataclass
+class BatchCard:
+    """A card of the batch as plain values (its scheduling fields are :func:`.cards.memory_of`'s)."""
+
+    id: int
+    version: int
+    state: CardState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    note: str
+    question: BatchQuestion
+
+    @property
+    def question_id(self) -> int:
+        return self.question.id
+
+
+_CARD_COLUMNS = (Card.id, Card.version, Card.state, Card.step, Card.stability, Card.difficulty, Card.due,
+                 Card.last_review, Card.reps, Card.lapses, Card.note)
+
+
+@functools.cache
+def _cards_statement() -> Select:
+    return select(*_CARD_COLUMNS, Question.id, Question.text, Question.lang, Question.translation_of).join(
+        Question, Question.id == Card.question_id).where(Card.id.in_(bindparam("ids", expanding=True)))
+
+
+@functools.cache
+def _links_statement() -> Select:
+    qe = QuestionExplanation
+    return select(qe.question_id, qe.slug, qe.score, qe.origin).where(
+        qe.question_id.in_(bindparam("qids", expanding=True)), qe.rejected.is_(False)).order_by(qe.score.desc(), qe.id)
+
+
+@functools.cache
+def _tags_statement() -> Select:
+    return select(question_tags.c.question_id, Tag.name).join(Tag, Tag.id == question_tags.c.tag_id).where(
+        question_tags.c.question_id.in_(bindparam("qids", expanding=True))).order_by(Tag.name)
+
+
+def _load(ids: list[int]) -> dict[int, BatchCard]:
+    """The cards with their questions, accepted links (best first) and tags: three statements."""
+    cards: dict[int, BatchCard] = {}
+    for row in db.session.execute(_cards_statement(), {"ids": ids}):
+        cards[row[0]] = BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
+    questions = {c.question.id: c.question for c in cards.values()}
+    qids = sorted(questions)
+    for qid, slug, score, origin in db.session.execute(_links_statement(), {"qids": qids}):
+        questions[qid].accepted_links.append(Link(slug, score, origin))
+    tags: dict[int, list[TagName]] = {}
+    for qid, name in db.session.execute(_tags_statement(), {"qids": qids}):
+        tags.setdefault(qid, []).append(TagName(name))
+    for qid, names in tags.items():
+        questions[qid].tags = tuple(names)
+    return cards
+
+
+def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | None = None) -> list[BatchCard]:
+    """The next cards, each with its question, tags and accepted links (plain values, three
+    statements besides the picks), cut before the first card sharing an explanation with an
+    earlier one in the same language (rating the earlier one would bury it)."""
     ids = next_card_ids(user, now, n, done)
     if not ids:
         return []
-    rows = db.session.scalars(select(Card).where(Card.id.in_(ids)).options(
-        selectinload(Card.question).selectinload(Question.links))).unique().all()
-    by_id = {c.id: c for c in rows}
-    cards: list[Card] = []
+    by_id = _load(ids)
+    cards: list[BatchCard] = []
     seen: set[tuple[str, str]] = set()
     for card_id in ids:
         card = by_id.get(card_id)
@@ -97,6 +191,33 @@ def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | No
         seen |= keys
         cards.append(card)
     return cards
+
+
+@functools.cache
+def _group_statement() -> Select:
+    """Every wording of the translation groups rooted at ``roots`` (bound), by id."""
+    roots = bindparam("roots", expanding=True)
+    return select(Question.id, Question.text, Question.lang, Question.translation_of).where(
+        or_(Question.id.in_(roots), Question.translation_of.in_(roots))).order_by(Question.id)
+
+
+def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tuple[str, str]]:
+    """Question id -> (language, text) of the wording to show someone reading ``lang``, as
+    :meth:`Question.wording` picks it (this one, else the group's first in that language, root
+    first), with one query for all the questions not in ``lang`` (none when all are)."""
+    shown = {q.id: (q.lang, q.text) for q in questions}
+    other = [q for q in questions if lang and q.lang != lang]
+    if not other:
+        return shown
+    roots = sorted({q.translation_of or q.id for q in other})
+    rows = db.session.execute(_group_statement(), {"roots": roots}).all()
+    for q in other:
+        root = q.translation_of or q.id
+        group = [r for r in rows if r.id == root] + [r for r in rows if r.translation_of == root]
+        match = next((r for r in group if r.lang == lang), None)
+        if match is not None:
+            shown[q.id] = (match.lang, match.text)
+    return shown
 
 
 # --- exactly once -------------------------------------------------------------------------

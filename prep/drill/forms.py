@@ -77,6 +77,56 @@ def read_rating_json(body: Any) -> RatingJson | None:
                       key_point=[p for p in points if _int(p, 0, MAX_POINTS - 1) is not None])
 
 
+@dataclass(frozen=True)
+class RatingPost:
+    """A rating posted by the drill's form, read as :class:`RateForm` validates it."""
+
+    card_id: int
+    version: int
+    rating: int
+    duration_ms: int | None
+    shown_at: str
+    key_points_of: int | None
+    key_point: list[int]
+    token: str
+
+
+def _form_int(form: Any, name: str, low: int, high: int, *, required: bool) -> int | None | bool:
+    """The field as :class:`RateForm`'s IntegerField reads it: None when optional and empty,
+    False when it does not validate."""
+    raw = form.get(name)
+    if raw is None or (not raw.strip() and not required):
+        return False if required else None
+    try:
+        value = int(raw)
+    except ValueError:
+        return False
+    return value if low <= value <= high else False
+
+
+def read_rating_form(form: Any) -> RatingPost | None:
+    """The posted rating (``request.form``), checked as :class:`RateForm` checks it (same fields,
+    ranges, choices) without building the WTForms form (issue 20: the rating's hot path; the CSRF
+    token is checked for every POST by CSRFProtect). None when it does not validate."""
+    values = {"card_id": _form_int(form, "card_id", 0, 2**31 - 1, required=True),
+              "version": _form_int(form, "version", 0, 2**31 - 1, required=True),
+              "rating": _form_int(form, "rating", 1, 4, required=True),
+              "duration_ms": _form_int(form, "duration_ms", 0, float("inf"), required=False),
+              "key_points_of": _form_int(form, "key_points_of", 1, 2**31 - 1, required=False)}
+    if any(v is False for v in values.values()):
+        return None
+    points = []
+    for raw in form.getlist("key_point"):
+        try:
+            point = int(raw)
+        except ValueError:
+            return None
+        if not 0 <= point < MAX_POINTS:
+            return None
+        points.append(point)
+    return RatingPost(**values, shown_at=form.get("shown_at", ""), key_point=points, token=form.get("token", ""))
+
+
 class NoteForm(FlaskForm):
     note = TextAreaField(_l("Your note"), validators=[Length(max=20000)],
                          description=_l("Shown on the answer side, under the explanation if there is one."))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from babel.dates import format_timedelta
@@ -25,10 +26,11 @@ from ..stats.compute import is_leech
 from ..web.access import signed_in_user
 from ..web.args import int_arg
 from ..web.forms import ButtonForm, EmptyForm
+from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateForm, RateFormValues, read_rating_json
+from .forms import NoteForm, RateFormValues, RatingPost, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -114,27 +116,28 @@ def _can_undo(user, done) -> bool:
 @bp.route("/drill/rate", methods=["POST"])
 @login_required
 def rate():
-    form = RateForm()
-    if not form.validate():
+    form = read_rating_form(request.form)
+    if form is None:
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
     now, user = _now(), signed_in_user()
-    request_id = batch.read_token(current_app.secret_key, form.token.data, user.id, form.card_id.data,
-                                  form.version.data) if form.token.data else None
-    if form.token.data and request_id is None:  # tampered with, or another user's or card's token
+    request_id = batch.read_token(current_app.secret_key, form.token, user.id, form.card_id,
+                                  form.version) if form.token else None
+    if form.token and request_id is None:  # tampered with, or another user's or card's token
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    rated = _rate_and_plan(user, form.card_id.data, form.version.data, form.rating.data, now,
-                           _duration(form, now), _ticks(form), request_id)
+    rated, _counts = _rate_and_plan(user, form.card_id, form.version, form.rating, now, _duration(form, now),
+                                    _key_points(form.key_points_of, form.key_point), request_id)
     if rated.status != batch.RECORDED:
         flash(_once_message(rated.status), "info")
     return redirect(url_for("drill.drill"))
 
 
 def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime, duration: int | None,
-                   ticks: dict | None, request_id: str | None) -> batch.Rated:
+                   ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, Any]:
     """Both rating views: rate once (another user's card is a 404); a recorded rating that ends
-    the session plans the interview again from its answers, in the same transaction."""
+    the session plans the interview again from its answers, in the same transaction. ``counts``:
+    also the queue counts after it, read before the commit (which would expire the user)."""
     try:
         rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
                                 request_id=request_id)
@@ -142,8 +145,9 @@ def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime,
         abort(404)
     if rated.status == batch.RECORDED:
         interview.after_rating(user, now)
+    after = service.queue_counts(user, now) if counts else None
     db.session.commit()
-    return rated
+    return rated, after
 
 
 def _once_message(status: str) -> str:
@@ -157,23 +161,32 @@ def _once_message(status: str) -> str:
 @login_required
 def batch_json():
     """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
-    user, now = signed_in_user(), _now()
+    user, now, lang = signed_in_user(), _now(), str(get_locale())
     done = service.done_today(user, service.study_day(user, now))
     cards = batch.next_cards(user, now, int_arg("n") or 5, done)
-    explanations = explanations_for_many([c.question for c in cards], lang=str(get_locale()))
+    questions = [c.question for c in cards]
+    explanations, shown = explanations_for_many(questions, lang=lang), batch.wordings(questions, lang)
     settings = service.scheduler_settings(user)
-    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], settings, now) for c in cards],
+    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now)
+                          for c in cards],
                    counts=_counts_json(service.queue_counts(user, now, done)),
                    labels={str(r): str(label) for r, label in RATING_LABELS.items()})
 
 
-def _batch_entry(card: Card, explanations: list, settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, str],
+                 settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+    """One card of the batch; translations are one card, shown in the UI language (``wording``).
+    The HTML is rendered once per content (the cache key names all the fragment shows)."""
     intervals = scheduling.preview_intervals(settings, card, now)
-    wording = card.question.wording(str(get_locale()))  # translations are one card, shown in the UI language
-    return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording.lang,
-            "question": wording.text,
-            "kind_html": render_template("drill/_kind.html", card=card),
-            "answer_html": render_template("drill/_answer.html", card=card, explanations=explanations),
+    answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
+                    for e in explanations)  # all the fragment shows of them
+    # With no answer and no note, the fragment links to the card's page to write one.
+    links_card = not card.note and all(e.suggested for e in explanations)
+    return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
+            "question": wording[1],
+            "kind_html": render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
+            "answer_html": render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
+                                         card=card, explanations=explanations),
             "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
 
 
@@ -191,30 +204,24 @@ def rate_json():
     user, now = signed_in_user(), _now()
     ticks = _key_points(data.key_points_of, data.key_point)
     duration = None if data.elapsed_ms is None else min(data.elapsed_ms, 86_400_000)
-    rated = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks, data.request_id)
+    rated, counts = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks,
+                                   data.request_id, counts=True)
     message = "" if rated.status == batch.RECORDED else _once_message(rated.status)
-    return jsonify(status=rated.status, buried=rated.buried, message=message,
-                   counts=_counts_json(service.queue_counts(user, now)))
+    return jsonify(status=rated.status, buried=rated.buried, message=message, counts=_counts_json(counts))
 
 
-def _duration(form: RateForm, now: datetime) -> int | None:
+def _duration(form: RatingPost, now: datetime) -> int | None:
     """Time on the card: the browser's measure, else since the page was rendered (no JS)."""
-    duration = form.duration_ms.data
-    if duration is None and form.shown_at.data:
+    duration = form.duration_ms
+    if duration is None and form.shown_at:
         try:
-            shown_at = datetime.fromisoformat(form.shown_at.data)
+            shown_at = datetime.fromisoformat(form.shown_at)
             if shown_at.tzinfo is not None:
                 duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
         except (ValueError, OverflowError):  # a malformed or out-of-range time
             duration = None
     # A card left open overnight is still a rating; the time on it is capped at a day.
     return None if duration is None else max(0, min(duration, 86_400_000))
-
-
-def _ticks(form: RateForm) -> dict | None:
-    """The key points ticked on the answer side, against the explanation that showed them
-    (public content: any id may be named; one without key points records nothing)."""
-    return _key_points(form.key_points_of.data, form.key_point.data or [])
 
 
 def _key_points(explanation_id: int | None, ticked: list[int]) -> dict | None:
@@ -253,14 +260,14 @@ def cram(posting_id: int):
 @login_required
 def cram_rate(posting_id: int):
     posting = _posting_or_404(posting_id)
-    form = RateForm()
-    if not form.validate():
+    form = read_rating_form(request.form)
+    if form is None:
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.cram", posting_id=posting.id))
     now = _now()
     try:
-        cramming.cram(signed_in_user(), form.card_id.data, form.version.data, form.rating.data, now,
-                      _duration(form, now), key_points=_ticks(form))
+        cramming.cram(signed_in_user(), form.card_id, form.version, form.rating, now,
+                      _duration(form, now), key_points=_key_points(form.key_points_of, form.key_point))
     except service.CardNotFound:
         abort(404)
     db.session.commit()

@@ -134,9 +134,21 @@ def settings_for_user(user: Any, *, enable_fuzzing: bool = True) -> SchedulerSet
     )
 
 
-@lru_cache(maxsize=256)
 def make_scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
-    """The fsrs Scheduler for these settings (cached: it holds no per-card state)."""
+    """The fsrs Scheduler for these settings (cached: it holds no per-card state; callers must
+    not change its attributes)."""
+    try:
+        return _cached_scheduler(settings)
+    except TypeError:  # unhashable settings (parameters given as a list): built each time
+        return _build_scheduler(settings)
+
+
+@lru_cache(maxsize=256)
+def _cached_scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
+    return _build_scheduler(settings)
+
+
+def _build_scheduler(settings: SchedulerSettings) -> fsrs.Scheduler:
     kwargs: dict[str, Any] = dict(
         desired_retention=settings.desired_retention,
         learning_steps=parse_steps(settings.learning_steps),

@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from ..accounts.models import User
 from ..extensions import db
@@ -64,22 +66,14 @@ def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
     return queue.DoneToday(new=int(row[0]), reviews=int(row[1]), answered=int(row[2]))
 
 
-def _active(user: User, now: datetime) -> Select[tuple[Card]]:
-    return select(Card).where(
-        Card.user_id == user.id,
-        Card.suspended.is_(False),
-        or_(Card.buried_until.is_(None), Card.buried_until <= now),
-    )
-
-
 def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
 @functools.cache
 def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
-    """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_end``,
-    ``ahead``, ``study_date``); :data:`queue.Pick.planned` is built per call (:func:`planned.booked_today`)."""
+    """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_start``,
+    ``day_end``, ``ahead``, ``study_date``)."""
     base = select(Card).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
                               or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")))
     if pick is queue.Pick.learning:
@@ -89,29 +83,36 @@ def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
                           planned.not_held(bindparam("study_date"))).order_by(Card.due, Card.id)
     elif pick is queue.Pick.new:
         stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
+    elif pick is queue.Pick.planned:
+        day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
+        stmt = base.where(planned.booked_today(bindparam("uid"), day)).order_by(Card.due, Card.id)
     else:
         stmt = base.where(_learning_states(), Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
     return stmt.limit(1)
 
 
-def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[Select]]:
-    """The queries of :func:`next_card` in :func:`queue.pick_order` (the first row found wins),
-    and the values they are bound to."""
+@functools.cache
+def _exists_statement(picks: tuple[queue.Pick, ...]) -> Select:
+    """:func:`has_card_now`'s one statement for this pick order, built once."""
+    return select(or_(*[_pick_statement(p).with_only_columns(Card.id).exists() for p in picks]))
+
+
+def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[queue.Pick]]:
+    """The kinds :func:`next_card` looks at in :func:`queue.pick_order` (the first row found
+    wins), and the values their queries are bound to."""
     day = study_day(user, now)
     b = queue.budget(limits(user), done if done is not None else done_today(user, day))
-    params = {"uid": user.id, "now": now, "day_end": day.end, "ahead": now + queue.LEARN_AHEAD,
-              "study_date": day.day}
-    return params, [_active(user, now).where(planned.booked_today(user.id, day)).order_by(Card.due, Card.id).limit(1)
-                    if pick is queue.Pick.planned else _pick_statement(pick)
-                    for pick in queue.with_planned(queue.pick_order(b))]
+    params = {"uid": user.id, "now": now, "day_start": day.start, "day_end": day.end,
+              "ahead": now + queue.LEARN_AHEAD, "study_date": day.day}
+    return params, queue.with_planned(queue.pick_order(b))
 
 
 def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
     """The card to show now, following :func:`queue.pick_order` (``done``: today's
     :func:`done_today`, when the caller has it already)."""
-    params, queries = _pick_queries(user, now, done)
-    for stmt in queries:
-        card = db.session.scalar(stmt, params)
+    params, picks = _pick_queries(user, now, done)
+    for pick in picks:
+        card = db.session.scalar(_pick_statement(pick), params)
         if card is not None:
             return card
     return None
@@ -120,9 +121,8 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 def has_card_now(user: User, now: datetime) -> bool:
     """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
     question, tags or links loaded)."""
-    params, queries = _pick_queries(user, now, None)
-    found = [stmt.with_only_columns(Card.id).exists() for stmt in queries]
-    return bool(found) and bool(db.session.scalar(select(or_(*found)), params))
+    params, picks = _pick_queries(user, now, None)
+    return bool(picks) and bool(db.session.scalar(_exists_statement(tuple(picks)), params))
 
 
 @dataclass(frozen=True)
@@ -200,8 +200,55 @@ def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
 @dataclass(frozen=True)
 class RateResult:
     recorded: bool
-    card: Card
+    card: Any  # the Card (a RatedCard when the session did not hold it)
     review: ReviewLog | None = None
+
+
+@dataclass
+class RatedCard:
+    """The fields a rating reads and writes, read as a row (issue 20: no ORM load or flush of the card)."""
+
+    id: int
+    question_id: int
+    version: int
+    state: CardState
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    buried_until: datetime | None = None
+
+
+_RATED = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "version", "buried_until")
+
+
+@functools.cache
+def _locked_card_statement() -> Select:
+    return select(*[getattr(Card, f) for f in RatedCard.__dataclass_fields__ if f != "buried_until"]).where(
+        Card.id == bindparam("cid"), Card.user_id == bindparam("uid")).with_for_update(of=Card)
+
+
+@functools.cache
+def _update_card_statement() -> Any:
+    """The rated card's new state, only if it is still at the version shown (``shown``)."""
+    table = Card.__table__
+    return update(table).where(table.c.id == bindparam("cid"), table.c.version == bindparam("shown")).values(
+        {f: bindparam(f"new_{f}", type_=table.c[f].type) for f in _RATED})
+
+
+def _write_card(card: RatedCard, shown_version: int) -> bool:
+    """UPDATE the card (False when it moved on meanwhile); a Card the session holds gets the new values."""
+    params = {"cid": card.id, "shown": shown_version, **{f"new_{f}": getattr(card, f) for f in _RATED}}
+    if db.session.execute(_update_card_statement(), params).rowcount != 1:
+        return False
+    held = db.session.identity_map.get(identity_key(Card, card.id))
+    if held is not None:
+        for f in _RATED:
+            set_committed_value(held, f, getattr(card, f))
+    return True
 
 
 def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
@@ -215,9 +262,12 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     unique (card, version) constraint under a race) and records nothing. ``key_points``: the
     ticks kept with the log (:func:`prep.drill.self_grading.ticks_record`).
     """
-    card = get_card(user, card_id, for_update=True)
-    if card.version != shown_version:
-        return RateResult(recorded=False, card=card)
+    row = db.session.execute(_locked_card_statement(), {"cid": card_id, "uid": user.id}).one_or_none()
+    if row is None:
+        raise CardNotFound(card_id)
+    if row.version != shown_version:
+        return RateResult(recorded=False, card=get_card(user, card_id))
+    card = RatedCard(*row)
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
     memory = memory_of(card)
     before = scheduling.snapshot(memory)
@@ -235,11 +285,12 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before, key_points_ticked=key_points,
                     request_id=request_id)
-    if not store_log(log):
+    if not _write_card(card, shown_version) or not store_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
         bury_cards(user, siblings, study_day(user, now).end)
-    return RateResult(recorded=True, card=card, review=log)
+    return RateResult(recorded=True, card=db.session.identity_map.get(identity_key(Card, card.id)) or card,
+                      review=log)
 
 
 # --- undo -------------------------------------------------------------------------------------

@@ -95,9 +95,16 @@ def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
         "uid": user.id, "cid": card.id, "qid": card.question_id, "now": now, "day_end": _study_day(user, now).end}))
 
 
+@functools.cache
+def _bury_statement() -> Any:
+    table = Card.__table__
+    return update(table).where(table.c.user_id == bindparam("uid"), table.c.id.in_(bindparam("ids", expanding=True))) \
+        .values(buried_until=bindparam("until", type_=table.c.buried_until.type))
+
+
 def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
-    db.session.execute(update(Card).where(Card.user_id == user.id, Card.id.in_(card_ids))
-                       .values(buried_until=until).execution_options(synchronize_session=False))
+    """Bury these cards of the user's until ``until`` (a Core UPDATE: Card objects in the session are not changed)."""
+    db.session.execute(_bury_statement(), {"uid": user.id, "ids": list(card_ids), "until": until})
 
 
 def unbury_siblings(user: User, log: ReviewLog) -> None:

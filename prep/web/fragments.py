@@ -1,0 +1,53 @@
+"""Rendered template fragments kept per app and language (issue 20: the card-batch JSON renders
+the same answer and card-kind HTML for a card on every batch that lists it again).
+
+:func:`render_cached` renders a template once per ``key``; the caller's key must name everything
+the fragment shows (ids with a content hash or version, the user's note, ...): the UI language is
+added here. Least recently used entries go first; templates that reload (debug) are not cached.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+from flask import current_app, render_template
+from flask_babel import get_locale
+
+MAX_ENTRIES = 2048
+
+
+class _Lru:
+    def __init__(self, size: int) -> None:
+        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key: Hashable) -> str | None:
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: str) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def render_cached(template: str, key: Hashable, **context: Any) -> str:
+    """``render_template(template, **context)``, or the text it gave for the same ``key`` and UI language."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if app.jinja_env.auto_reload:
+        return render_template(template, **context)
+    cache = app.extensions.get("prep.fragments")
+    if cache is None:
+        cache = app.extensions.setdefault("prep.fragments", _Lru(MAX_ENTRIES))
+    full = (template, str(get_locale() or "en"), key)
+    text = cache.get(full)
+    if text is None:
+        text = render_template(template, **context)
+        cache.put(full, text)
+    return text
