@@ -1,4 +1,4 @@
-"""The reminder sweep's SQL: which users are due, claiming their day, what they are sent, results.
+"""The reminder sweep's SQL: which users are due, what they are sent, the results.
 
 Finding is one query for the distinct (time zone, day start) pairs, then one query per page:
 the next :data:`BATCH_SIZE` candidates by user id (keyset pagination) joined to their settings
@@ -6,21 +6,17 @@ and today's claim, with card counts and today's review counts computed for those
 index), the per-zone local date and time of day passed in as ``CASE`` parameters computed in
 Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the same whatever
 the number of users, and a sweep is linear in them. Claiming a page is a fixed number of
-statements too (an executemany ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` under the unique
-(user_id, local_date) constraint, and a conditional ``UPDATE ... RETURNING`` for retries); sent
-emails are recorded in groups (two statements). The decisions on plain values live in
+statements too (:mod:`.sweep_claim`); sent emails are recorded in groups (two statements). The decisions on plain values live in
 :mod:`.sweep_rules`; :mod:`.sweep` runs a sweep and commits.
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Date, String, and_, case, func, literal, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -31,10 +27,9 @@ from ..extensions import db
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 from . import timing
-from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification,
-                     ReminderAttempt, ReminderLog, ReminderSettings, ReminderStatus)
-from .sweep_rules import (DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, notification_text, split_claims,
-                          streak)
+from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, ReminderAttempt, ReminderLog,
+                     ReminderSettings, ReminderStatus)
+from .sweep_rules import DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, streak
 
 BATCH_SIZE = 500
 TOP_QUESTIONS = 3
@@ -184,17 +179,7 @@ def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
     return out
 
 
-# --- claiming --------------------------------------------------------------------------------
-
-def _insert(model: Any) -> Any:
-    dialect = db.session.get_bind().dialect.name
-    if dialect == "postgresql":
-        return postgresql.insert(model)
-    if dialect == "sqlite":
-        return sqlite.insert(model)
-    raise NotImplementedError(  # pragma: no cover - the app supports SQLite and PostgreSQL
-        f"reminder claims need INSERT ... ON CONFLICT; {dialect} is not supported")
-
+# --- expiring ----------------------------------------------------------------------------------
 
 def expire_ended_days(now: datetime) -> int:
     """Give up on retries whose local day has ended (one statement)."""
@@ -206,61 +191,6 @@ def expire_ended_days(now: datetime) -> int:
                 last_error=func.coalesce(ReminderLog.last_error, "interrupted") + " (gave up: the local day ended)")
         .execution_options(synchronize_session=False))
     return int(result.rowcount or 0)
-
-
-def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> list[DueUser]:
-    """Claim the reminders in ``due`` for this process; returns those it won, with their log ids
-    and attempt numbers. A fixed number of statements; the caller commits."""
-    fresh, again = split_claims(due)
-    won: list[DueUser] = []
-    lease = now + timing.SEND_LEASE
-    if fresh:
-        rows = [{
-            "user_id": u.user_id, "local_date": u.local_date, "channels": ",".join(u.channels),
-            "status": (ReminderStatus.sending if u.email_channel else ReminderStatus.sent).value,
-            "due_count": u.due_count, "attempts": 1 if u.email_channel else 0, "claimed_at": now,
-            "lease_until": lease if u.email_channel else None, "next_attempt_at": None,
-            "expires_at": u.day_end, "sent_at": None if u.email_channel else now, "last_error": None,
-        } for u in fresh]
-        # executemany: SQLAlchemy sends multi-row VALUES pages of one cached statement.
-        stmt = (_insert(ReminderLog)
-                .on_conflict_do_nothing(index_elements=["user_id", "local_date"])
-                .returning(ReminderLog.id, ReminderLog.user_id))
-        ids = {user_id: log_id for log_id, user_id in db.session.execute(stmt, rows)}
-        won += [replace(u, log_id=ids[u.user_id], attempts=1 if u.email_channel else 0)
-                for u in fresh if u.user_id in ids]
-    if again:
-        stmt = (update(ReminderLog)
-                .where(ReminderLog.id.in_([u.log_id for u in again]),
-                       or_(and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
-                           and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now)))
-                .values(status=ReminderStatus.sending.value, attempts=ReminderLog.attempts + 1,
-                        claimed_at=now, lease_until=lease, next_attempt_at=None)
-                .returning(ReminderLog.id, ReminderLog.attempts)
-                .execution_options(synchronize_session=False))
-        attempts = dict(db.session.execute(stmt).all())
-        if attempts:
-            db.session.execute(
-                update(ReminderAttempt)
-                .where(ReminderAttempt.log_id.in_(list(attempts)), ReminderAttempt.outcome == "sending")
-                .values(outcome="lost", finished_at=now, error="interrupted: the sending process stopped "
-                                                             "before recording the result")
-                .execution_options(synchronize_session=False))
-        won += [replace(u, attempts=int(attempts[u.log_id])) for u in again if u.log_id in attempts]
-    senders = [u.log_id for u in won if u.email_channel]
-    if senders:  # set-based: one INSERT ... SELECT from the claim rows just written
-        db.session.execute(ReminderAttempt.__table__.insert().from_select(
-            ["log_id", "number", "started_at", "outcome", "transport"],
-            select(ReminderLog.id, ReminderLog.attempts, literal(now, UTCDateTime()), literal("sending"),
-                   literal(transport_name)).where(ReminderLog.id.in_(senders))))
-    in_app = [u for u in won if u.in_app_channel and u.log_status is None]
-    if in_app:
-        db.session.execute(
-            _insert(Notification).on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]), [
-                {"user_id": u.user_id, "kind": "daily_review", "local_date": u.local_date,
-                 "due_count": u.due_count, "message": notification_text(u.due_count), "created_at": now,
-                 "dismissed_at": None} for u in in_app])
-    return won
 
 
 # --- message content (batched) ---------------------------------------------------------------
