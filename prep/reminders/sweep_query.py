@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Date, String, and_, case, func, literal, or_, select, update
+from sqlalchemy import Date, String, and_, bindparam, case, func, literal, or_, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -74,14 +74,23 @@ def zone_clocks(now: datetime) -> ZoneClocks | None:
     return clocks_at(now, _zone_pairs())
 
 
-def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
-                  user_id: int | None = None) -> DuePage:
-    """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
-    pagination on the primary key), each with its card and today's review counts, computed for
-    those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
-    wants a reminder, has reached its time today and has no claim today (or a claim to retry);
-    those with nothing to study, and those who registered after today's reminder time (their
-    first reminder is tomorrow's), are skipped in Python, after the page."""
+#: The page statement of the sweep's clocks last used, built once a sweep (with and without the
+#: one-user filter): every page runs the same statement object with new parameters, so neither
+#: the statement nor its compiled SQL is rebuilt per page.
+_PAGE_STATEMENTS: dict[bool, tuple[ZoneClocks, Any]] = {}
+
+
+def _page_statement(zc: ZoneClocks, one_user: bool) -> Any:
+    cached = _PAGE_STATEMENTS.get(one_user)
+    if cached is not None and cached[0] is zc:
+        return cached[1]
+    stmt = _build_page_statement(zc, one_user)
+    _PAGE_STATEMENTS[one_user] = (zc, stmt)
+    return stmt
+
+
+def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
+    """The page query for ``zc``, with parameters ``after_id``, ``batch_size`` (and ``only_user``)."""
     now, zones, clocks, days = zc.now, zc.zones, zc.clocks, zc.days
 
     def by_zone(value: Callable[[timing.ZoneClock], Any], type_: Any) -> ColumnElement[Any]:
@@ -111,10 +120,11 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
                User.created_at.label("created_at"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
         .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
-        .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable,
-               *([User.id == user_id] if user_id is not None else []))
+        .where(User.id > bindparam("after_id", type_=db.Integer()), _wanted(s), User.timezone.in_(zones),
+               minute_now >= s["minute"], claimable,
+               *([User.id == bindparam("only_user", type_=db.Integer())] if one_user else []))
         .order_by(User.id)
-        .limit(batch_size)
+        .limit(bindparam("batch_size", type_=db.Integer()))
         .cte("candidates")
     )
     candidate_ids = select(candidates.c.user_id)
@@ -145,7 +155,22 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         .outerjoin(done, done.c.user_id == c.user_id)
         .order_by(c.user_id)
     )
-    rows = db.session.execute(stmt).all()
+    return stmt
+
+
+def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
+                  user_id: int | None = None) -> DuePage:
+    """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
+    pagination on the primary key), each with its card and today's review counts, computed for
+    those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
+    wants a reminder, has reached its time today and has no claim today (or a claim to retry);
+    those with nothing to study, and those who registered after today's reminder time (their
+    first reminder is tomorrow's), are skipped in Python, after the page."""
+    clocks = zc.clocks
+    params = {"after_id": after_id, "batch_size": batch_size}
+    if user_id is not None:
+        params["only_user"] = user_id
+    rows = db.session.execute(_page_statement(zc, user_id is not None), params).all()
     out = []
     for row in rows:
         counts = queue_counts(today.tally_from_row(row, 15), queue.Limits(new_per_day=int(row[12]),
