@@ -112,6 +112,12 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
         and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now),
     )
+    # The page's users: the next ``batch_size`` by id, whatever their settings. Filtering first
+    # and limiting after let PostgreSQL hash-join every user after ``after_id`` to their settings
+    # and sort them for each page (its estimate of the filters is far too low), so a sweep was
+    # quadratic in its users; scanning the id range first bounds a page by its size.
+    scanned = (select(User.id.label("user_id")).where(User.id > bindparam("after_id", type_=db.Integer()))
+               .order_by(User.id).limit(bindparam("batch_size", type_=db.Integer())).cte("scanned"))
     candidates = (
         select(User.id.label("user_id"), User.email, User.display_name, User.timezone,
                User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
@@ -120,11 +126,10 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
                User.created_at.label("created_at"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
         .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
-        .where(User.id > bindparam("after_id", type_=db.Integer()), _wanted(s), User.timezone.in_(zones),
+        .where(User.id > bindparam("after_id", type_=db.Integer()),
+               User.id <= select(func.max(scanned.c.user_id)).scalar_subquery(), _wanted(s), User.timezone.in_(zones),
                minute_now >= s["minute"], claimable,
                *([User.id == bindparam("only_user", type_=db.Integer())] if one_user else []))
-        .order_by(User.id)
-        .limit(bindparam("batch_size", type_=db.Integer()))
         .cte("candidates")
     )
     candidate_ids = select(candidates.c.user_id)
@@ -150,22 +155,24 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
                c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
                func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
-               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS], c.created_at)
+               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS], c.created_at, scanned.c.user_id)
+        .select_from(scanned)
+        .outerjoin(candidates, c.user_id == scanned.c.user_id)
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
         .outerjoin(done, done.c.user_id == c.user_id)
-        .order_by(c.user_id)
+        .order_by(scanned.c.user_id)
     )
     return stmt
 
 
 def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
                   user_id: int | None = None) -> DuePage:
-    """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
-    pagination on the primary key), each with its card and today's review counts, computed for
-    those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
-    wants a reminder, has reached its time today and has no claim today (or a claim to retry);
-    those with nothing to study, and those who registered after today's reminder time (their
-    first reminder is tomorrow's), are skipped in Python, after the page."""
+    """One query: the next ``batch_size`` users by id after ``after_id`` (keyset pagination on
+    the primary key), and of them the candidates, each with its card and today's review counts,
+    computed for those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``).
+    A candidate wants a reminder, has reached its time today and has no claim today (or a claim
+    to retry); those with nothing to study, and those who registered after today's reminder time
+    (their first reminder is tomorrow's), are skipped in Python, after the page."""
     clocks = zc.clocks
     params = {"after_id": after_id, "batch_size": batch_size}
     if user_id is not None:
@@ -173,11 +180,13 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     rows = db.session.execute(_page_statement(zc, user_id is not None), params).all()
     out = []
     for row in rows:
+        if row[0] is None:
+            continue  # a user of the page who is not a candidate
         counts = queue_counts(today.tally_from_row(row, 15), queue.Limits(new_per_day=int(row[12]),
                                                                            reviews_per_day=int(row[11])),
                               queue.DoneToday(new=int(row[13]), reviews=int(row[14])))
         clock = clocks[row[3]]
-        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-1], clock.local_date, int(row[4]),
+        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date, int(row[4]),
                                                                           row[3]):
             continue
         out.append(DueUser(
@@ -186,12 +195,12 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
             day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now + counts.planned_now,
             new=counts.new_today,
             log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
-    return DuePage(due=out, last_id=rows[-1][0] if len(rows) >= batch_size else None)
+    return DuePage(due=out, last_id=rows[-1][-1] if len(rows) >= batch_size else None)
 
 
 def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
     """Every user whose reminder is due at ``now``: one query for the zones, then one per page
-    of ``batch_size`` candidates."""
+    of ``batch_size`` users."""
     zc = zone_clocks(now)
     out: list[DueUser] = []
     after = 0
