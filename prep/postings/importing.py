@@ -22,7 +22,7 @@ from ..questions.models import Question, Source, Tag
 from ..questions.normalize import normalize_question
 from ..questions.service import add_question, get_or_create_tags, merge_tags
 from ..skills import load_taxonomy
-from .bank import admit_if_asked, bank_candidates, own_candidates
+from .bank import admit_if_asked, bank_index, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
@@ -247,7 +247,7 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
             if question is None:
                 if candidates is None:
                     own_rows = own_candidates(owner_id) if owner_id is not None else []
-                    candidates = CandidateIndex(bank_candidates() + own_rows)
+                    candidates = CandidateIndex(own_rows, parent=bank_index())  # the bank's index is shared
                 duplicate = find_duplicate(asked.text, candidates)
                 if duplicate is not None:
                     question = pending.get(duplicate.id) or db.session.get(Question, duplicate.id)
