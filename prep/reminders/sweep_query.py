@@ -1,12 +1,13 @@
 """The reminder sweep's SQL: which users are due, what they are sent, the results.
 
 Finding is one query for the distinct (time zone, day start) pairs, then one query per page:
-the next :data:`BATCH_SIZE` candidates by user id (keyset pagination) joined to their settings
-and today's claim, with card counts and today's review counts computed for those users only (by
-index), the per-zone local date and time of day passed in as ``CASE`` parameters computed in
-Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the same whatever
-the number of users, and a sweep is linear in them. Claiming a page is a fixed number of
-statements too (:mod:`.sweep_claim`); sent emails are recorded in groups (two statements). The decisions on plain values live in
+the next :data:`BATCH_SIZE` users by id (keyset pagination), of them the candidates joined to
+their settings and today's claim, with card counts and today's review counts computed for those
+users only (by index), the per-zone local date and time of day passed in as ``CASE`` parameters
+computed in Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the
+same whatever the number of users, and a sweep is linear in them; the page statement is built
+once a sweep. Claiming a page is a fixed number of statements too (:mod:`.sweep_claim`); sent
+emails are recorded in groups (two statements). The decisions on plain values live in
 :mod:`.sweep_rules`; :mod:`.sweep` runs a sweep and commits.
 """
 from __future__ import annotations
