@@ -234,8 +234,6 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
     own, public = _by_norm(owner_id, [n for n in norms if n])  # one query for every exact match
     mine = own if owner_id is not None else public
     all_tags = [question_tags(asked.text, skills) for asked, norm in zip(asked_list, norms) if norm]
-    known_tags: dict[str, Tag] = {}
-    get_or_create_tags([name for tags in all_tags for name in tags], known_tags)  # one query for every tag
     candidates: CandidateIndex | None = None
     pending: dict[int, Question] = {}
     out = []
@@ -253,8 +251,8 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
                     question = pending.get(duplicate.id) or db.session.get(Question, duplicate.id)
             if question is None:
                 # A candidate's new question is theirs alone until the bank admits it (see :func:`.bank.admit_if_asked`).
-                question = add_question(asked.text, source=Source.posting, tags=tags, owner_id=owner_id,
-                                        known_tags=known_tags, new=norm not in mine, flush=False)
+                question = add_question(asked.text, source=Source.posting, owner_id=owner_id,
+                                        new=norm not in mine, flush=False)  # tagged below
                 mine.setdefault(question.norm, question)
                 created = True
                 if linker is None:
@@ -264,11 +262,15 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
                     temp_id = _PENDING_ID + len(pending)
                     pending[temp_id] = question
                     candidates.append(Candidate(id=temp_id, text=question.text, lang=question.lang))
-            elif owner_id is None:
-                # A shipped sample: its tags are merged into the shared question's own.
-                merge_tags(question, tags, known_tags)
-            # A candidate's private import never re-tags a question other users see.
             out.append((asked, question, created, tags))
+        # New questions get their tags; a shipped sample's are merged into the shared question's
+        # own too (a candidate's private import never re-tags a question other users see). One
+        # query for every tag of the posting.
+        tagged = [(question, tags) for _, question, created, tags in out if created or owner_id is None]
+        known_tags: dict[str, Tag] = {}
+        get_or_create_tags([name for _, tags in tagged for name in tags], known_tags)
+        for question, tags in tagged:
+            merge_tags(question, tags, known_tags)
     return out
 
 
