@@ -25,7 +25,14 @@ def is_user_zone(name: object) -> bool:
 
 def user_zone(name: object) -> ZoneInfo:
     """The zone of a stored name, or UTC when the name is not one a user may choose."""
-    return ZoneInfo(name) if is_user_zone(name) else ZoneInfo("UTC")
+    return _zone(name) if is_user_zone(name) else _zone("UTC")  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=None)  # bounded by the zones in user_zones()
+def _zone(name: str) -> ZoneInfo:
+    # ZoneInfo's own strong cache keeps only the 8 most recent zones: a sweep over more zones
+    # than that would re-read the zone files for every user.
+    return ZoneInfo(name)
 
 
 #: The day start a stored hour outside 0..23 is read as (the accounts' default).

@@ -146,3 +146,34 @@ def test_batch_json_statements_do_not_grow_per_card(client, login, make_user, ma
         assert len(body["cards"]) == n and all(card["lang"] == "en" for card in body["cards"]), body["cards"]
         counts.append(batch["n"])
     assert counts[0] == counts[1] <= BATCH_STATEMENTS, counts
+
+
+# An import of new questions (issue 20, h20c): the duplicate check, the posting, the exact-match
+# lookup, the tags, the linker's and the merge candidates' cache checks, then ONE flush for every
+# new question with its tags and links and one for the posting's questions. PostgreSQL sends each
+# flush's rows as multi-row INSERTs; SQLite (in-process, no round trips) as one INSERT a row.
+IMPORT_NEW_STATEMENTS = 14
+
+
+def test_import_statements_do_not_grow_per_new_question(app, make_question):
+    make_question("How would you shard the optimizer state of a large model?")  # a bank to merge against
+    topics = ["NCCL ring all-reduce", "RDMA over Converged Ethernet", "ZeRO stage 3 sharding", "CUDA graphs",
+              "tensor parallel MLP layers", "pipeline bubbles in 1F1B", "FP8 loss scaling", "KV cache paging",
+              "NVLink topology", "gradient checkpointing", "flash attention tiling"]
+    counts = []
+    for company, chosen in (("Warm", topics[:1]), ("Acme", topics[1:3]), ("Zenith", topics[3:])):
+        asked = [f"How does {topic} work, and when would you avoid it?" for topic in chosen]
+        with count_statements() as counter:
+            outcome = import_posting(None, _posting(company, asked), FIXED_NOW)
+            db.session.commit()
+        assert outcome.created and len(outcome.new_questions) == len(asked), outcome.summary()
+        counts.append(counter)
+    few, many = counts[1], counts[2]  # after a first import (the linker is built once, then cached)
+
+    def lookups(counter):
+        return [s for s in counter["statements"] if not s.startswith("INSERT")]
+
+    assert len(lookups(many)) == len(lookups(few)), "\n".join(lookups(many))  # no query per new question
+    if db.engine.dialect.name == "postgresql":
+        assert many["n"] == few["n"], "\n".join(many["statements"])
+        assert many["n"] <= IMPORT_NEW_STATEMENTS, "\n".join(many["statements"])

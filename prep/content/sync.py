@@ -248,13 +248,15 @@ def current_linker() -> Linker:
     return linker
 
 
-def link_question(question: Question, linker: Linker | None = None) -> int:
-    """(Re)compute the automatic links of one question; manual and content links stay."""
+def link_question(question: Question, linker: Linker | None = None, *, flush: bool = True) -> int:
+    """(Re)compute the automatic links of one question; manual and content links stay.
+    ``flush=False`` (a question not yet flushed, with no links): the caller's next flush writes them."""
     linker = linker or current_linker()
     for link in list(question.links):
         if link.origin is LinkOrigin.auto:
             question.links.remove(link)
-    db.session.flush()
+    if flush:
+        db.session.flush()
     have = {lk.slug for lk in question.links}
     added = 0
     for ranked in linker.rank(question.text, limit=3):
@@ -262,7 +264,8 @@ def link_question(question: Question, linker: Linker | None = None) -> int:
             question.links.append(QuestionExplanation(slug=ranked.slug, score=float(ranked.score),
                                                       origin=LinkOrigin.auto))
             added += 1
-    db.session.flush()
+    if flush:
+        db.session.flush()
     return added
 
 

@@ -19,7 +19,7 @@ from ..content.sync import link_question
 from ..extensions import db
 from ..questions.models import Question, Source
 from ..questions.service import add_question, find_public_question
-from .merge import Candidate
+from .merge import Candidate, CandidateIndex
 from .models import BankDecision
 
 #: Distinct accounts whose own postings or reports must ask a question before it joins the
@@ -87,6 +87,31 @@ def bank_candidates() -> list[Candidate]:
     candidates = _load_candidates()
     _CANDIDATE_CACHE[url] = (key, candidates)
     return list(candidates)
+
+
+# Per database: the cached candidate list an index was built on, and the index (layered: each
+# top-up of the list adds a layer with the newer rows; rebuilt flat past a few layers).
+_INDEX_CACHE: dict[str, tuple[list[Candidate], CandidateIndex]] = {}
+_MAX_INDEX_LAYERS = 8
+
+
+def bank_index() -> CandidateIndex:
+    """:func:`bank_candidates` as a :class:`.merge.CandidateIndex` shared by the imports of this
+    process (built once, not per import: an import layers its own candidates on it, never
+    appending to this one)."""
+    bank_candidates()  # checks (and tops up) the cached list
+    url = database_key()
+    listed = _CANDIDATE_CACHE[url][1]
+    cached = _INDEX_CACHE.get(url)
+    if cached is not None and cached[0] is listed:
+        return cached[1]
+    if cached is not None and cached[1].depth < _MAX_INDEX_LAYERS and len(cached[0]) < len(listed) \
+            and all(a is b for a, b in zip(cached[0], listed)):
+        index = CandidateIndex(listed[len(cached[0]):], parent=cached[1])  # the rows added since
+    else:
+        index = CandidateIndex(listed)
+    _INDEX_CACHE[url] = (listed, index)
+    return index
 
 
 def own_question(owner_id: int, norm: str) -> Question | None:

@@ -20,9 +20,9 @@ from ..content.sync import current_linker, link_question
 from ..extensions import db
 from ..questions.models import Question, Source, Tag
 from ..questions.normalize import normalize_question
-from ..questions.service import add_question, merge_tags
+from ..questions.service import add_question, get_or_create_tags, merge_tags
 from ..skills import load_taxonomy
-from .bank import admit_if_asked, bank_candidates, own_candidates
+from .bank import admit_if_asked, bank_index, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
@@ -202,43 +202,12 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
     db.session.flush()
 
     outcome = ImportResult(posting, created=True)
-    candidates: CandidateIndex | None = None
+    chosen = _choose_questions(asked_list, owner_id, posting.skills, linker)
+    db.session.flush()  # every new question, tag, link in one flush (multi-row INSERTs)
     seen: set[int] = set()
-    norms = [normalize_question(asked.text) for asked in asked_list]
-    own, public = _by_norm(owner_id, [n for n in norms if n])  # one query for every exact match
-    known_tags: dict[str, Tag] = {}
-    for asked, norm in zip(asked_list, norms):
-        if not norm:
-            continue
-        # The candidate's own copy first, then the shared bank (same text, then a near-duplicate).
-        question = own.get(norm) if owner_id is not None else None
-        question = question or public.get(norm)
-        created = False
-        if question is None:
-            if candidates is None:
-                own_rows = own_candidates(owner_id) if owner_id is not None else []
-                candidates = CandidateIndex(bank_candidates() + own_rows)
-            duplicate = find_duplicate(asked.text, candidates)
-            if duplicate is not None:
-                question = db.session.get(Question, duplicate.id)
-        tags = question_tags(asked.text, posting.skills)
-        if question is None:
-            # A candidate's new question is theirs alone until the bank admits it (see :func:`.bank.admit_if_asked`).
-            question = add_question(asked.text, source=Source.posting, tags=tags, owner_id=owner_id,
-                                    known_tags=known_tags, new=norm not in (own if owner_id is not None else public))
-            (own if owner_id is not None else public).setdefault(question.norm, question)
-            created = True
-            if linker is None:
-                linker = current_linker()
-            link_question(question, linker)
-            if candidates is not None:
-                candidates.append(Candidate(id=question.id, text=question.text, lang=question.lang))
-            if owner_id is not None:
-                admit_if_asked(question, tags, linker)
-        elif user is None:
-            # A shipped sample: its tags are merged into the shared question's own.
-            merge_tags(question, tags, known_tags)
-        # A candidate's private import never re-tags a question other users see.
+    for asked, question, created, tags in chosen:
+        if created and owner_id is not None:
+            admit_if_asked(question, tags, linker)
         if question.group_id in seen:
             continue  # two phrasings of one question in the same posting (or a wording and its translation)
         seen.add(question.group_id)
@@ -249,6 +218,60 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
             kind=asked.kind if asked.kind in KINDS else "concept", round=_cut(asked.round, 60)))
     db.session.flush()
     return outcome
+
+
+#: Ids given to this import's new questions in its candidate index until they are flushed:
+#: above any real id, so a tie between a new question and a stored one goes to the stored one.
+_PENDING_ID = 1 << 62
+
+
+def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | None, skills: Sequence[str],
+                      linker: Any) -> list[tuple[ReviewedQuestion, Question, bool, list[str]]]:
+    """Each asked question's bank question (found, or added unflushed: the caller flushes them
+    all at once), whether it is new, and its tags. The candidate's own copy first, then the
+    shared bank (same text, then a near-duplicate), then a question added earlier in this import."""
+    norms = [normalize_question(asked.text) for asked in asked_list]
+    own, public = _by_norm(owner_id, [n for n in norms if n])  # one query for every exact match
+    mine = own if owner_id is not None else public
+    all_tags = [question_tags(asked.text, skills) for asked, norm in zip(asked_list, norms) if norm]
+    candidates: CandidateIndex | None = None
+    pending: dict[int, Question] = {}
+    out = []
+    with db.session.no_autoflush:  # the new rows wait for the caller's one flush
+        for asked, norm, tags in zip((a for a, n in zip(asked_list, norms) if n), (n for n in norms if n), all_tags):
+            question = own.get(norm) if owner_id is not None else None
+            question = question or public.get(norm)
+            created = False
+            if question is None:
+                if candidates is None:
+                    own_rows = own_candidates(owner_id) if owner_id is not None else []
+                    candidates = CandidateIndex(own_rows, parent=bank_index())  # the bank's index is shared
+                duplicate = find_duplicate(asked.text, candidates)
+                if duplicate is not None:
+                    question = pending.get(duplicate.id) or db.session.get(Question, duplicate.id)
+            if question is None:
+                # A candidate's new question is theirs alone until the bank admits it (see :func:`.bank.admit_if_asked`).
+                question = add_question(asked.text, source=Source.posting, owner_id=owner_id,
+                                        new=norm not in mine, flush=False)  # tagged below
+                mine.setdefault(question.norm, question)
+                created = True
+                if linker is None:
+                    linker = current_linker()
+                link_question(question, linker, flush=False)
+                if candidates is not None:
+                    temp_id = _PENDING_ID + len(pending)
+                    pending[temp_id] = question
+                    candidates.append(Candidate(id=temp_id, text=question.text, lang=question.lang))
+            out.append((asked, question, created, tags))
+        # New questions get their tags; a shipped sample's are merged into the shared question's
+        # own too (a candidate's private import never re-tags a question other users see). One
+        # query for every tag of the posting.
+        tagged = [(question, tags) for _, question, created, tags in out if created or owner_id is None]
+        known_tags: dict[str, Tag] = {}
+        get_or_create_tags([name for _, tags in tagged for name in tags], known_tags)
+        for question, tags in tagged:
+            merge_tags(question, tags, known_tags)
+    return out
 
 
 def _by_norm(owner_id: int | None, norms: list[str]) -> tuple[dict[str, Question], dict[str, Question]]:

@@ -96,9 +96,15 @@ def is_same_question(a: str, b: str, threshold: float = NEAR_DUPLICATE_THRESHOLD
 
 class CandidateIndex:
     """Candidates by normalised text and by (language, technical terms): a near-duplicate must
-    have both equal, so :func:`find_duplicate` reads only those, not the whole bank."""
+    have both equal, so :func:`find_duplicate` reads only those, not the whole bank.
 
-    def __init__(self, candidates: Iterable[Candidate] = ()) -> None:
+    ``parent``: an index this one extends without copying (read first: its candidates come
+    before this one's), so a large shared index (the bank's) is built once and an import layers
+    its own candidates on it. A parent must not be appended to while layered on."""
+
+    def __init__(self, candidates: Iterable[Candidate] = (), parent: CandidateIndex | None = None) -> None:
+        self.parent = parent
+        self.depth: int = 0 if parent is None else parent.depth + 1
         self.by_norm: dict[str, Candidate] = {}
         self._by_terms: dict[tuple[str, frozenset[str]], list[Candidate]] = {}
         for candidate in candidates:
@@ -109,11 +115,19 @@ class CandidateIndex:
         self._by_terms.setdefault((candidate.lang, candidate.terms), []).append(candidate)
 
     def __iter__(self):
-        return (c for group in self._by_terms.values() for c in group)
+        if self.parent is not None:
+            yield from self.parent
+        yield from (c for group in self._by_terms.values() for c in group)
+
+    def exact(self, norm: str) -> Candidate | None:
+        """The first candidate with this normalised text."""
+        found = self.parent.exact(norm) if self.parent is not None else None
+        return found if found is not None else self.by_norm.get(norm)
 
     def sharing_terms(self, lang: str, terms: frozenset[str]) -> list[Candidate]:
         """The ``lang`` candidates whose technical terms are ``terms``."""
-        return self._by_terms.get((lang, terms), [])
+        mine = self._by_terms.get((lang, terms), [])
+        return mine if self.parent is None else self.parent.sharing_terms(lang, terms) + mine
 
 
 def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
@@ -128,8 +142,9 @@ def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
     terms = key_terms(text, lang)
     best: tuple[float, int, Candidate] | None = None
     if isinstance(candidates, CandidateIndex):
-        if norm in candidates.by_norm:
-            return candidates.by_norm[norm]
+        exact = candidates.exact(norm)
+        if exact is not None:
+            return exact
         candidates = candidates.sharing_terms(lang, terms)
     for candidate in candidates:
         other = candidate.norm

@@ -52,9 +52,11 @@ def find_public_question(text: str) -> Question | None:
 
 
 def add_question(text: str, *, source: Source, owner_id: int | None = None, lang: str | None = None,
-                 tags: Iterable[str] = (), known_tags: dict[str, Tag] | None = None, new: bool = False) -> Question:
+                 tags: Iterable[str] = (), known_tags: dict[str, Tag] | None = None, new: bool = False,
+                 flush: bool = True) -> Question:
     """Add a question, or return the existing one with the same normalised text (merging tags).
-    ``new``: the caller knows there is none (no lookup); ``known_tags``: see :func:`get_or_create_tags`."""
+    ``new``: the caller knows there is none (no lookup); ``known_tags``: see :func:`get_or_create_tags`;
+    ``flush=False``: leave the new row to the caller's next flush (an import adds many in one)."""
     text = text.strip()
     norm = normalize_question(text)
     if not norm:
@@ -69,5 +71,6 @@ def add_question(text: str, *, source: Source, owner_id: int | None = None, lang
                             source=source, owner_id=owner_id, tags=[], links=[])
         db.session.add(question)
     merge_tags(question, tags, known_tags)
-    db.session.flush()
+    if flush:
+        db.session.flush()
     return question

@@ -26,8 +26,9 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ..extensions import db
 from ..mail import SEND_ERRORS, Transport
-from .sweep_query import (BATCH_SIZE, claim, expire_ended_days, find_due, find_due_page, record_failure,
-                          record_sent, record_skipped, streaks, top_questions, user_ids_after, zone_clocks)
+from .sweep_claim import claim
+from .sweep_query import (BATCH_SIZE, expire_ended_days, find_due, find_due_page, record_failure, record_sent,
+                          record_skipped, streaks, top_questions, user_ids_after, zone_clocks)
 from .sweep_rules import DuePage, DueUser, ReminderEmail, SweepReport, ZoneClocks, describe, message_id
 
 log = logging.getLogger(__name__)

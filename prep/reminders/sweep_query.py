@@ -1,13 +1,12 @@
-"""The reminder sweep's SQL: which users are due, claiming their day, what they are sent, results.
+"""The reminder sweep's SQL: which users are due, what they are sent, the results.
 
 Finding is one query for the distinct (time zone, day start) pairs, then one query per page:
-the next :data:`BATCH_SIZE` candidates by user id (keyset pagination) joined to their settings
-and today's claim, with card counts and today's review counts computed for those users only (by
-index), the per-zone local date and time of day passed in as ``CASE`` parameters computed in
-Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the same whatever
-the number of users, and a sweep is linear in them. Claiming a page is a fixed number of
-statements too (an executemany ``INSERT ... ON CONFLICT DO NOTHING RETURNING`` under the unique
-(user_id, local_date) constraint, and a conditional ``UPDATE ... RETURNING`` for retries); sent
+the next :data:`BATCH_SIZE` users by id (keyset pagination), of them the candidates joined to
+their settings and today's claim, with card counts and today's review counts computed for those
+users only (by index), the per-zone local date and time of day passed in as ``CASE`` parameters
+computed in Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the
+same whatever the number of users, and a sweep is linear in them; the page statement is built
+once a sweep. Claiming a page is a fixed number of statements too (:mod:`.sweep_claim`); sent
 emails are recorded in groups (two statements). The decisions on plain values live in
 :mod:`.sweep_rules`; :mod:`.sweep` runs a sweep and commits.
 """
@@ -15,12 +14,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Date, String, and_, case, func, literal, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Date, String, and_, bindparam, case, func, literal, or_, select, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -31,10 +28,9 @@ from ..extensions import db
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 from . import timing
-from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification,
-                     ReminderAttempt, ReminderLog, ReminderSettings, ReminderStatus)
-from .sweep_rules import (DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, notification_text, split_claims,
-                          streak)
+from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, ReminderAttempt, ReminderLog,
+                     ReminderSettings, ReminderStatus)
+from .sweep_rules import DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, streak
 
 BATCH_SIZE = 500
 TOP_QUESTIONS = 3
@@ -79,14 +75,23 @@ def zone_clocks(now: datetime) -> ZoneClocks | None:
     return clocks_at(now, _zone_pairs())
 
 
-def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
-                  user_id: int | None = None) -> DuePage:
-    """One query: the next ``batch_size`` candidates by user id after ``after_id`` (keyset
-    pagination on the primary key), each with its card and today's review counts, computed for
-    those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``). A candidate
-    wants a reminder, has reached its time today and has no claim today (or a claim to retry);
-    those with nothing to study, and those who registered after today's reminder time (their
-    first reminder is tomorrow's), are skipped in Python, after the page."""
+#: The page statement of the sweep's clocks last used, built once a sweep (with and without the
+#: one-user filter): every page runs the same statement object with new parameters, so neither
+#: the statement nor its compiled SQL is rebuilt per page.
+_PAGE_STATEMENTS: dict[bool, tuple[ZoneClocks, Any]] = {}
+
+
+def _page_statement(zc: ZoneClocks, one_user: bool) -> Any:
+    cached = _PAGE_STATEMENTS.get(one_user)
+    if cached is not None and cached[0] is zc:
+        return cached[1]
+    stmt = _build_page_statement(zc, one_user)
+    _PAGE_STATEMENTS[one_user] = (zc, stmt)
+    return stmt
+
+
+def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
+    """The page query for ``zc``, with parameters ``after_id``, ``batch_size`` (and ``only_user``)."""
     now, zones, clocks, days = zc.now, zc.zones, zc.clocks, zc.days
 
     def by_zone(value: Callable[[timing.ZoneClock], Any], type_: Any) -> ColumnElement[Any]:
@@ -108,6 +113,12 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
         and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now),
     )
+    # The page's users: the next ``batch_size`` by id, whatever their settings. Filtering first
+    # and limiting after let PostgreSQL hash-join every user after ``after_id`` to their settings
+    # and sort them for each page (its estimate of the filters is far too low), so a sweep was
+    # quadratic in its users; scanning the id range first bounds a page by its size.
+    scanned = (select(User.id.label("user_id")).where(User.id > bindparam("after_id", type_=db.Integer()))
+               .order_by(User.id).limit(bindparam("batch_size", type_=db.Integer())).cte("scanned"))
     candidates = (
         select(User.id.label("user_id"), User.email, User.display_name, User.timezone,
                User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
@@ -116,10 +127,10 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
                User.created_at.label("created_at"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
         .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
-        .where(User.id > after_id, _wanted(s), User.timezone.in_(zones), minute_now >= s["minute"], claimable,
-               *([User.id == user_id] if user_id is not None else []))
-        .order_by(User.id)
-        .limit(batch_size)
+        .where(User.id > bindparam("after_id", type_=db.Integer()),
+               User.id <= select(func.max(scanned.c.user_id)).scalar_subquery(), _wanted(s), User.timezone.in_(zones),
+               minute_now >= s["minute"], claimable,
+               *([User.id == bindparam("only_user", type_=db.Integer())] if one_user else []))
         .cte("candidates")
     )
     candidate_ids = select(candidates.c.user_id)
@@ -145,19 +156,38 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
         select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
                c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
                func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
-               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS], c.created_at)
+               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS], c.created_at, scanned.c.user_id)
+        .select_from(scanned)
+        .outerjoin(candidates, c.user_id == scanned.c.user_id)
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
         .outerjoin(done, done.c.user_id == c.user_id)
-        .order_by(c.user_id)
+        .order_by(scanned.c.user_id)
     )
-    rows = db.session.execute(stmt).all()
+    return stmt
+
+
+def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
+                  user_id: int | None = None) -> DuePage:
+    """One query: the next ``batch_size`` users by id after ``after_id`` (keyset pagination on
+    the primary key), and of them the candidates, each with its card and today's review counts,
+    computed for those users only (index ``ix_cards_user_due`` and ``ix_review_logs_user_time``).
+    A candidate wants a reminder, has reached its time today and has no claim today (or a claim
+    to retry); those with nothing to study, and those who registered after today's reminder time
+    (their first reminder is tomorrow's), are skipped in Python, after the page."""
+    clocks = zc.clocks
+    params = {"after_id": after_id, "batch_size": batch_size}
+    if user_id is not None:
+        params["only_user"] = user_id
+    rows = db.session.execute(_page_statement(zc, user_id is not None), params).all()
     out = []
     for row in rows:
+        if row[0] is None:
+            continue  # a user of the page who is not a candidate
         counts = queue_counts(today.tally_from_row(row, 15), queue.Limits(new_per_day=int(row[12]),
                                                                            reviews_per_day=int(row[11])),
                               queue.DoneToday(new=int(row[13]), reviews=int(row[14])))
         clock = clocks[row[3]]
-        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-1], clock.local_date, int(row[4]),
+        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date, int(row[4]),
                                                                           row[3]):
             continue
         out.append(DueUser(
@@ -166,12 +196,12 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
             day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now + counts.planned_now,
             new=counts.new_today,
             log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
-    return DuePage(due=out, last_id=rows[-1][0] if len(rows) >= batch_size else None)
+    return DuePage(due=out, last_id=rows[-1][-1] if len(rows) >= batch_size else None)
 
 
 def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
     """Every user whose reminder is due at ``now``: one query for the zones, then one per page
-    of ``batch_size`` candidates."""
+    of ``batch_size`` users."""
     zc = zone_clocks(now)
     out: list[DueUser] = []
     after = 0
@@ -184,17 +214,7 @@ def find_due(now: datetime, *, batch_size: int = BATCH_SIZE) -> list[DueUser]:
     return out
 
 
-# --- claiming --------------------------------------------------------------------------------
-
-def _insert(model: Any) -> Any:
-    dialect = db.session.get_bind().dialect.name
-    if dialect == "postgresql":
-        return postgresql.insert(model)
-    if dialect == "sqlite":
-        return sqlite.insert(model)
-    raise NotImplementedError(  # pragma: no cover - the app supports SQLite and PostgreSQL
-        f"reminder claims need INSERT ... ON CONFLICT; {dialect} is not supported")
-
+# --- expiring ----------------------------------------------------------------------------------
 
 def expire_ended_days(now: datetime) -> int:
     """Give up on retries whose local day has ended (one statement)."""
@@ -206,61 +226,6 @@ def expire_ended_days(now: datetime) -> int:
                 last_error=func.coalesce(ReminderLog.last_error, "interrupted") + " (gave up: the local day ended)")
         .execution_options(synchronize_session=False))
     return int(result.rowcount or 0)
-
-
-def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> list[DueUser]:
-    """Claim the reminders in ``due`` for this process; returns those it won, with their log ids
-    and attempt numbers. A fixed number of statements; the caller commits."""
-    fresh, again = split_claims(due)
-    won: list[DueUser] = []
-    lease = now + timing.SEND_LEASE
-    if fresh:
-        rows = [{
-            "user_id": u.user_id, "local_date": u.local_date, "channels": ",".join(u.channels),
-            "status": (ReminderStatus.sending if u.email_channel else ReminderStatus.sent).value,
-            "due_count": u.due_count, "attempts": 1 if u.email_channel else 0, "claimed_at": now,
-            "lease_until": lease if u.email_channel else None, "next_attempt_at": None,
-            "expires_at": u.day_end, "sent_at": None if u.email_channel else now, "last_error": None,
-        } for u in fresh]
-        # executemany: SQLAlchemy sends multi-row VALUES pages of one cached statement.
-        stmt = (_insert(ReminderLog)
-                .on_conflict_do_nothing(index_elements=["user_id", "local_date"])
-                .returning(ReminderLog.id, ReminderLog.user_id))
-        ids = {user_id: log_id for log_id, user_id in db.session.execute(stmt, rows)}
-        won += [replace(u, log_id=ids[u.user_id], attempts=1 if u.email_channel else 0)
-                for u in fresh if u.user_id in ids]
-    if again:
-        stmt = (update(ReminderLog)
-                .where(ReminderLog.id.in_([u.log_id for u in again]),
-                       or_(and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
-                           and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now)))
-                .values(status=ReminderStatus.sending.value, attempts=ReminderLog.attempts + 1,
-                        claimed_at=now, lease_until=lease, next_attempt_at=None)
-                .returning(ReminderLog.id, ReminderLog.attempts)
-                .execution_options(synchronize_session=False))
-        attempts = dict(db.session.execute(stmt).all())
-        if attempts:
-            db.session.execute(
-                update(ReminderAttempt)
-                .where(ReminderAttempt.log_id.in_(list(attempts)), ReminderAttempt.outcome == "sending")
-                .values(outcome="lost", finished_at=now, error="interrupted: the sending process stopped "
-                                                             "before recording the result")
-                .execution_options(synchronize_session=False))
-        won += [replace(u, attempts=int(attempts[u.log_id])) for u in again if u.log_id in attempts]
-    senders = [u.log_id for u in won if u.email_channel]
-    if senders:  # set-based: one INSERT ... SELECT from the claim rows just written
-        db.session.execute(ReminderAttempt.__table__.insert().from_select(
-            ["log_id", "number", "started_at", "outcome", "transport"],
-            select(ReminderLog.id, ReminderLog.attempts, literal(now, UTCDateTime()), literal("sending"),
-                   literal(transport_name)).where(ReminderLog.id.in_(senders))))
-    in_app = [u for u in won if u.in_app_channel and u.log_status is None]
-    if in_app:
-        db.session.execute(
-            _insert(Notification).on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]), [
-                {"user_id": u.user_id, "kind": "daily_review", "local_date": u.local_date,
-                 "due_count": u.due_count, "message": notification_text(u.due_count), "created_at": now,
-                 "dismissed_at": None} for u in in_app])
-    return won
 
 
 # --- message content (batched) ---------------------------------------------------------------

@@ -46,6 +46,11 @@ class DueUser:
     def channels(self) -> tuple[str, ...]:
         return tuple(name for name, on in (("email", self.email_channel), ("in_app", self.in_app_channel)) if on)
 
+    def claimed(self, log_id: int | None, attempts: int) -> DueUser:
+        """This user with their claim's log id and attempt number (what ``dataclasses.replace``
+        gives, at a third of its cost: a sweep makes one per user)."""
+        return DueUser(**{**self.__dict__, "log_id": log_id, "attempts": attempts})
+
 
 @dataclass(frozen=True)
 class ReminderEmail:

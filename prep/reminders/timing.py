@@ -6,6 +6,7 @@ Pure module: no Flask, no database. ``now`` is always a UTC-aware datetime.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, datetime, time, timedelta, timezone
 from ..zones import user_zone
 
@@ -51,6 +52,7 @@ def reminder_passed(now: datetime, tz_name: str, remind_minute: int) -> bool:
     return zone_clock(now, tz_name).minute_of_day >= remind_minute
 
 
+@lru_cache(maxsize=4096)  # pure; a sweep asks it for every due user, of a few (day, minute, zone)s
 def reminder_instant(day: date, remind_minute: int, tz_name: str) -> datetime:
     """The UTC instant the local clock on ``day`` reaches the reminder time.
 
