@@ -7,7 +7,8 @@
 // suspend (which stay full-page forms). Without JavaScript none of this runs. Texts come from the page.
 (function () {
   "use strict";
-  var KEY = "prep.drill.pending";
+  var LEGACY_KEY = "prep.drill.pending";  // before ratings were kept per account
+  var KEY = LEGACY_KEY;  // set per signed-in account by init(): another account's ratings wait for it
   var DEPTH = 20;     // cards kept ready (enough to keep drilling through a tunnel)
   var LOW = 3;        // refill when fewer remain
   var queue = [];     // cards from batch.json not shown yet
@@ -215,7 +216,23 @@
     return true;
   }
 
+  function accountKey() {
+    var d = root(), account = d && d.dataset.account;
+    if (!account) { return LEGACY_KEY; }
+    var key = LEGACY_KEY + "." + account;
+    try {  // ratings kept under the old shared key belong to whoever drills next, as before
+      var old = window.localStorage.getItem(LEGACY_KEY);
+      if (old) {
+        var mine = JSON.parse(window.localStorage.getItem(key) || "[]") || [];
+        window.localStorage.setItem(key, JSON.stringify(mine.concat(JSON.parse(old) || [])));
+        window.localStorage.removeItem(LEGACY_KEY);
+      }
+    } catch (e) { /* storage off or unreadable: nothing to move */ }
+    return key;
+  }
+
   function init() {
+    KEY = accountKey();
     var answer = document.getElementById("answer");
     var h2 = answer && answer.querySelector("h2.visually-hidden");
     answerHeading = h2 ? h2.outerHTML : "";

@@ -91,6 +91,38 @@ def test_offline_ratings_are_recorded_once_after_reconnecting(live_server, drill
     assert page.js_errors == []
 
 
+def test_ratings_waiting_on_a_shared_browser_wait_for_their_own_account(live_server, drill_page):
+    """Ratings made offline by one account are kept for that account: another account signing in
+    on the same browser neither sends nor drops them, and they are recorded when the first one
+    comes back."""
+    page, first, second = drill_page, "shared-a@example.com", "shared-b@example.com"
+    _seed(live_server, first, 8)
+    _seed(live_server, second, 8)
+    sign_in(page, live_server, first, PASSWORD)
+    _open_drill(page, live_server, ready=5)
+    page.route("**/drill/rate.json", lambda route: route.abort())  # the connection drops
+    for _ in range(3):
+        _rate(page, "3")
+    page.wait_for_function("() => document.getElementById('drill').dataset.pending === '3'")
+    page.unroute("**/drill/rate.json")
+    page.evaluate("() => window.stop()")
+    page.click(".nav-logout button", force=True)  # the phone menu may be folded
+    page.wait_for_url("**/login**")
+    sign_in(page, live_server, second, PASSWORD)
+    _open_drill(page, live_server)
+    assert page.evaluate("() => document.getElementById('drill').dataset.pending") == "0"
+    assert _logs(live_server, first) == [] and _logs(live_server, second) == []
+    page.click(".nav-logout button", force=True)
+    page.wait_for_url("**/login**")
+    sign_in(page, live_server, first, PASSWORD)
+    _open_drill(page, live_server)
+    page.wait_for_function("() => document.getElementById('drill').dataset.pending === '0'")
+    logs = _logs(live_server, first)
+    assert len(logs) == 3 and all(count == 1 for _, count in logs)
+    assert _logs(live_server, second) == []
+    assert page.js_errors == []
+
+
 def test_a_card_rated_in_another_tab(live_server, drill_page):
     tab_a, email = drill_page, "tabs@example.com"
     _seed(live_server, email, 4)
