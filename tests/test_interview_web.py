@@ -81,9 +81,26 @@ def test_bookings_are_stored_once_per_card_and_day(setup, clock):
     user, questions, cards, posting = setup
     stored = service.refresh_bookings(user, clock.now)
     db.session.commit()
-    rows = db.session.execute(select(PlannedReview.card_id, PlannedReview.day)).all()
+    rows = db.session.execute(select(PlannedReview.card_id, PlannedReview.day).where(
+        PlannedReview.hold.is_(False))).all()
     assert stored == len(rows) > 0 and len(set(rows)) == len(rows)
     assert service.refresh_bookings(user, clock.now) == stored  # recomputed, not added to
+
+
+def test_every_asked_card_is_held_until_its_interview(setup, clock):
+    """Besides its bookings, each asked card gets a hold row on its interview day (the plan, not
+    FSRS, decides its reviews until then); the holds go with the interview."""
+    user, questions, cards, posting = setup
+    service.refresh_bookings(user, clock.now)
+    db.session.commit()
+    holds = dict(db.session.execute(select(PlannedReview.card_id, PlannedReview.day).where(
+        PlannedReview.hold.is_(True))).all())
+    asked = set(db.session.scalars(select(Card.id).where(Card.user_id == user.id)))
+    assert set(holds) == asked and set(holds.values()) == {posting.interview_date}
+    posting.interview_date = None
+    service.refresh_bookings(user, clock.now)
+    db.session.commit()
+    assert db.session.scalar(select(func.count(PlannedReview.id))) == 0
 
 
 def test_booked_cards_are_offered_today_though_fsrs_schedules_them_later(setup, clock):

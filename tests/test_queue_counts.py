@@ -202,6 +202,30 @@ def test_a_card_booked_later_is_not_due_before_its_booking(client, login, day, c
     assert service.has_card_now(user, clock.now) and service.next_card(user, clock.now).id == held.id
 
 
+def test_a_hold_keeps_a_card_back_until_its_interview_and_is_never_offered_itself(client, login, day, clock):
+    """A card past its last planned review, its interview still ahead, is held by a ``hold`` row on
+    the interview day: not offered when FSRS makes it due. On that day the hold books nothing (the
+    card is not offered unless FSRS has it due) and plain FSRS decides again."""
+    user, cards = day
+    login(user)
+    held = cards["review"]
+    today = service.study_day(user, clock.now).day
+    db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today + timedelta(days=3), hold=True))
+    db.session.commit()
+    assert set(_surfaces(client, user, clock.now).values()) == {(1, 1, 0, 3)}
+    assert held.id not in batch.next_card_ids(user, clock.now, 10)
+
+    db.session.execute(delete(PlannedReview).where(PlannedReview.card_id == held.id))
+    db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today, hold=True))
+    _set(held, due=FIXED_NOW + timedelta(days=7))  # the interview day: FSRS does not have it due
+    db.session.commit()
+    assert service.queue_counts(user, clock.now).planned_now == 0
+    assert held.id not in batch.next_card_ids(user, clock.now, 10)
+    _set(held, due=FIXED_NOW - timedelta(hours=1))  # FSRS has it due: offered as an ordinary review
+    db.session.commit()
+    assert held.id in batch.next_card_ids(user, clock.now, 10)
+
+
 def test_a_reminder_comes_for_bookings_alone(make_user, make_question, clock):
     user = make_user(created_at=FIXED_NOW - timedelta(days=30))
     question = make_question()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Date, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Date, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -72,7 +73,9 @@ class ReviewLog(db.Model):
 
 class PlannedReview(db.Model):
     """A card another feature (interview mode) books for a study day: the drill offers it that
-    day even when FSRS would schedule it later. The review itself is an ordinary one."""
+    day even when FSRS would schedule it later. The review itself is an ordinary one. A ``hold``
+    row offers nothing: it marks the day the plan's hold on the card ends (its last interview),
+    so the card is not offered as an ordinary due review before then (:func:`.planned.not_held`)."""
 
     __tablename__ = "planned_reviews"
     __table_args__ = (UniqueConstraint("user_id", "card_id", "day", name="uq_planned_review"),
@@ -82,3 +85,4 @@ class PlannedReview(db.Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
     day: Mapped[date] = mapped_column(Date)
+    hold: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())

@@ -49,7 +49,8 @@ def tally_columns(now: Any, day_end: Any, day_start: Any, study_date: Any, horiz
         count(and_(active, Card.state == CardState.review, Card.due >= day_end,
                    or_(Card.last_review.is_(None), Card.last_review < day_start),
                    select(PlannedReview.id).where(PlannedReview.card_id == Card.id,
-                                                  PlannedReview.day == study_date).exists()), "planned"),
+                                                  PlannedReview.day == study_date,
+                                                  PlannedReview.hold.is_(False)).exists()), "planned"),
     ]
 
 

@@ -84,7 +84,7 @@ class _Planner:
                     self.covering[card_id].append(index)
                 self.value[card_id] = self.value.get(card_id, 0.0) + 1.0 / len(ids)
         self.start = {cid: recall.memory_card(c.memory) for cid, c in self.cards.items()}
-        self.other_load = self._other_load()
+        self.other_load, self.other_reviews = self._other_load()
         self.spent_today = max(0.0, spent_today_seconds) / settings.seconds  # in answers
         self._expected: dict[tuple, float] = {}
         self._good: dict[tuple, fsrs.Card] = {}
@@ -143,21 +143,19 @@ class _Planner:
         return self.horizon
 
     # -- load of cards no interview asks ---------------------------------------------------------
-    def _other_load(self) -> list[float]:
-        load = [0.0] * max(self.horizon, 1)
+    def _other_load(self) -> tuple[list[float], list[float]]:
+        """Expected answers and reviews per day of the cards no interview asks (plain FSRS, due
+        before the last interview), lapses included (:func:`recall.plain_reviews`)."""
+        answers, reviews = [0.0] * max(self.horizon, 1), [0.0] * max(self.horizon, 1)
         end = self.at(self.horizon) if self.horizon else self.now
+
+        def index_of(when: datetime) -> int:
+            return max(0, (queue.study_day(when, self.settings.tz_name, self.day_start).day - self.today).days)
+
         for card_id, card in self.start.items():
-            if card_id in self.covering or card is None:
-                continue
-            due = card.due
-            while due < end:
-                index = max(0, (queue.study_day(due, self.settings.tz_name, self.day_start).day - self.today).days)
-                if index >= len(load):
-                    break
-                load[index] += 1
-                card = recall.review_good(self.scheduler, card, self.at(index))
-                due = card.due
-        return load
+            if card_id not in self.covering and card is not None:
+                recall.plain_reviews(self.scheduler, card, end, index_of, self.at, answers, reviews, self.scale)
+        return answers, reviews
 
     # -- one card ------------------------------------------------------------------------------
     def plan_card(self, card_id: int, loads: list[float], capacity: float, need_target: bool) -> CardPlan | None:
@@ -361,7 +359,7 @@ class _Planner:
             reviews = tuple(sorted(c for c, ds in result.reviews.items() for d in ds if d == index))
             answers = result.loads[index]
             days.append(PlanDay(day=self.today + timedelta(days=index), new=new, reviews=reviews,
-                                other_reviews=int(self.other_load[index]), answers=answers,
+                                other_reviews=round(self.other_reviews[index]), answers=answers,
                                 minutes=round(answers * seconds / 60, 1)))
         forecasts = []
         for interview in self.interviews + self.past:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -107,6 +107,41 @@ def expected_after(scheduler: fsrs.Scheduler, card: fsrs.Card | None, review_at:
     good = retrievability(scheduler, review_good(scheduler, card, review_at), day_time, stability_scale)
     lapse = retrievability(scheduler, review_lapse(scheduler, card, review_at), day_time, stability_scale)
     return p * good + (1.0 - p) * lapse
+
+
+#: The least likely outcome :func:`plain_reviews` follows as a branch of its own (a lapse less
+#: likely than this follows the recalled path: a bound on the branches per card).
+BRANCH_MIN = 0.05
+
+
+def plain_reviews(scheduler: fsrs.Scheduler, card: fsrs.Card, end: datetime, index_of: Callable[[datetime], int],
+                  session_at: Callable[[int], datetime], answers: list[float], reviews: list[float],
+                  stability_scale: float = 1.0) -> None:
+    """Add to ``answers`` and ``reviews`` (per day index) the expected answers and reviews of a
+    card left to plain FSRS until ``end``: each due review is recalled with the predicted
+    retrievability (Good, next due on its interval), else a lapse (the relearning steps, then back
+    on the shorter interval); a learning or relearning card first finishes its steps.
+    ``index_of`` maps an instant to a day index, ``session_at`` a day index to its session."""
+    stack = [(card, 1.0)]
+    while stack:
+        card, weight = stack.pop()
+        index = index_of(card.due)
+        if card.due >= end or index >= len(answers):
+            continue
+        when = session_at(index)
+        if card.state is not fsrs.State.Review:
+            steps = scheduler.learning_steps if card.state is fsrs.State.Learning else scheduler.relearning_steps
+            answers[index] += weight * max(1, len(steps) - (card.step or 0))
+            stack.append((review_good(scheduler, card, max(when, card.due)), weight))
+            continue
+        p = retrievability(scheduler, card, when, stability_scale)
+        answers[index] += weight * (1.0 + (1.0 - p) * len(scheduler.relearning_steps))
+        reviews[index] += weight
+        if weight * (1.0 - p) < BRANCH_MIN:
+            stack.append((review_good(scheduler, card, when), weight))
+            continue
+        stack.append((review_good(scheduler, card, when), weight * p))
+        stack.append((review_lapse(scheduler, card, when), weight * (1.0 - p)))
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
     # A card on any wording of an asked question (translations are one card) is that question's card.
     by_question = {q: c for q, c in cards_for(user.id, question_ids).items() if not c.suspended}
     others = db.session.scalars(select(Card).where(
-        Card.user_id == user.id, Card.suspended.is_(False), Card.state == CardState.review,
+        Card.user_id == user.id, Card.suspended.is_(False), Card.state != CardState.new,
         Card.due < day_end + timedelta(days=(last_day - today).days),
         Card.id.not_in([c.id for c in by_question.values()]))).all()
     plan_cards = [plans.PlanCard(q, memory_of(by_question[q]) if q in by_question else None) for q in question_ids]
@@ -159,6 +159,7 @@ def refresh_bookings(user: Any, now: datetime) -> int:
     today = drill.study_day(user, now).day
     found = plan_for(user, now, settings) if settings.enabled else None
     pairs: list[tuple[int, date]] = []
+    holds: dict[int, date] = {}
     if found is not None:
         unseen = [q for q in found.plan.planned if q not in found.card_ids and q in found.questions]
         card_ids = dict(found.card_ids)
@@ -167,7 +168,13 @@ def refresh_bookings(user: Any, now: datetime) -> int:
         # Two asked wordings of one question share a card: book each (card, day) once.
         pairs = list(dict.fromkeys((card_ids[q], day) for q, days in found.plan.planned.items()
                                    for day in days if q in card_ids))
-    stored = bookings.replace_bookings(user.id, pairs, today)
+        # Every asked card is held until its last interview: reviewed when the plan says, not when
+        # FSRS makes it due after its last planned review (the plan counted no such review).
+        for interview in found.plan.interviews:
+            for row in interview.cards:
+                if row.card_id in card_ids and interview.day > holds.get(card_ids[row.card_id], today):
+                    holds[card_ids[row.card_id]] = interview.day
+    stored = bookings.replace_bookings(user.id, pairs, today, holds.items())
     if db.session.get(InterviewSettings, user.id) is None:
         db.session.add(settings)
     settings.planned_on = today
