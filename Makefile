@@ -52,6 +52,7 @@ clean:
 
 # Benchmark suite (issue 7): BENCH_ARGS="--scale 0.05 --db sqlite" for a quick run.
 bench: install
+	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 # The README screenshots (docs/screenshots/*.png), from a seeded app in headless Chromium.
