@@ -23,7 +23,7 @@ from sqlalchemy import Select, bindparam, or_, select
 from ..accounts.models import User
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation, Tag, question_tags
-from . import planned, queue, service
+from . import queue, service
 from .models import Card, CardState, ReviewLog
 
 MAX_BATCH = 50
@@ -35,23 +35,9 @@ def _pick_statement(pick: queue.Pick) -> Select:
     """The ids :func:`service.next_card` would look at for ``pick``, in its order, leaving out
     ``seen``; built once (issue 20), bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
     ``day_end``, ``study_date``, ``seen`` (a list) and ``want`` (the limit)."""
-    base = select(Card.id).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
-                                 (Card.buried_until.is_(None)) | (Card.buried_until <= bindparam("now")),
-                                 Card.id.not_in(bindparam("seen", expanding=True)))
-    learning = Card.state.in_([CardState.learning, CardState.relearning])
-    if pick is queue.Pick.learning:
-        stmt = base.where(learning, Card.due <= bindparam("now")).order_by(Card.due, Card.id)
-    elif pick is queue.Pick.review:
-        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end"),
-                          planned.not_held(bindparam("study_date"))).order_by(Card.due, Card.id)
-    elif pick is queue.Pick.new:
-        stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
-    elif pick is queue.Pick.planned:
-        day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
-        stmt = base.where(planned.booked_today(bindparam("uid"), day)).order_by(Card.due, Card.id)
-    else:
-        stmt = base.where(learning, Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
-    return stmt.limit(bindparam("want"))
+    where, order = service.pick_where(pick)
+    return (select(Card.id).where(*where, Card.id.not_in(bindparam("seen", expanding=True)))
+            .order_by(*order).limit(bindparam("want")))
 
 
 def _cap(pick: queue.Pick, b: queue.Budget) -> int:

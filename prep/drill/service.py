@@ -70,25 +70,32 @@ def _learning_states():
     return Card.state.in_([CardState.learning, CardState.relearning])
 
 
+def pick_where(pick: queue.Pick) -> tuple[list[Any], tuple[Any, ...]]:
+    """The conditions and the order of one kind of card in the queue, with bound parameters
+    (``uid``, ``now``, ``day_start``, ``day_end``, ``ahead``, ``study_date``): the one definition
+    :func:`next_card` and the card batch (:mod:`.batch`) build their statements from."""
+    active = [Card.user_id == bindparam("uid"), Card.suspended.is_(False),
+              or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now"))]
+    by_due = (Card.due, Card.id)
+    if pick is queue.Pick.learning:
+        return [*active, _learning_states(), Card.due <= bindparam("now")], by_due
+    if pick is queue.Pick.review:
+        return [*active, Card.state == CardState.review, Card.due < bindparam("day_end"),
+                planned.not_held(bindparam("study_date"))], by_due
+    if pick is queue.Pick.new:
+        return [*active, Card.state == CardState.new], (Card.added_at, Card.id)
+    if pick is queue.Pick.planned:
+        day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
+        return [*active, planned.booked_today(bindparam("uid"), day)], by_due
+    return [*active, _learning_states(), Card.due <= bindparam("ahead")], by_due
+
+
 @functools.cache
 def _pick_statement(pick: queue.Pick) -> Select[tuple[Card]]:
     """The first card of one kind, built once (bound per call: ``uid``, ``now``, ``day_start``,
     ``day_end``, ``ahead``, ``study_date``)."""
-    base = select(Card).where(Card.user_id == bindparam("uid"), Card.suspended.is_(False),
-                              or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")))
-    if pick is queue.Pick.learning:
-        stmt = base.where(_learning_states(), Card.due <= bindparam("now")).order_by(Card.due, Card.id)
-    elif pick is queue.Pick.review:
-        stmt = base.where(Card.state == CardState.review, Card.due < bindparam("day_end"),
-                          planned.not_held(bindparam("study_date"))).order_by(Card.due, Card.id)
-    elif pick is queue.Pick.new:
-        stmt = base.where(Card.state == CardState.new).order_by(Card.added_at, Card.id)
-    elif pick is queue.Pick.planned:
-        day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
-        stmt = base.where(planned.booked_today(bindparam("uid"), day)).order_by(Card.due, Card.id)
-    else:
-        stmt = base.where(_learning_states(), Card.due <= bindparam("ahead")).order_by(Card.due, Card.id)
-    return stmt.limit(1)
+    where, order = pick_where(pick)
+    return select(Card).where(*where).order_by(*order).limit(1)
 
 
 @functools.cache
