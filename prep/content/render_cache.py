@@ -8,7 +8,8 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 from .render import RENDERER_VERSION, Rendered, render_markdown
 
@@ -26,19 +27,17 @@ def render_key(text: str, context: str = "") -> str:
     return digest.hexdigest()
 
 
-class RenderCache:
-    """An LRU cache of :class:`Rendered` results keyed by :func:`render_key`.
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
-    Thread-safe. Clear it (or change ``context``) when the set of explanation slugs changes,
-    since cross-link targets are resolved at render time.
-    """
+
+class Lru(Generic[K, V]):
+    """A thread-safe least-recently-used map of at most ``maxsize`` entries."""
 
     def __init__(self, maxsize: int = 1024) -> None:
         self.maxsize = maxsize
-        self._items: OrderedDict[str, Rendered] = OrderedDict()
+        self._items: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
 
     def __len__(self) -> int:
         return len(self._items)
@@ -46,26 +45,39 @@ class RenderCache:
     def __contains__(self, key: object) -> bool:
         return key in self._items
 
-    def get(self, key: str) -> Rendered | None:
-        """The cached rendering for ``key``, or None."""
+    def get(self, key: K) -> V | None:
+        """The value for ``key`` (now the most recently used), or None."""
         with self._lock:
             item = self._items.get(key)
             if item is not None:
                 self._items.move_to_end(key)
             return item
 
-    def put(self, key: str, rendered: Rendered) -> None:
-        """Store ``rendered`` under ``key``, evicting the least recently used entry if full."""
+    def put(self, key: K, value: V) -> None:
+        """Store ``value`` under ``key``, evicting the least recently used entry if full."""
         with self._lock:
-            self._items[key] = rendered
+            self._items[key] = value
             self._items.move_to_end(key)
             while len(self._items) > self.maxsize:
                 self._items.popitem(last=False)
 
     def clear(self) -> None:
-        """Drop every cached rendering."""
+        """Drop every entry."""
         with self._lock:
             self._items.clear()
+
+
+class RenderCache(Lru[str, Rendered]):
+    """An LRU cache of :class:`Rendered` results keyed by :func:`render_key`.
+
+    Thread-safe. Clear it (or change ``context``) when the set of explanation slugs changes,
+    since cross-link targets are resolved at render time.
+    """
+
+    def __init__(self, maxsize: int = 1024) -> None:
+        super().__init__(maxsize)
+        self.hits = 0
+        self.misses = 0
 
     def render(
         self,

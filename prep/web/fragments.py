@@ -7,34 +7,15 @@ added here. Least recently used entries go first; templates that reload (debug) 
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
 
 from flask import current_app, render_template
 from flask_babel import get_locale
 
+from ..content.render_cache import Lru
+
 MAX_ENTRIES = 2048
-
-
-class _Lru:
-    def __init__(self, size: int) -> None:
-        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
-
-    def get(self, key: Hashable) -> str | None:
-        with self.lock:
-            value = self.items.get(key)
-            if value is not None:
-                self.items.move_to_end(key)
-            return value
-
-    def put(self, key: Hashable, value: str) -> None:
-        with self.lock:
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
 
 
 def render_cached(template: str, key: Hashable, **context: Any) -> str:
@@ -44,7 +25,7 @@ def render_cached(template: str, key: Hashable, **context: Any) -> str:
         return render_template(template, **context)
     cache = app.extensions.get("prep.fragments")
     if cache is None:
-        cache = app.extensions.setdefault("prep.fragments", _Lru(MAX_ENTRIES))
+        cache = app.extensions.setdefault("prep.fragments", Lru(MAX_ENTRIES))
     full = (template, str(get_locale() or "en"), key)
     text = cache.get(full)
     if text is None:
