@@ -24,8 +24,8 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value
 
     def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
-        if value is None:
-            return None
+        if value is None or value.tzinfo is timezone.utc:  # psycopg, in a session whose zone is UTC
+            return value
         if value.tzinfo is None:
             return value.replace(tzinfo=timezone.utc)
         return value.astimezone(timezone.utc)

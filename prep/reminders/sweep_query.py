@@ -134,12 +134,16 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         .cte("candidates")
     )
     candidate_ids = select(candidates.c.user_id)
+    # On PostgreSQL the two aggregates are MATERIALIZED CTEs: the planner estimates one candidate
+    # (its filters are CASEs over the zones), so as subqueries it nested-looped the page over
+    # today's review counts, sorting and aggregating them again for each of the 500 users
+    # (EXPLAIN ANALYZE at 100,000 users: 34 ms of the page's execution; 12 ms materialized).
     card_counts = (  # the drill's one tally query (prep.drill.today), per user
         select(Card.user_id.label("user_id"), *today.tally_columns(now, study_end, study_start, study_date))
         .join(User, User.id == Card.user_id)
         .where(Card.user_id.in_(candidate_ids))
         .group_by(Card.user_id)
-        .subquery("card_counts")
+        .cte("card_counts").prefix_with("MATERIALIZED", dialect="postgresql")
     )
     done = (
         select(ReviewLog.user_id.label("user_id"),
@@ -149,7 +153,7 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         .where(ReviewLog.user_id.in_(candidate_ids), ReviewLog.kind == "review",
                ReviewLog.reviewed_at >= study_start, ReviewLog.reviewed_at < study_end)
         .group_by(ReviewLog.user_id)
-        .subquery("done_today")
+        .cte("done_today").prefix_with("MATERIALIZED", dialect="postgresql")
     )
     c = candidates.c
     stmt = (
