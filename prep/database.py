@@ -102,6 +102,18 @@ def write_lock(path: str) -> WriteLock:
         return _WRITE_LOCKS.setdefault(key, WriteLock())
 
 
+def _free_in_child() -> None:
+    """A forked child (a gunicorn worker) starts with every write lock free: whichever parent
+    thread held one does not exist in the child."""
+    global _WRITE_LOCKS_GUARD
+    _WRITE_LOCKS_GUARD = threading.Lock()
+    for lock in _WRITE_LOCKS.values():
+        lock.__init__()
+
+
+os.register_at_fork(after_in_child=_free_in_child)
+
+
 def _raw(conn: Any) -> Any:
     """The DBAPI connection behind a pool proxy (or the connection itself)."""
     return getattr(conn, "dbapi_connection", conn)

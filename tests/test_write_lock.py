@@ -4,6 +4,7 @@ connection ends; safe requests take no lock, a thread never waits for itself, an
 stays taken gives the same "database busy" answer as SQLite's own lock."""
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -157,3 +158,17 @@ def test_a_thread_never_waits_for_itself(lite, tmp_path: Path) -> None:
         assert not lock.held
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_forked_child_starts_with_the_lock_free(lite) -> None:
+    _app, lock = lite
+    db.session.execute(text("SELECT 1"))
+    assert lock.held
+    pid = os.fork()
+    if pid == 0:  # the child: only report, never run pytest's teardown
+        os._exit(0 if not lock.held else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert lock.held  # the parent's own transaction still holds it
+    db.session.commit()
+    assert not lock.held
