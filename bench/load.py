@@ -14,6 +14,10 @@ CSRF token from the /drill page, then runs the phases in lock-step with the othe
   start on a fixed schedule at ``fraction`` of the capacity the earlier phases measured, whether
   or not earlier ones have finished, and latency counts from the scheduled start (queueing included).
 
+The client runs on the same cores as the server, so each phase also reports the client's own CPU
+per request (``client_cpu_ms_per_request``) and the loop how late its threads sent requests after
+their scheduled time (``send_lag_*``: time the client itself lost, counted in the loop's latency).
+
 Every phase is bounded by a duration and a request count; only loopback URLs are accepted.
 """
 from __future__ import annotations
@@ -156,6 +160,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
         missing: list[int] = []
         plan: list[tuple[float, str]] = []
         loop_sink: dict[str, list[float]] = {"next": [], "batch": [], "rate": []}
+        send_lags: list[float] = []
         if kind == "loop":
             plan = loop_plan(results["phases"], float(phase.get("fraction", 0.5)), seconds, max_requests)
 
@@ -167,7 +172,8 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             deadline = state["deadline"]
             position = local.randrange(len(b.cards)) if b.cards else 0
             if kind == "loop":
-                _open_loop(b, i, clients, plan, local, started_at=deadline - seconds, sink=loop_sink, errors=errors[i])
+                _open_loop(b, i, clients, plan, local, started_at=deadline - seconds, sink=loop_sink, errors=errors[i],
+                           lags=send_lags)
                 return
             while len(mine) < per_client and time.perf_counter() < deadline and not missing:
                 if kind == "floor":
@@ -184,7 +190,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
         threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(clients)]
         for t in threads:
             t.start()
-        cpu_before = cpu_seconds(server_pids)
+        cpu_before, client_before = cpu_seconds(server_pids), time.process_time()
         started = time.perf_counter()
         state["deadline"] = started + seconds
         barrier.wait()
@@ -192,10 +198,12 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             t.join(seconds + 60)
         wall = time.perf_counter() - started
         cpu_used = cpu_seconds(server_pids) - cpu_before
+        client_cpu = time.process_time() - client_before
         flat = sorted(x for chunk in latencies for x in chunk)
         all_errors = [e for chunk in errors for e in chunk]
         if kind == "loop":
             results["phases"][name] = _loop_result(plan, loop_sink, all_errors, wall, cpu_used, seconds)
+            results["phases"][name].update(_client_figures(client_cpu, results["phases"][name]["requests"], send_lags))
             continue
         results["phases"][name] = {"missing": bool(missing),
             "kind": kind, "requests": len(flat), "errors": len(all_errors), "error_samples": all_errors[:5],
@@ -204,6 +212,7 @@ def run(spec: dict[str, Any]) -> dict[str, Any]:
             "p99_ms": _ms(_percentile(flat, 0.99)), "max_ms": _ms(flat[-1] if flat else None),
             "mean_ms": _ms(sum(flat) / len(flat) if flat else None),
             "server_cpu_ms_per_request": round(1000 * cpu_used / len(flat), 3) if flat else None,
+            **_client_figures(client_cpu, len(flat), None),
         }
     results["ratings_sent"] = sum(ph.get("ratings", ph["requests"] if ph["kind"] == "rate" else 0)
                                   for ph in results["phases"].values())
@@ -255,9 +264,11 @@ def loop_plan(phases: dict[str, Any], fraction: float, seconds: float, max_reque
 
 
 def _open_loop(b: Browser, i: int, clients: int, plan: list[tuple[float, str]], local: random.Random, *,
-               started_at: float, sink: dict[str, list[float]], errors: list[str]) -> None:
+               started_at: float, sink: dict[str, list[float]], errors: list[str], lags: list[float]) -> None:
     """Client ``i`` sends every ``clients``-th request of the plan at its time (or at once when it
-    is late: its own earlier request is still running); latency counts from the scheduled time."""
+    is late: its own earlier request is still running); latency counts from the scheduled time.
+    ``lags`` gets how late each request was sent after its time (sleep overshoot, the client's own
+    threads, or the client's earlier request still running)."""
     position = local.randrange(len(b.cards)) if b.cards else 0
     for offset, kind in plan[i::clients]:
         due = started_at + offset
@@ -265,6 +276,7 @@ def _open_loop(b: Browser, i: int, clients: int, plan: list[tuple[float, str]], 
         if wait > 0:
             time.sleep(wait)
         request, position = _drill_request(b, kind, local, position)
+        lags.append(max(0.0, time.perf_counter() - due))
         if _send(b, kind, request, errors) is True:
             sink[kind].append(time.perf_counter() - due)
 
@@ -282,6 +294,15 @@ def _loop_result(plan: list[tuple[float, str]], sink: dict[str, list[float]], er
         out[kind] = {"requests": len(flat), "p50_ms": _ms(_percentile(flat, 0.50)),
                      "p95_ms": _ms(_percentile(flat, 0.95)), "p99_ms": _ms(_percentile(flat, 0.99)),
                      "max_ms": _ms(flat[-1] if flat else None)}
+    return out
+
+
+def _client_figures(client_cpu: float, requests: int, lags: list[float] | None) -> dict[str, Any]:
+    """The load client's own CPU per request and, for the open loop, its send lag."""
+    out: dict[str, Any] = {"client_cpu_ms_per_request": round(1000 * client_cpu / requests, 3) if requests else None}
+    if lags is not None:
+        flat = sorted(lags)
+        out.update({"send_lag_p50_ms": _ms(_percentile(flat, 0.50)), "send_lag_p99_ms": _ms(_percentile(flat, 0.99))})
     return out
 
 

@@ -39,6 +39,8 @@ def loop_figures(phases: dict[str, Any]) -> dict[str, Any]:
         out[f"batch_{key}"] = batch.get(key) if has_batch else None
     out["batch_cpu_ms"] = batch.get("server_cpu_ms_per_request") if has_batch else None
     out["loop_target_rps"], out["loop_rps"] = loop.get("target_rps"), loop.get("rps")
+    out["loop_send_lag_p99_ms"] = loop.get("send_lag_p99_ms")
+    out["loop_client_cpu_ms"] = loop.get("client_cpu_ms_per_request")
     for kind, name in (("next", "next"), ("batch", "batch"), ("rate", "rating")):
         part = loop.get(kind) or {}
         for q in ("p50", "p99"):
@@ -94,6 +96,8 @@ FIGURES = [
                                                            "loop_rating_p50_ms"), " ms"),
     ("half-capacity loop p99: page / batch JSON / rating", ("loop_next_p99_ms", "loop_batch_p99_ms",
                                                            "loop_rating_p99_ms"), " ms"),
+    ("half-capacity loop: the load client's send lag p99 (in the p99s above) / its CPU per request",
+     ("loop_send_lag_p99_ms", "loop_client_cpu_ms"), " ms"),
     ("capacity: drilling users per core (a rating each 8 s): with a page per card / with batch JSON",
      ("users_per_core_page", "users_per_core_batch"), ""),
     ("peak RSS of a server worker", "worker_rss_mb", " MB"),

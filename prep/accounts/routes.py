@@ -19,7 +19,7 @@ from .forms import ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterFo
 from .models import User
 from .passwords import hash_password, verify_password
 from .reset import TokenExpired, TokenInvalid, send_reset_email, spend_like_send, user_for_token
-from .service import AccountError, authenticate, find_user
+from .service import AccountError, authenticate, find_user, user_by_id
 from .sessions import login_time_valid, parse_identity, start_session
 
 bp = Blueprint("accounts", __name__)
@@ -44,7 +44,7 @@ def load_user(user_key: str) -> User | None:
     user_id, version, login_at = parsed
     if login_at is not None and not login_time_valid(login_at, int(clock.now().timestamp())):
         return None
-    user = db.session.get(User, user_id)
+    user = user_by_id(user_id)
     if user is None or user.session_version != version:
         return None
     return user
