@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
+from sqlalchemy import Select, and_, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -291,8 +291,8 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before, key_points_ticked=key_points,
-                    request_id=request_id)
-    if not _write_card(card, shown_version) or not store_log(log):
+                    kind="review", request_id=request_id)
+    if not _write_card(card, shown_version) or not insert_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
         bury_cards(user, siblings, study_day(user, now).end)
@@ -331,11 +331,34 @@ def undo_last(user: User) -> Card | None:
     return card
 
 
-def store_log(log: ReviewLog) -> bool:
-    """Add a review log and flush; False when the (card, version) was recorded already.
+_LOG_COLUMNS = ("card_id", "user_id", "card_version", "rating", "reviewed_at", "duration_ms", "state_before",
+                "state_after", "kind", "card_before", "key_points_ticked", "request_id")
+
+
+@functools.cache
+def _insert_log_statement() -> Any:
+    return insert(ReviewLog.__table__)
+
+
+def insert_log(log: ReviewLog) -> bool:
+    """INSERT a rating's review log (Core, not a unit-of-work flush: issue 20) and set its id;
+    False when the (card, version) was recorded already. ``log`` stays out of the session (read it
+    back by id). Pending ORM changes are not flushed first (a rating writes its card with Core).
 
     The version check ran under the row lock; the constraint only catches a race on a card
-    without one. A failed flush rolls the whole session back, so no savepoint is needed."""
+    without one. A failed INSERT rolls the whole session back, so no savepoint is needed."""
+    try:
+        result = db.session.execute(_insert_log_statement(), {c: getattr(log, c) for c in _LOG_COLUMNS})
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    log.id = result.inserted_primary_key[0]
+    return True
+
+
+def store_log(log: ReviewLog) -> bool:
+    """Add a review log and flush (with the session's pending changes); False when the (card,
+    version) was recorded already (see :func:`insert_log`)."""
     db.session.add(log)
     try:
         db.session.flush()
