@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, insert, or_, select, update
+from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -26,6 +26,7 @@ from .siblings import (BURIED_SIBLINGS, balanced_outcome, bury_cards, due_per_da
                        sibling_ids_due_today, sibling_question_ids, unbury_siblings)
 from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
+from .review_log import insert_log
 from .tally import QueueCounts
 
 MAX_DURATION_MS = 10 * 60 * 1000  # longer than this on one card is time away from the screen
@@ -331,34 +332,9 @@ def undo_last(user: User) -> Card | None:
     return card
 
 
-_LOG_COLUMNS = ("card_id", "user_id", "card_version", "rating", "reviewed_at", "duration_ms", "state_before",
-                "state_after", "kind", "card_before", "key_points_ticked", "request_id")
-
-
-@functools.cache
-def _insert_log_statement() -> Any:
-    return insert(ReviewLog.__table__)
-
-
-def insert_log(log: ReviewLog) -> bool:
-    """INSERT a rating's review log (Core, not a unit-of-work flush: issue 20) and set its id;
-    False when the (card, version) was recorded already. ``log`` stays out of the session (read it
-    back by id). Pending ORM changes are not flushed first (a rating writes its card with Core).
-
-    The version check ran under the row lock; the constraint only catches a race on a card
-    without one. A failed INSERT rolls the whole session back, so no savepoint is needed."""
-    try:
-        result = db.session.execute(_insert_log_statement(), {c: getattr(log, c) for c in _LOG_COLUMNS})
-    except IntegrityError:
-        db.session.rollback()
-        return False
-    log.id = result.inserted_primary_key[0]
-    return True
-
-
 def store_log(log: ReviewLog) -> bool:
     """Add a review log and flush (with the session's pending changes); False when the (card,
-    version) was recorded already (see :func:`insert_log`)."""
+    version) was recorded already (see :func:`.review_log.insert_log`)."""
     db.session.add(log)
     try:
         db.session.flush()
