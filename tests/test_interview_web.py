@@ -149,6 +149,24 @@ def test_the_rating_that_ends_a_session_plans_again(setup, client, clock):
     assert not service.after_rating(user, clock.now)  # cards left: nothing planned again
 
 
+def test_after_rating_needs_an_interview_ahead(app, candidate, make_question, clock):
+    """No posting with an interview after today (none, one today, one past): nothing planned and no
+    queue check, even with the queue empty; an interview ahead plans again."""
+    from tests.support.queries import count_statements
+
+    question = make_question()
+    make_posting(candidate, [question], days_ahead=0, now=clock.now, title="today")
+    make_posting(candidate, [question], days_ahead=-3, now=clock.now, title="past")
+    assert drill.next_card(candidate, clock.now) is None
+    with count_statements() as lookup:
+        assert not service.after_rating(candidate, clock.now)
+    assert lookup["n"] == 1, lookup["statements"]
+    assert db.session.get(InterviewSettings, candidate.id) is None
+    make_posting(candidate, [question], days_ahead=1, now=clock.now, title="tomorrow")
+    assert service.after_rating(candidate, clock.now)
+    assert db.session.get(InterviewSettings, candidate.id).planned_on == clock.now.date()
+
+
 def test_pages_do_not_write(setup, client):
     for url in ("/dashboard", "/drill", "/plan", f"/postings/{setup[3].id}"):
         assert client.get(url).status_code == 200

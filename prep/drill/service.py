@@ -26,6 +26,7 @@ from .siblings import (BURIED_SIBLINGS, balanced_outcome, bury_cards, due_per_da
                        sibling_ids_due_today, sibling_question_ids, unbury_siblings)
 from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
+from .review_log import insert_log
 from .tally import QueueCounts
 
 MAX_DURATION_MS = 10 * 60 * 1000  # longer than this on one card is time away from the screen
@@ -291,8 +292,8 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
                     reviewed_at=now, duration_ms=duration, state_before=state_before.value,
                     state_after=card.state.value, card_before=before, key_points_ticked=key_points,
-                    request_id=request_id)
-    if not _write_card(card, shown_version) or not store_log(log):
+                    kind="review", request_id=request_id)
+    if not _write_card(card, shown_version) or not insert_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
         bury_cards(user, siblings, study_day(user, now).end)
@@ -332,10 +333,8 @@ def undo_last(user: User) -> Card | None:
 
 
 def store_log(log: ReviewLog) -> bool:
-    """Add a review log and flush; False when the (card, version) was recorded already.
-
-    The version check ran under the row lock; the constraint only catches a race on a card
-    without one. A failed flush rolls the whole session back, so no savepoint is needed."""
+    """Add a review log and flush (with the session's pending changes); False when the (card,
+    version) was recorded already (see :func:`.review_log.insert_log`)."""
     db.session.add(log)
     try:
         db.session.flush()

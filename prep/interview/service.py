@@ -7,11 +7,12 @@ the plan books as :class:`prep.drill.models.PlannedReview` rows. ``now`` is pass
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from ..drill import planned as bookings
 from ..drill import service as drill
@@ -194,10 +195,21 @@ def refresh_if_stale(user: Any, now: datetime) -> bool:
     return True
 
 
+@functools.cache
+def _interview_ahead_statement() -> Any:
+    """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``, ``today``)."""
+    return select(select(Posting.id).where(Posting.user_id == bindparam("uid"), Posting.interview_date.is_not(None),
+                                           Posting.interview_date > bindparam("today")).exists())
+
+
 def after_rating(user: Any, now: datetime) -> bool:
-    """After a rating: when the drill has no card left (the session is over) and interview mode
-    has an interview ahead, plan again from the answers just given and book the days; True when
-    it did (the caller commits). One queue lookup otherwise."""
+    """After a rating: when interview mode has an interview ahead and the drill has no card left
+    (the session is over), plan again from the answers just given and book the days; True when
+    it did (the caller commits). With no interview ahead the plan books nothing and the bookings
+    were replaced when the last one passed (the day's first request) or its posting changed, so
+    one indexed lookup of the postings is all (issue 20); else one queue lookup more."""
+    if not db.session.scalar(_interview_ahead_statement(), {"uid": user.id, "today": drill.study_day(user, now).day}):
+        return False
     if drill.has_card_now(user, now):
         return False
     refresh_bookings(user, now)
