@@ -16,6 +16,7 @@ import functools
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import Select, bindparam, or_, select
@@ -204,6 +205,18 @@ def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tupl
         if match is not None:
             shown[q.id] = (match.lang, match.text)
     return shown
+
+
+class Wording(NamedTuple):
+    lang: str
+    text: str
+
+
+def wording_of(question: Any, lang: str | None) -> Wording:
+    """The wording of one question (a :class:`Question` or :class:`BatchQuestion`) to show
+    someone reading ``lang``, as :meth:`Question.wording` picks it, with :func:`wordings`' one
+    query instead of loading the translation group's objects (none when it is in ``lang``)."""
+    return Wording(*wordings([question], lang)[question.id])
 
 
 # --- exactly once -------------------------------------------------------------------------

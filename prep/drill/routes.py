@@ -98,12 +98,14 @@ def drill():
         return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
     locale = get_locale()
+    lang = str(locale or "en")  # the templates' current_language
     intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(locale)),
+        shown_wording=batch.wording_of(card.question, lang),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
 
