@@ -109,6 +109,7 @@ def tally(user_id: int, now: datetime, day: queue.StudyDay) -> Tally:
 def tally_and_done(user_id: int, now: datetime, day: queue.StudyDay) -> tuple[Tally, queue.DoneToday]:
     """:func:`tally` and today's :class:`queue.DoneToday` (as ``service.done_today`` counts it)
     in one query (the drill page and the card batch need both)."""
-    row = db.session.execute(_tally_and_done_statement(), _params(user_id, now, day)).one()
+    # On the session's connection: a Core result (no pending changes in the GET views that call this).
+    row = db.session.connection().execute(_tally_and_done_statement(), _params(user_id, now, day)).one()
     new, reviews, answered = row[len(TALLY_FIELDS):]
     return tally_from_row(row), queue.DoneToday(new=int(new), reviews=int(reviews), answered=int(answered))
