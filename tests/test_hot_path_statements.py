@@ -73,6 +73,23 @@ def test_a_reminder_banner_adds_no_statement(client, login, make_user, make_ques
     assert page["n"] <= plain["n"] <= DRILL_PAGE_STATEMENTS, "\n".join(page["statements"])
 
 
+def test_a_question_in_the_other_language_adds_one_statement(client, login, make_user, make_question):
+    """The card's question is Chinese with an English translation: the page shows the English
+    wording from one query for the group (h20q), not lazy loads of the translation objects."""
+    user = make_user()
+    zh = make_question("请解释 NCCL 环形全归约的通信开销是多少？")
+    en = make_question("What is the communication cost of NCCL ring all-reduce?")
+    db.session.execute(Question.__table__.update().where(Question.id == en.id).values(translation_of=zh.id))
+    service.add_to_study(user, [zh.id], FIXED_NOW)
+    db.session.commit()
+    c = login(user)
+    assert c.get("/drill").status_code == 200
+    with count_statements() as page:
+        html = c.get("/drill").get_data(as_text=True)
+    assert 'lang="en" tabindex="-1">What is the communication cost of NCCL ring all-reduce?</h1>' in html
+    assert page["n"] <= DRILL_PAGE_STATEMENTS + 1, "\n".join(page["statements"])
+
+
 def _posting(company: str, questions: list[str]) -> str:
     lines = [f"{company} — Senior ML Infrastructure Engineer", "", "Interview questions:"]
     return "\n".join(lines + [f"- {q}" for q in questions]) + "\n"
