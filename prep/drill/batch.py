@@ -16,6 +16,7 @@ import functools
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import Select, bindparam, or_, select
@@ -28,6 +29,13 @@ from .models import Card, CardState, ReviewLog
 
 MAX_BATCH = 50
 TOKEN_SALT = "prep.drill.rate-once"
+
+
+def _read(statement: Select, params: dict) -> Any:
+    """Run a read of plain columns on the session's connection (same transaction): a Core result,
+    without the ORM's statement and row handling, which cost as much as the batch's queries. No
+    autoflush: the batch and the page read these in GET requests, with nothing pending."""
+    return db.session.connection().execute(statement, params)
 
 
 @functools.cache
@@ -61,7 +69,7 @@ def next_card_ids(user: User, now: datetime, n: int, done: queue.DoneToday | Non
         want = min(n - len(ids), _cap(pick, b))
         if want <= 0:
             continue
-        ids.extend(db.session.scalars(_pick_statement(pick), {**params, "seen": list(ids), "want": want}))
+        ids.extend(_read(_pick_statement(pick), {**params, "seen": list(ids), "want": want}).scalars())
         if len(ids) >= n:
             break
     return ids
@@ -143,14 +151,14 @@ def _tags_statement() -> Select:
 def _load(ids: list[int]) -> dict[int, BatchCard]:
     """The cards with their questions, accepted links (best first) and tags: three statements."""
     cards: dict[int, BatchCard] = {}
-    for row in db.session.execute(_cards_statement(), {"ids": ids}):
+    for row in _read(_cards_statement(), {"ids": ids}):
         cards[row[0]] = BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
     questions = {c.question.id: c.question for c in cards.values()}
     qids = sorted(questions)
-    for qid, slug, score, origin in db.session.execute(_links_statement(), {"qids": qids}):
+    for qid, slug, score, origin in _read(_links_statement(), {"qids": qids}):
         questions[qid].accepted_links.append(Link(slug, score, origin))
     tags: dict[int, list[TagName]] = {}
-    for qid, name in db.session.execute(_tags_statement(), {"qids": qids}):
+    for qid, name in _read(_tags_statement(), {"qids": qids}):
         tags.setdefault(qid, []).append(TagName(name))
     for qid, names in tags.items():
         questions[qid].tags = tuple(names)
@@ -196,7 +204,7 @@ def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tupl
     if not other:
         return shown
     roots = sorted({q.translation_of or q.id for q in other})
-    rows = db.session.execute(_group_statement(), {"roots": roots}).all()
+    rows = _read(_group_statement(), {"roots": roots}).all()
     for q in other:
         root = q.translation_of or q.id
         group = [r for r in rows if r.id == root] + [r for r in rows if r.translation_of == root]
@@ -204,6 +212,18 @@ def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tupl
         if match is not None:
             shown[q.id] = (match.lang, match.text)
     return shown
+
+
+class Wording(NamedTuple):
+    lang: str
+    text: str
+
+
+def wording_of(question: Any, lang: str | None) -> Wording:
+    """The wording of one question (a :class:`Question` or :class:`BatchQuestion`) to show
+    someone reading ``lang``, as :meth:`Question.wording` picks it, with :func:`wordings`' one
+    query instead of loading the translation group's objects (none when it is in ``lang``)."""
+    return Wording(*wordings([question], lang)[question.id])
 
 
 # --- exactly once -------------------------------------------------------------------------

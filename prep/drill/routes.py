@@ -88,22 +88,24 @@ def drill():
     user, now = signed_in_user(), _now()
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
-    done = service.done_today(user, service.study_day(user, now))  # shared by the two calls below
+    counted, done = service.tally_and_done(user, now)  # shared by the calls below
     card = _card_or_404(shown) if shown else service.next_card(user, now, done)
     if shown and int_arg("v") not in (None, card.version):  # Back to an answer already rated: no second review
         flash(_once_message(batch.DUPLICATE), "info")
         return redirect(url_for("drill.drill"))
-    counts = service.counts(user, now, done)
+    counts = service.counts(user, now, done, counted)
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
     locale = get_locale()
+    lang = str(locale or "en")  # the templates' current_language
     intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(locale)),
+        shown_wording=batch.wording_of(card.question, lang),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
 
@@ -162,14 +164,14 @@ def _once_message(status: str) -> str:
 def batch_json():
     """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
     user, now, lang = signed_in_user(), _now(), str(get_locale())
-    done = service.done_today(user, service.study_day(user, now))
+    counted, done = service.tally_and_done(user, now)
     cards = batch.next_cards(user, now, int_arg("n") or 5, done)
     questions = [c.question for c in cards]
     explanations, shown = explanations_for_many(questions, lang=lang), batch.wordings(questions, lang)
     settings = service.scheduler_settings(user)
     return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now)
                           for c in cards],
-                   counts=_counts_json(service.queue_counts(user, now, done)),
+                   counts=_counts_json(service.queue_counts(user, now, done, counted)),
                    labels={str(r): str(label) for r, label in RATING_LABELS.items()})
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
+from sqlalchemy import Select, bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -51,14 +51,7 @@ def scheduler_settings(user: User) -> scheduling.SchedulerSettings:
 @functools.cache
 def _done_today_statement() -> Select:
     """:func:`done_today`'s query, built once (bound per call: ``uid``, ``start``, ``end``)."""
-    rating = ReviewLog.kind == "review"
-
-    def ratings_from(state: CardState) -> Any:
-        return func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == state.value), 1), else_=0)), 0)
-
-    return select(ratings_from(CardState.new), ratings_from(CardState.review), func.count(ReviewLog.id)).where(
-        ReviewLog.user_id == bindparam("uid"), ReviewLog.reviewed_at >= bindparam("start"),
-        ReviewLog.reviewed_at < bindparam("end"))
+    return select(*today.done_columns()).where(*today.todays_logs())
 
 
 def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
@@ -177,19 +170,28 @@ class Counts:
         return self.queue.suspended
 
 
-def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> QueueCounts:
-    """Due now / learning later today / new allowed today / buried: one query plus today's reviews."""
+def tally_and_done(user: User, now: datetime) -> tuple[tally.Tally, queue.DoneToday]:
+    """Today's :func:`today.tally` and :func:`done_today` in one query, for a request that needs
+    both (pass them on to :func:`next_card`, :func:`counts` and :func:`queue_counts`)."""
+    return today.tally_and_done(user.id, now, study_day(user, now))
+
+
+def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None,
+                 counted: tally.Tally | None = None) -> QueueCounts:
+    """Due now / learning later today / new allowed today / buried: one query plus today's reviews
+    (``counted``: the tally, when the caller has it from :func:`tally_and_done`)."""
     day = study_day(user, now)
-    return tally.queue_counts(today.tally(user.id, now, day), limits(user),
+    return tally.queue_counts(counted if counted is not None else today.tally(user.id, now, day), limits(user),
                               done if done is not None else done_today(user, day))
 
 
-def counts(user: User, now: datetime, done: queue.DoneToday | None = None) -> Counts:
+def counts(user: User, now: datetime, done: queue.DoneToday | None = None,
+           counted: tally.Tally | None = None) -> Counts:
     """Dashboard and drill figures for the user's current study day."""
     day = study_day(user, now)
     if done is None or done.answered is None:
         done = done_today(user, day)
-    return Counts(queue=queue_counts(user, now, done), reviewed_today=int(done.answered or 0),
+    return Counts(queue=queue_counts(user, now, done, counted), reviewed_today=int(done.answered or 0),
                   streak=current_streak(user, now))
 
 

@@ -67,8 +67,11 @@ def current_streak(user: User, now: datetime, max_days: int = 3650) -> int:
     window = 64
     while True:
         since = day.start - timedelta(days=window)
-        buckets = [int(b) for b in db.session.scalars(_buckets_statement(db.session.get_bind().dialect.name),
-                                                      {"uid": user.id, "since": since})]
+        # The session's connection, not the session: a plain Core result (the ORM's row handling
+        # cost as much as the query for a few hundred buckets).
+        connection = db.session.connection()
+        buckets = [int(b) for b in connection.execute(_buckets_statement(connection.dialect.name),
+                                                      {"uid": user.id, "since": since}).scalars()]
         result = streak_from_buckets(buckets, day, tz, user.day_start_hour)
         if result < window - 1 or window >= max_days:
             return result

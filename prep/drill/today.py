@@ -16,7 +16,7 @@ from sqlalchemy.types import Date
 from ..dbtypes import UTCDateTime
 from ..extensions import db
 from . import planned, queue
-from .models import Card, CardState, PlannedReview
+from .models import Card, CardState, PlannedReview, ReviewLog
 from .tally import Tally
 
 TALLY_FIELDS = ("learning_now", "learning_later", "next_learning", "reviews_due", "new", "buried", "total",
@@ -72,9 +72,44 @@ def _tally_statement() -> Select:
                   ).where(Card.user_id == bindparam("uid"))
 
 
+def done_columns() -> list[Any]:
+    """Today's new cards and reviews answered (ratings only) and every log of today, as the
+    aggregates of :class:`queue.DoneToday` over the user's logs from ``start`` to ``end`` (bound)."""
+    rating = ReviewLog.kind == "review"
+
+    def ratings_from(state: CardState) -> Any:
+        return func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == state.value), 1), else_=0)), 0)
+
+    return [ratings_from(CardState.new), ratings_from(CardState.review), func.count(ReviewLog.id)]
+
+
+def todays_logs() -> list[Any]:
+    """The conditions of :func:`done_columns` (bound: ``uid``, ``start``, ``end``)."""
+    return [ReviewLog.user_id == bindparam("uid"), ReviewLog.reviewed_at >= bindparam("start"),
+            ReviewLog.reviewed_at < bindparam("end")]
+
+
+@functools.cache
+def _tally_and_done_statement() -> Select:
+    """:func:`tally_and_done`'s query: the tally with today's logs counted as scalar subqueries."""
+    return _tally_statement().add_columns(*[select(c).where(*todays_logs()).scalar_subquery()
+                                            for c in done_columns()])
+
+
+def _params(user_id: int, now: datetime, day: queue.StudyDay) -> dict[str, Any]:
+    return {"uid": user_id, "now": now, "horizon": now + queue.LEARN_AHEAD, "day_end": day.end,
+            "day_start": day.start, "study_date": day.day, "start": day.start, "end": day.end}
+
+
 def tally(user_id: int, now: datetime, day: queue.StudyDay) -> Tally:
     """One user's :class:`Tally` for the study day ``day`` (one query)."""
-    row = db.session.execute(_tally_statement(), {
-        "uid": user_id, "now": now, "horizon": now + queue.LEARN_AHEAD, "day_end": day.end,
-        "day_start": day.start, "study_date": day.day}).one()
-    return tally_from_row(row)
+    return tally_from_row(db.session.execute(_tally_statement(), _params(user_id, now, day)).one())
+
+
+def tally_and_done(user_id: int, now: datetime, day: queue.StudyDay) -> tuple[Tally, queue.DoneToday]:
+    """:func:`tally` and today's :class:`queue.DoneToday` (as ``service.done_today`` counts it)
+    in one query (the drill page and the card batch need both)."""
+    # On the session's connection: a Core result (no pending changes in the GET views that call this).
+    row = db.session.connection().execute(_tally_and_done_statement(), _params(user_id, now, day)).one()
+    new, reviews, answered = row[len(TALLY_FIELDS):]
+    return tally_from_row(row), queue.DoneToday(new=int(new), reviews=int(reviews), answered=int(answered))
