@@ -52,11 +52,16 @@ def save_settings(user: Any, *, enabled: bool, target: float, budget_minutes: in
     refresh_bookings(user, now)
 
 
+def _interview_ahead(user_id: Any, today: Any) -> tuple[Any, ...]:
+    """The conditions of a posting of the candidate's with an interview date after ``today``
+    (values or bound parameters)."""
+    return Posting.user_id == user_id, Posting.interview_date.is_not(None), Posting.interview_date > today
+
+
 def interview_postings(user: Any, today: date) -> list[Posting]:
     """The candidate's own postings with an interview date after today, nearest first."""
-    return list(db.session.scalars(select(Posting).where(
-        Posting.user_id == user.id, Posting.interview_date.is_not(None), Posting.interview_date > today)
-        .order_by(Posting.interview_date, Posting.id)))
+    return list(db.session.scalars(select(Posting).where(*_interview_ahead(user.id, today))
+                                   .order_by(Posting.interview_date, Posting.id)))
 
 
 @dataclass(frozen=True)
@@ -198,8 +203,7 @@ def refresh_if_stale(user: Any, now: datetime) -> bool:
 @functools.cache
 def _interview_ahead_statement() -> Any:
     """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``, ``today``)."""
-    return select(select(Posting.id).where(Posting.user_id == bindparam("uid"), Posting.interview_date.is_not(None),
-                                           Posting.interview_date > bindparam("today")).exists())
+    return select(select(Posting.id).where(*_interview_ahead(bindparam("uid"), bindparam("today"))).exists())
 
 
 def after_rating(user: Any, now: datetime) -> bool:
