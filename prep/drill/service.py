@@ -50,14 +50,14 @@ def scheduler_settings(user: User) -> scheduling.SchedulerSettings:
 
 @functools.cache
 def _done_today_statement() -> Select:
-    """:func:`done_today`'s query, built once (bound per call: ``uid``, ``start``, ``end``)."""
+    """:func:`done_today`'s query, built once (bound per call: ``uid``, ``day_start``, ``day_end``)."""
     return select(*today.done_columns()).where(*today.todays_logs())
 
 
 def done_today(user: User, day: queue.StudyDay) -> queue.DoneToday:
     """Today's new cards and reviews answered (ratings only), and every log of today (one query)."""
-    row = db.session.execute(_done_today_statement(), {"uid": user.id, "start": day.start, "end": day.end}).one()
-    return queue.DoneToday(new=int(row[0]), reviews=int(row[1]), answered=int(row[2]))
+    return today.done_from(db.session.execute(_done_today_statement(),
+                                              {"uid": user.id, "day_start": day.start, "day_end": day.end}).one())
 
 
 def _learning_states():

@@ -84,9 +84,15 @@ def done_columns() -> list[Any]:
 
 
 def todays_logs() -> list[Any]:
-    """The conditions of :func:`done_columns` (bound: ``uid``, ``start``, ``end``)."""
-    return [ReviewLog.user_id == bindparam("uid"), ReviewLog.reviewed_at >= bindparam("start"),
-            ReviewLog.reviewed_at < bindparam("end")]
+    """The conditions of :func:`done_columns` (bound: ``uid``, ``day_start``, ``day_end``)."""
+    return [ReviewLog.user_id == bindparam("uid"), ReviewLog.reviewed_at >= bindparam("day_start"),
+            ReviewLog.reviewed_at < bindparam("day_end")]
+
+
+def done_from(values: Any) -> queue.DoneToday:
+    """The :class:`queue.DoneToday` of the three :func:`done_columns` values."""
+    new, reviews, answered = values
+    return queue.DoneToday(new=int(new), reviews=int(reviews), answered=int(answered))
 
 
 @functools.cache
@@ -98,7 +104,7 @@ def _tally_and_done_statement() -> Select:
 
 def _params(user_id: int, now: datetime, day: queue.StudyDay) -> dict[str, Any]:
     return {"uid": user_id, "now": now, "horizon": now + queue.LEARN_AHEAD, "day_end": day.end,
-            "day_start": day.start, "study_date": day.day, "start": day.start, "end": day.end}
+            "day_start": day.start, "study_date": day.day}
 
 
 def tally(user_id: int, now: datetime, day: queue.StudyDay) -> Tally:
@@ -111,5 +117,4 @@ def tally_and_done(user_id: int, now: datetime, day: queue.StudyDay) -> tuple[Ta
     in one query (the drill page and the card batch need both)."""
     # On the session's connection: a Core result (no pending changes in the GET views that call this).
     row = db.session.connection().execute(_tally_and_done_statement(), _params(user_id, now, day)).one()
-    new, reviews, answered = row[len(TALLY_FIELDS):]
-    return tally_from_row(row), queue.DoneToday(new=int(new), reviews=int(reviews), answered=int(answered))
+    return tally_from_row(row), done_from(row[len(TALLY_FIELDS):])
