@@ -104,7 +104,7 @@ def drill():
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=str(locale)),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=lang),
         shown_wording=batch.wording_of(card.question, lang),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
