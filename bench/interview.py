@@ -4,6 +4,7 @@
 .venv/bin/python -m bench.interview                 # the whole table, Markdown on stdout
 .venv/bin/python -m bench.interview --json out.json # and every cell as JSON
 .venv/bin/python -m bench.interview --profiles strong --horizons 7 --sizes 60
+.venv/bin/python -m bench.interview --seeds 1,2,3   # every cell over three seeds: mean and spread
 ```
 """
 from __future__ import annotations
@@ -48,6 +49,50 @@ def table(cells: list[simulate.Cell], target: float) -> str:
     return "\n".join(rows)
 
 
+def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
+    """Interview mode over several seeds: per cell the mean (min..max) of what the learner recalled
+    and of what the day-0 plan said, the verdict error (recalled - said) and how many seeds fail it."""
+    rows = ["| learner | days | questions | recalled: mean (min..max) | day-0 plan said: mean (min..max) "
+            "| on track | error: mean (min..max) | answers: interview / cram | seeds failed |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    keys: dict[tuple, dict[int, dict[str, simulate.Cell]]] = {}
+    for seed, cells in by_seed.items():
+        for cell in cells:
+            keys.setdefault((cell.profile, cell.horizon, cell.questions), {}).setdefault(seed, {})[cell.strategy] = cell
+    per_profile: dict[str, list[float]] = {}
+    for (profile, horizon, questions), seeds in keys.items():
+        modes = [s["interview"] for s in seeds.values() if "interview" in s]
+        if not modes:
+            continue
+        errors = [m.recalled - m.predicted for m in modes]
+        failed = sum(_fails(s["interview"], s.get("cram"), target) for s in seeds.values() if "interview" in s)
+        crams = [s["cram"].reviews for s in seeds.values() if "cram" in s]
+        per_profile.setdefault(profile, []).extend(errors)
+
+        def spread(values: list[float], sign: str = "") -> str:
+            return f"{sum(values) / len(values):{sign}.3f} ({min(values):{sign}.3f}..{max(values):{sign}.3f})"
+        cram = f"{sum(crams) / len(crams):.0f}" if crams else "-"
+        rows.append(f"| {profile} | {horizon} | {questions} | {spread([m.recalled for m in modes])} "
+                    f"| {spread([m.predicted for m in modes])} | {sum(bool(m.on_track) for m in modes)}/{len(modes)} "
+                    f"| {spread(errors, '+')} | {sum(m.reviews for m in modes) / len(modes):.0f} / {cram} "
+                    f"| {failed}/{len(modes)} |")
+    rows.append("")
+    rows.append("| learner | cells x seeds | mean abs error | worst error | over 0.03 |")
+    rows.append("|---|---|---|---|---|")
+    for profile, errors in per_profile.items():
+        rows.append(f"| {profile} | {len(errors)} | {sum(map(abs, errors)) / len(errors):.3f} "
+                    f"| {max(errors, key=abs):+.3f} | {sum(abs(e) > 0.03 for e in errors)} |")
+    return "\n".join(rows)
+
+
+def _fails(mode: simulate.Cell, cram: simulate.Cell | None, target: float) -> bool:
+    """The check of issue 17 on one interview cell: the target reached (within 0.03) with no more
+    answers than cram when the day-0 plan was on track, else recalled within 0.03 of what it said."""
+    if mode.on_track:
+        return mode.recalled < target - 0.03 or (cram is not None and mode.reviews > cram.reviews)
+    return abs(mode.recalled - mode.predicted) > 0.03
+
+
 def needed_table(cells: list[simulate.Cell], seed: int, target: float) -> tuple[str, list[simulate.Cell]]:
     """Interview mode run again with the minutes a day its first plan said would reach the target."""
     rows = ["| learner | days | questions | minutes asked | recalled | answers | most minutes in a day |",
@@ -70,6 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--horizons", nargs="*", type=int, default=[7, 14, 30])
     parser.add_argument("--sizes", nargs="*", type=int, default=[60, 200])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", help="comma-separated seeds (e.g. 1,2,3): every cell once per seed, "
+                                        "then a table of each cell's mean and spread")
+    parser.add_argument("--strategies", nargs="*", default=list(simulate.STRATEGIES))
     parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--budget", type=float, default=20.0, help="minutes a day")
     parser.add_argument("--strict", action="store_true",
@@ -80,7 +128,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="run interview mode again with the minutes a day each shortfall asked for")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    cells = simulate.run_table(profiles=tuple(args.profiles), horizons=tuple(args.horizons),
+    if args.seeds:
+        return _main_seeds(args, [int(s) for s in args.seeds.split(",") if s.strip()], started)
+    cells = simulate.run_table(strategies=tuple(args.strategies), profiles=tuple(args.profiles), horizons=tuple(args.horizons),
                                sizes=tuple(args.sizes), seed=args.seed, target=args.target,
                                budget_minutes=args.budget)
     text = table(cells, args.target)
@@ -97,6 +147,24 @@ def main(argv: list[str] | None = None) -> int:
     sys.stderr.write(f"{len(cells)} cells in {time.monotonic() - started:.0f} s\n")
     failed = failed_verdicts(text)
     sys.stderr.write(f"{failed} verdicts failed\n")
+    return 1 if args.strict and failed else 0
+
+
+def _main_seeds(args: argparse.Namespace, seeds: list[int], started: float) -> int:
+    by_seed = {seed: simulate.run_table(strategies=tuple(args.strategies), profiles=tuple(args.profiles),
+                                        horizons=tuple(args.horizons), sizes=tuple(args.sizes), seed=seed,
+                                        target=args.target, budget_minutes=args.budget) for seed in seeds}
+    sys.stdout.write(seeds_table(by_seed, args.target) + "\n")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"target": args.target, "budget_minutes": args.budget, "seeds": seeds,
+                       "cells": {str(seed): [asdict(c) for c in cells] for seed, cells in by_seed.items()}},
+                      out, indent=1)
+    failed = sum(_fails(c, next((x for x in cells if x.strategy == "cram" and (x.profile, x.horizon, x.questions)
+                                  == (c.profile, c.horizon, c.questions)), None), args.target)
+                 for cells in by_seed.values() for c in cells if c.strategy == "interview")
+    sys.stderr.write(f"{sum(map(len, by_seed.values()))} cells in {time.monotonic() - started:.0f} s\n"
+                     f"{failed} verdicts failed\n")
     return 1 if args.strict and failed else 0
 
 
