@@ -88,7 +88,6 @@ class _Planner:
         self.spent_today = max(0.0, spent_today_seconds) / settings.seconds  # in answers
         self._expected: dict[tuple, float] = {}
         self._good: dict[tuple, fsrs.Card] = {}
-        self._intro: dict[int, tuple[tuple[float, fsrs.Card], ...]] = {}
         self._cost: dict[tuple, float] = {}
         self._order: list[int] | None = None
 
@@ -122,17 +121,6 @@ class _Planner:
             self._good[key] = (recall.introduce(self.scheduler, when) if card is None
                                else recall.review_good(self.scheduler, card, when))
         return self._good[key]
-
-    def introductions(self, index: int) -> tuple[tuple[float, fsrs.Card], ...]:
-        """A card introduced on day ``index``: (share, state) for each rating its first answer may
-        get, as the candidate's first answers were (:attr:`PlanSettings.first_ratings`, else all
-        Good), then Good through the learning steps. Good comes first."""
-        if index not in self._intro:
-            shares = self.settings.first_ratings or (0.0, 0.0, 1.0, 0.0)
-            self._intro[index] = ((shares[2], self.good(None, index)),) + tuple(
-                (shares[r - 1], recall.introduce(self.scheduler, self.at(index), fsrs.Rating(r)))
-                for r in (1, 2, 4) if shares[r - 1] > 0)
-        return self._intro[index]
 
     def expected(self, card: fsrs.Card | None, index: int | None, target_index: int) -> float:
         """Expected recall on interview day ``target_index`` after a last review on day ``index``
@@ -200,71 +188,42 @@ class _Planner:
 
     def _plan_from(self, card: fsrs.Card | None, intro: int | None, first_free: int, targets: list[int],
                    loads: list[float], capacity: float, need_target: bool) -> CardPlan | None:
-        """The card's reviews from ``first_free`` on. An unseen card introduced on day ``intro`` is
-        planned once for each rating its first answer may get (the plan is made again after the
-        session, from the state the answer left): the Good path is booked, the others' answers
-        count against the budget by their share, and the recall on the day is the mixture."""
         days: list[int] = []
         amounts: list[float] = []
-        others: list[tuple[int, float]] = []
+        cost = 0.0
         extra: dict[int, float] = {}  # this card's own answers, not yet in loads
-        paths: tuple[tuple[float, fsrs.Card | None], ...] = ((1.0, card),)
-        if intro is not None:
-            days.append(intro)
-            amounts.append(self.intro_cost)
-            extra[intro] = self.intro_cost
-            paths = self.introductions(intro)
-            first_free = intro + 1
-        recalls = [0.0] * len(targets)
-        for n, (share, start) in enumerate(paths):
-            path = self._path(start, intro is not None, first_free, targets, loads, extra, capacity, need_target,
-                              share)
-            if path is None and n > 0 and need_target:  # a worse first answer: the best it can get
-                path = self._path(start, True, first_free, targets, loads, extra, capacity, False, share)
-            if path is None:
-                return None
-            values, booked = path
-            for index, amount in booked:
-                extra[index] = extra.get(index, 0.0) + amount
-                if n == 0:
-                    days.append(index)
-                    amounts.append(amount)
-                else:
-                    others.append((index, amount))
-            recalls = [r + share * v for r, v in zip(recalls, values)]
-        met = all(r >= self.settings.target - 1e-9 for r in recalls)
-        if need_target and not met:
-            return None
-        return CardPlan(days=tuple(days), amounts=tuple(amounts), cost=sum(amounts) + sum(a for _, a in others),
-                        recalls=tuple(recalls), met=met, others=tuple(others))
-
-    def _path(self, card: fsrs.Card | None, introduced: bool, first: int, targets: list[int], loads: list[float],
-              extra: dict[int, float], capacity: float, need_target: bool,
-              share: float) -> tuple[list[float], list[tuple[int, float]]] | None:
-        """One path of :meth:`_plan_from`: the recall on each interview day and the (day, answers)
-        it takes, answers weighted by the path's ``share``; None if it cannot reach the target."""
-        booked: list[tuple[int, float]] = []
-        local: dict[int, float] = {}
 
         def load(index: int) -> float:
-            return loads[index] + extra.get(index, 0.0) + local.get(index, 0.0)
+            return loads[index] + extra.get(index, 0.0)
 
         def room(index: int, amount: float = 1.0) -> bool:
-            return load(index) + share * amount <= capacity + 1e-9
+            return load(index) + amount <= capacity + 1e-9
 
         def take(index: int, amount: float = 1.0) -> None:
-            local[index] = local.get(index, 0.0) + share * amount
-            booked.append((index, share * amount))
+            nonlocal cost
+            extra[index] = extra.get(index, 0.0) + amount
+            days.append(index)
+            amounts.append(amount)
+            cost += amount
 
-        values = []
+        if intro is not None:
+            take(intro, self.intro_cost)
+            card = self.good(None, intro)
+            first_free = intro + 1
+        recalls = []
+        met = True
         for target in targets:
-            must_review = introduced and target == targets[0]
-            value, card, first = self._segment(card, first, target, must_review, load, room, take, need_target)
+            must_review = intro is not None and target == targets[0]
+            value, card, first_free = self._segment(card, first_free, target, must_review, load, room, take,
+                                                    need_target)
             if value is None:
                 return None
-            values.append(value)
-            first = max(first, target)
-        return values, booked
+            recalls.append(value)
+            met = met and value >= self.settings.target - 1e-9
+            first_free = max(first_free, target)
+        if need_target and not met:
+            return None
+        return CardPlan(days=tuple(days), amounts=tuple(amounts), cost=cost, recalls=tuple(recalls), met=met)
 
     def _segment(self, card: fsrs.Card | None, first: int, target: int, must_review: bool, load, room, take,
                  need_target: bool) -> tuple[float | None, fsrs.Card | None, int]:
@@ -369,17 +328,12 @@ class _Planner:
         days = list(plan.days)
         for d, amount in zip(plan.days, plan.amounts):
             loads[d] += amount
-        for d, amount in plan.others:
-            loads[d] += amount
-        result.recalls[card_id] = dict(zip(self.covering[card_id], plan.recalls))
         if self.start[card_id] is None and days:
             result.introduced[card_id] = days[0]
             days = days[1:]
         result.reviews[card_id] = days
 
     def _card_recall(self, card_id: int, result: Booking, target_index: int) -> float:
-        if target_index in result.recalls.get(card_id, {}):
-            return result.recalls[card_id][target_index]
         card = self.start[card_id]
         planned = []
         if card_id in result.introduced:

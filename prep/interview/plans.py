@@ -61,7 +61,6 @@ class PlanSettings:
     scheduler: scheduling.SchedulerSettings = scheduling.SchedulerSettings(enable_fuzzing=False)
     stability_scale: float = 1.0  # recall.calibrate's correction of the model (1: none)
     answers_per_new: float | None = None  # answers on a new card's first day (None: steps + 1)
-    first_ratings: tuple[float, ...] | None = None  # shares of first answers Again..Easy (None: all Good)
 
     def __post_init__(self) -> None:
         problems = []
@@ -73,9 +72,6 @@ class PlanSettings:
             problems.append("seconds per review must be between 1 and 600")
         if self.answers_per_new is not None and not 1 <= self.answers_per_new <= 20:
             problems.append("answers per new card must be between 1 and 20")
-        if self.first_ratings is not None and (len(self.first_ratings) != 4 or min(self.first_ratings) < 0
-                                               or abs(sum(self.first_ratings) - 1) > 1e-6):
-            problems.append("first ratings must be four shares summing to 1")
         if problems:
             raise PlanError("; ".join(problems))
 
@@ -96,15 +92,6 @@ def answers_per_new(first_day_answers: Iterable[int]) -> float | None:
     cards introduced), or None without enough history (the planner then counts steps + 1)."""
     values = [n for n in first_day_answers if n >= 1]
     return round(fmean(values), 2) if len(values) >= 10 else None
-
-
-def first_ratings(ratings: Iterable[int]) -> tuple[float, ...] | None:
-    """The shares of the candidate's first answers to new cards rated Again, Hard, Good and Easy
-    (1-4), or None without enough history (the planner then takes every first answer as Good)."""
-    values = [r for r in ratings if 1 <= r <= 4]
-    if len(values) < 10:
-        return None
-    return tuple(values.count(r) / len(values) for r in (1, 2, 3, 4))
 
 
 @dataclass(frozen=True)
@@ -215,7 +202,6 @@ class Booking:
     introduced: dict[int, int]             # card id -> day index of its introduction
     dropped: list[int]
     met: list[bool] = field(default_factory=list)
-    recalls: dict[int, dict[int, float]] = field(default_factory=dict)  # card id -> interview day index -> recall
 
 
 @dataclass(frozen=True)
@@ -227,4 +213,3 @@ class CardPlan:
     cost: float
     recalls: tuple[float, ...]  # expected recall on each of the card's interview days
     met: bool
-    others: tuple[tuple[int, float], ...] = ()  # (day index, answers) expected if the first answer is not Good

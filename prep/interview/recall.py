@@ -72,13 +72,9 @@ def review_lapse(scheduler: fsrs.Scheduler, card: fsrs.Card, when: datetime) -> 
     return card
 
 
-def introduce(scheduler: fsrs.Scheduler, when: datetime, first: fsrs.Rating = fsrs.Rating.Good) -> fsrs.Card:
-    """A new card first studied at ``when``, its first answer ``first``, then Good through its
-    learning steps."""
-    card, _ = scheduler.review_card(fsrs.Card(card_id=1), first, when)
-    if card.state is fsrs.State.Review:
-        return card
-    return review_good(scheduler, card, card.due)
+def introduce(scheduler: fsrs.Scheduler, when: datetime) -> fsrs.Card:
+    """A new card first studied at ``when`` and answered Good through its learning steps."""
+    return review_good(scheduler, fsrs.Card(card_id=1), when)
 
 
 def introduction_reviews(scheduler: fsrs.Scheduler) -> int:
