@@ -60,6 +60,7 @@ def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
         for cell in cells:
             keys.setdefault((cell.profile, cell.horizon, cell.questions), {}).setdefault(seed, {})[cell.strategy] = cell
     per_profile: dict[str, list[float]] = {}
+    failed_by_profile: dict[str, int] = {}
     for (profile, horizon, questions), seeds in keys.items():
         modes = [s["interview"] for s in seeds.values() if "interview" in s]
         if not modes:
@@ -68,6 +69,7 @@ def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
         failed = sum(_fails(s["interview"], s.get("cram"), target) for s in seeds.values() if "interview" in s)
         crams = [s["cram"].reviews for s in seeds.values() if "cram" in s]
         per_profile.setdefault(profile, []).extend(errors)
+        failed_by_profile[profile] = failed_by_profile.get(profile, 0) + failed
 
         def spread(values: list[float], sign: str = "") -> str:
             return f"{sum(values) / len(values):{sign}.3f} ({min(values):{sign}.3f}..{max(values):{sign}.3f})"
@@ -77,11 +79,11 @@ def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
                     f"| {spread(errors, '+')} | {sum(m.reviews for m in modes) / len(modes):.0f} / {cram} "
                     f"| {failed}/{len(modes)} |")
     rows.append("")
-    rows.append("| learner | cells x seeds | mean abs error | worst error | over 0.03 |")
-    rows.append("|---|---|---|---|---|")
+    rows.append("| learner | cells x seeds | mean abs error | worst error | error over 0.03 | check failed |")
+    rows.append("|---|---|---|---|---|---|")
     for profile, errors in per_profile.items():
         rows.append(f"| {profile} | {len(errors)} | {sum(map(abs, errors)) / len(errors):.3f} "
-                    f"| {max(errors, key=abs):+.3f} | {sum(abs(e) > 0.03 for e in errors)} |")
+                    f"| {max(errors, key=abs):+.3f} | {sum(abs(e) > 0.03 for e in errors)} | {failed_by_profile[profile]} |")
     return "\n".join(rows)
 
 
