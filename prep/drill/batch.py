@@ -129,9 +129,12 @@ _CARD_COLUMNS = (Card.id, Card.version, Card.state, Card.step, Card.stability, C
                  Card.last_review, Card.reps, Card.lapses, Card.note)
 
 
+_QUESTION_COLUMNS = (Question.id, Question.text, Question.lang, Question.translation_of)
+
+
 @functools.cache
 def _cards_statement() -> Select:
-    return select(*_CARD_COLUMNS, Question.id, Question.text, Question.lang, Question.translation_of).join(
+    return select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(
         Question, Question.id == Card.question_id).where(Card.id.in_(bindparam("ids", expanding=True)))
 
 
@@ -148,12 +151,21 @@ def _tags_statement() -> Select:
         question_tags.c.question_id.in_(bindparam("qids", expanding=True))).order_by(Tag.name)
 
 
+def _card_of(row: Any) -> BatchCard:
+    """A :class:`BatchCard` of a row of :data:`_CARD_COLUMNS` and :data:`_QUESTION_COLUMNS`."""
+    return BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
+
+
 def _load(ids: list[int]) -> dict[int, BatchCard]:
     """The cards with their questions, accepted links (best first) and tags: three statements."""
-    cards: dict[int, BatchCard] = {}
-    for row in _read(_cards_statement(), {"ids": ids}):
-        cards[row[0]] = BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
-    questions = {c.question.id: c.question for c in cards.values()}
+    cards = {row[0]: _card_of(row) for row in _read(_cards_statement(), {"ids": ids})}
+    _add_links_and_tags(list(cards.values()))
+    return cards
+
+
+def _add_links_and_tags(cards: list[BatchCard]) -> None:
+    """Fill in the questions' accepted links (best first) and tags: two statements."""
+    questions = {c.question.id: c.question for c in cards}
     qids = sorted(questions)
     for qid, slug, score, origin in _read(_links_statement(), {"qids": qids}):
         questions[qid].accepted_links.append(Link(slug, score, origin))
@@ -162,7 +174,49 @@ def _load(ids: list[int]) -> dict[int, BatchCard]:
         tags.setdefault(qid, []).append(TagName(name))
     for qid, names in tags.items():
         questions[qid].tags = tuple(names)
-    return cards
+
+
+@functools.cache
+def _first_statement(pick: queue.Pick) -> Select:
+    """The first card of one kind with its question, as :func:`service.next_card` picks it (bound
+    as its statements are), built once."""
+    where, order = service.pick_where(pick)
+    return (select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id)
+            .where(*where).order_by(*order).limit(1))
+
+
+@functools.cache
+def _own_card_statement() -> Select:
+    return select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id).where(
+        Card.id == bindparam("cid"), Card.user_id == bindparam("uid"))
+
+
+def _complete(row: Any) -> BatchCard | None:
+    if row is None:
+        return None
+    card = _card_of(row)
+    _add_links_and_tags([card])
+    return card
+
+
+def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> BatchCard | None:
+    """:func:`service.next_card` as plain values (the drill page, issue 20): the same picks, each
+    reading the card with its question, then the question's links and tags; no ORM objects."""
+    params, picks = service.pick_queries(user, now, done)
+    for pick in picks:
+        row = _read(_first_statement(pick), params).first()
+        if row is not None:
+            return _complete(row)
+    return None
+
+
+def own_card(user: User, card_id: int) -> BatchCard:
+    """The user's card as plain values, with its question, links and tags; raises
+    :class:`service.CardNotFound` for a card that is not the user's."""
+    card = _complete(_read(_own_card_statement(), {"cid": card_id, "uid": user.id}).first())
+    if card is None:
+        raise service.CardNotFound(card_id)
+    return card
 
 
 def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | None = None) -> list[BatchCard]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from babel.dates import format_timedelta
+from markupsafe import Markup
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -89,7 +90,7 @@ def drill():
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
     counted, done = service.tally_and_done(user, now)  # shared by the calls below
-    card = _card_or_404(shown) if shown else service.next_card(user, now, done)
+    card = _own_card_or_404(shown) if shown else batch.next_card(user, now, done)
     if shown and int_arg("v") not in (None, card.version):  # Back to an answer already rated: no second review
         flash(_once_message(batch.DUPLICATE), "info")
         return redirect(url_for("drill.drill"))
@@ -102,12 +103,34 @@ def drill():
     intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
+    kind_html, answer_html = _fragments(card, explanations_for_many([card.question], lang=lang)[card.question.id])
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=lang),
-        shown_wording=batch.wording_of(card.question, lang),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed,
+        kind_html=Markup(kind_html), answer_html=Markup(answer_html), shown_wording=batch.wording_of(card.question, lang),
+        shortcuts_html=Markup(render_cached("drill/_shortcuts.html", "shortcuts", rating_labels=RATING_LABELS)),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
+
+
+def _own_card_or_404(card_id: int) -> batch.BatchCard:
+    """The signed-in user's card as plain values (another user's is a 404)."""
+    try:
+        return batch.own_card(signed_in_user(), card_id)
+    except service.CardNotFound:
+        abort(404)
+
+
+def _fragments(card: batch.BatchCard, explanations: list) -> tuple[str, str]:
+    """The card-kind and answer HTML of a card (templates/drill/_kind.html, _answer.html), rendered
+    once per content: the cache key names all the fragment shows. The page and the batch share them."""
+    answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
+                    for e in explanations)  # all the fragment shows of them
+    # With no answer and no note, the fragment links to the card's page to write one.
+    links_card = not card.note and all(e.suggested for e in explanations)
+    return (render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
+            render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
+                          card=card, explanations=explanations))
 
 
 def _can_undo(user, done) -> bool:
@@ -180,15 +203,9 @@ def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, 
     """One card of the batch; translations are one card, shown in the UI language (``wording``).
     The HTML is rendered once per content (the cache key names all the fragment shows)."""
     intervals = scheduling.preview_intervals(settings, card, now)
-    answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
-                    for e in explanations)  # all the fragment shows of them
-    # With no answer and no note, the fragment links to the card's page to write one.
-    links_card = not card.note and all(e.suggested for e in explanations)
+    kind_html, answer_html = _fragments(card, explanations)
     return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
-            "question": wording[1],
-            "kind_html": render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
-            "answer_html": render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
-                                         card=card, explanations=explanations),
+            "question": wording[1], "kind_html": kind_html, "answer_html": answer_html,
             "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
 
 

@@ -98,7 +98,7 @@ def _exists_statement(picks: tuple[queue.Pick, ...]) -> Select:
     return select(or_(*[_pick_statement(p).with_only_columns(Card.id).exists() for p in picks]))
 
 
-def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[queue.Pick]]:
+def pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[queue.Pick]]:
     """The kinds :func:`next_card` looks at in :func:`queue.pick_order` (the first row found
     wins), and the values their queries are bound to."""
     day = study_day(user, now)
@@ -111,7 +111,7 @@ def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tu
 def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
     """The card to show now, following :func:`queue.pick_order` (``done``: today's
     :func:`done_today`, when the caller has it already)."""
-    params, picks = _pick_queries(user, now, done)
+    params, picks = pick_queries(user, now, done)
     for pick in picks:
         card = db.session.scalar(_pick_statement(pick), params)
         if card is not None:
@@ -122,7 +122,7 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 def has_card_now(user: User, now: datetime) -> bool:
     """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
     question, tags or links loaded)."""
-    params, picks = _pick_queries(user, now, None)
+    params, picks = pick_queries(user, now, None)
     return bool(picks) and bool(db.session.scalar(_exists_statement(tuple(picks)), params))
 
 
