@@ -108,6 +108,8 @@ def drill():
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed,
         kind_html=Markup(kind_html), answer_html=Markup(answer_html), shown_wording=batch.wording_of(card.question, lang),
+        ratings_html=Markup(render_cached("drill/_ratings.html", tuple(intervals.items()), intervals=intervals,
+                                          ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS)),
         shortcuts_html=Markup(render_cached("drill/_shortcuts.html", "shortcuts", rating_labels=RATING_LABELS)),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
@@ -186,27 +188,28 @@ def _once_message(status: str) -> str:
 @login_required
 def batch_json():
     """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
-    user, now, lang = signed_in_user(), _now(), str(get_locale())
+    user, now, locale = signed_in_user(), _now(), get_locale()
+    lang = str(locale)
     counted, done = service.tally_and_done(user, now)
     cards = batch.next_cards(user, now, int_arg("n") or 5, done)
     questions = [c.question for c in cards]
     explanations, shown = explanations_for_many(questions, lang=lang), batch.wordings(questions, lang)
     settings = service.scheduler_settings(user)
-    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now)
+    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now, locale)
                           for c in cards],
                    counts=_counts_json(service.queue_counts(user, now, done, counted)),
                    labels={str(r): str(label) for r, label in RATING_LABELS.items()})
 
 
 def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, str],
-                 settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+                 settings: scheduling.SchedulerSettings, now: datetime, locale: Any = None) -> dict:
     """One card of the batch; translations are one card, shown in the UI language (``wording``).
     The HTML is rendered once per content (the cache key names all the fragment shows)."""
     intervals = scheduling.preview_intervals(settings, card, now)
     kind_html, answer_html = _fragments(card, explanations)
     return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
             "question": wording[1], "kind_html": kind_html, "answer_html": answer_html,
-            "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
+            "intervals": {str(r): interval_label(d, locale) for r, d in intervals.items()}}
 
 
 def _counts_json(q) -> dict:
