@@ -94,7 +94,7 @@ def drill():
     if shown and int_arg("v") not in (None, card.version):  # Back to an answer already rated: no second review
         flash(_once_message(batch.DUPLICATE), "info")
         return redirect(url_for("drill.drill"))
-    counts = service.counts(user, now, done, counted)
+    counts = service.counts(user, now, done, counted, streak=False)  # the drill does not show the streak
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)

@@ -133,7 +133,7 @@ class Counts:
 
     queue: QueueCounts
     reviewed_today: int
-    streak: int
+    streak: int | None  # None: not read (the drill page does not show it)
 
     @property
     def learning_now(self) -> int:
@@ -186,13 +186,14 @@ def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None,
 
 
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None,
-           counted: tally.Tally | None = None) -> Counts:
-    """Dashboard and drill figures for the user's current study day."""
+           counted: tally.Tally | None = None, streak: bool = True) -> Counts:
+    """Dashboard and drill figures for the user's current study day (``streak=False``: without
+    the streak, a query the drill page, which does not show it, leaves out)."""
     day = study_day(user, now)
     if done is None or done.answered is None:
         done = done_today(user, day)
     return Counts(queue=queue_counts(user, now, done, counted), reviewed_today=int(done.answered or 0),
-                  streak=current_streak(user, now))
+                  streak=current_streak(user, now) if streak else None)
 
 
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
