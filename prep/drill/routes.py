@@ -30,7 +30,7 @@ from ..web.forms import ButtonForm, EmptyForm
 from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from . import batch, cramming, scheduling, self_grading, service, tally
+from . import batch, cramming, previews, scheduling, self_grading, service, tally
 from .forms import NoteForm, RateFormValues, RatingPost, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
@@ -100,7 +100,7 @@ def drill():
     settings = service.scheduler_settings(user)
     locale = get_locale()
     lang = str(locale or "en")  # the templates' current_language
-    intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
+    intervals = {r: interval_label(d, locale) for r, d in previews.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
     kind_html, answer_html = _fragments(card, explanations_for_many([card.question], lang=lang)[card.question.id])
@@ -205,7 +205,7 @@ def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, 
                  settings: scheduling.SchedulerSettings, now: datetime, locale: Any = None) -> dict:
     """One card of the batch; translations are one card, shown in the UI language (``wording``).
     The HTML is rendered once per content (the cache key names all the fragment shows)."""
-    intervals = scheduling.preview_intervals(settings, card, now)
+    intervals = previews.preview_intervals(settings, card, now)
     kind_html, answer_html = _fragments(card, explanations)
     return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
             "question": wording[1], "kind_html": kind_html, "answer_html": answer_html,
