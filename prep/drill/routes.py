@@ -115,8 +115,7 @@ def drill():
     )
 
 
-def _own_card_or_404(card_id: int) -> batch.BatchCard:
-    """The signed-in user's card as plain values (another user's is a 404)."""
+def _own_card_or_404(card_id: int) -> batch.BatchCard:  # as plain values; another user's card is a 404
     try:
         return batch.own_card(signed_in_user(), card_id)
     except service.CardNotFound:
@@ -128,8 +127,7 @@ def _fragments(card: batch.BatchCard, explanations: list) -> tuple[str, str]:
     once per content: the cache key names all the fragment shows. The page and the batch share them."""
     answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
                     for e in explanations)  # all the fragment shows of them
-    # With no answer and no note, the fragment links to the card's page to write one.
-    links_card = not card.note and all(e.suggested for e in explanations)
+    links_card = not card.note and all(e.suggested for e in explanations)  # no answer, no note: a link to write one
     return (render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
             render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
                           card=card, explanations=explanations))
