@@ -15,11 +15,12 @@ from tests.support.queries import count_statements
 
 # The drill page with only new cards: user, the queue tally with today's logs (one query: h20q folded
 # them in), the queue's picks until one finds a card (learning, review, planned, new: 4 here; one
-# UNION of them measured slower on SQLite), its question's tags and links, the streak, undo, the
-# reminder banner (14 before issue 20, 12 before h20q; the interview plan's staleness is read on the
+# UNION of them measured slower on SQLite), its question's links and tags, undo, the reminder banner
+# (14 before issue 20, 12 before h20q, 11 before h20pb left out the streak, which the page does not
+# show; the interview plan's staleness is read on the
 # first page of a study day only; a question shown in another language's wording adds one query for
 # its group, not the two lazy loads of its translation objects).
-DRILL_PAGE_STATEMENTS = 11
+DRILL_PAGE_STATEMENTS = 10
 # A rating: user, the locked card, the load balancer's day counts, siblings, UPDATE, INSERT (Core),
 # and the interview check: with no interview ahead one lookup of the postings, no queue check (8
 # before: today's logs + the queue's queries as one EXISTS); 6 for a new card (no balancing).
@@ -141,10 +142,11 @@ def test_explanation_cache_checks_read_an_index(app, make_question):
 
 
 # The card-batch JSON: user, interview settings, the queue tally with today's logs (one query since
-# h20q: 11 before), the queue's picks until the batch is full, the cards with their questions, their
-# links, their tags, the other-language wordings (one query for all): none per card (main before
-# h20j: 15 for one card, 27 for five, one per card for its translation group).
-BATCH_STATEMENTS = 10
+# h20q: 11 before), the queue's picks until the batch is full (reading the cards with their
+# questions: a separate query for them before h20pb, 10), their links, their tags, the other-language
+# wordings (one query for all): none per card (main before h20j: 15 for one card, 27 for five, one per
+# card for its translation group).
+BATCH_STATEMENTS = 9
 
 
 def test_batch_json_statements_do_not_grow_per_card(client, login, make_user, make_question):

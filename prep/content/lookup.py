@@ -68,7 +68,9 @@ def explanations_for_many(questions: list[Any], *, lang: str,
     chosen = {q.id: sorted(q.accepted_links[:3], key=lambda link: not link.is_confident(min_score))
               for q in questions}
     slugs = {link.slug for links in chosen.values() for link in links}
-    rows = db.session.execute(_answers_statement(), {"slugs": sorted(slugs)}).all() if slugs else []
+    # On the session's connection: plain rows, without the ORM's statement and row layer (the
+    # drill page and the card batch call this in GET requests, with nothing pending to flush).
+    rows = db.session.connection().execute(_answers_statement(), {"slugs": sorted(slugs)}).all() if slugs else []
     by_slug: dict[str, Any] = {}
     for row in rows:
         current = by_slug.get(row.slug)

@@ -39,12 +39,15 @@ def _read(statement: Select, params: dict) -> Any:
 
 
 @functools.cache
-def _pick_statement(pick: queue.Pick) -> Select:
-    """The ids :func:`service.next_card` would look at for ``pick``, in its order, leaving out
-    ``seen``; built once (issue 20), bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
+def _pick_statement(pick: queue.Pick, rows: bool = False) -> Select:
+    """The ids (``rows``: the cards with their questions, :func:`_card_of`'s columns)
+    :func:`service.next_card` would look at for ``pick``, in its order, leaving out ``seen``;
+    built once (issue 20), bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
     ``day_end``, ``study_date``, ``seen`` (a list) and ``want`` (the limit)."""
     where, order = service.pick_where(pick)
-    return (select(Card.id).where(*where, Card.id.not_in(bindparam("seen", expanding=True)))
+    statement = (select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id)
+                 if rows else select(Card.id))
+    return (statement.where(*where, Card.id.not_in(bindparam("seen", expanding=True)))
             .order_by(*order).limit(bindparam("want")))
 
 
@@ -59,20 +62,25 @@ def _cap(pick: queue.Pick, b: queue.Budget) -> int:
 
 def next_card_ids(user: User, now: datetime, n: int, done: queue.DoneToday | None = None) -> list[int]:
     """Up to ``n`` card ids in the order the drill would show them (before sibling burying)."""
+    return [row[0] for row in _picked(user, now, n, done, rows=False)]
+
+
+def _picked(user: User, now: datetime, n: int, done: queue.DoneToday | None, rows: bool) -> list[Any]:
+    """:func:`next_card_ids`' rows (``rows``: with the cards' and questions' columns)."""
     n = max(1, min(int(n), MAX_BATCH))
     day = service.study_day(user, now)
     b = queue.budget(service.limits(user), done if done is not None else service.done_today(user, day))
     params = {"uid": user.id, "now": now, "ahead": now + queue.LEARN_AHEAD, "day_start": day.start,
               "day_end": day.end, "study_date": day.day}
-    ids: list[int] = []
+    found: list[Any] = []
     for pick in queue.with_planned(queue.pick_order(b)):
-        want = min(n - len(ids), _cap(pick, b))
+        want = min(n - len(found), _cap(pick, b))
         if want <= 0:
             continue
-        ids.extend(_read(_pick_statement(pick), {**params, "seen": list(ids), "want": want}).scalars())
-        if len(ids) >= n:
+        found.extend(_read(_pick_statement(pick, rows), {**params, "seen": [r[0] for r in found], "want": want}))
+        if len(found) >= n:
             break
-    return ids
+    return found
 
 
 @dataclass(frozen=True)
@@ -129,10 +137,7 @@ _CARD_COLUMNS = (Card.id, Card.version, Card.state, Card.step, Card.stability, C
                  Card.last_review, Card.reps, Card.lapses, Card.note)
 
 
-@functools.cache
-def _cards_statement() -> Select:
-    return select(*_CARD_COLUMNS, Question.id, Question.text, Question.lang, Question.translation_of).join(
-        Question, Question.id == Card.question_id).where(Card.id.in_(bindparam("ids", expanding=True)))
+_QUESTION_COLUMNS = (Question.id, Question.text, Question.lang, Question.translation_of)
 
 
 @functools.cache
@@ -148,12 +153,14 @@ def _tags_statement() -> Select:
         question_tags.c.question_id.in_(bindparam("qids", expanding=True))).order_by(Tag.name)
 
 
-def _load(ids: list[int]) -> dict[int, BatchCard]:
-    """The cards with their questions, accepted links (best first) and tags: three statements."""
-    cards: dict[int, BatchCard] = {}
-    for row in _read(_cards_statement(), {"ids": ids}):
-        cards[row[0]] = BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
-    questions = {c.question.id: c.question for c in cards.values()}
+def _card_of(row: Any) -> BatchCard:
+    """A :class:`BatchCard` of a row of :data:`_CARD_COLUMNS` and :data:`_QUESTION_COLUMNS`."""
+    return BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
+
+
+def _add_links_and_tags(cards: list[BatchCard]) -> None:
+    """Fill in the questions' accepted links (best first) and tags: two statements."""
+    questions = {c.question.id: c.question for c in cards}
     qids = sorted(questions)
     for qid, slug, score, origin in _read(_links_statement(), {"qids": qids}):
         questions[qid].accepted_links.append(Link(slug, score, origin))
@@ -162,23 +169,62 @@ def _load(ids: list[int]) -> dict[int, BatchCard]:
         tags.setdefault(qid, []).append(TagName(name))
     for qid, names in tags.items():
         questions[qid].tags = tuple(names)
-    return cards
+
+
+@functools.cache
+def _first_statement(pick: queue.Pick) -> Select:
+    """The first card of one kind with its question, as :func:`service.next_card` picks it (bound
+    as its statements are), built once."""
+    where, order = service.pick_where(pick)
+    return (select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id)
+            .where(*where).order_by(*order).limit(1))
+
+
+@functools.cache
+def _own_card_statement() -> Select:
+    return select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id).where(
+        Card.id == bindparam("cid"), Card.user_id == bindparam("uid"))
+
+
+def _complete(row: Any) -> BatchCard | None:
+    if row is None:
+        return None
+    card = _card_of(row)
+    _add_links_and_tags([card])
+    return card
+
+
+def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> BatchCard | None:
+    """:func:`service.next_card` as plain values (the drill page, issue 20): the same picks, each
+    reading the card with its question, then the question's links and tags; no ORM objects."""
+    params, picks = service.pick_queries(user, now, done)
+    for pick in picks:
+        row = _read(_first_statement(pick), params).first()
+        if row is not None:
+            return _complete(row)
+    return None
+
+
+def own_card(user: User, card_id: int) -> BatchCard:
+    """The user's card as plain values, with its question, links and tags; raises
+    :class:`service.CardNotFound` for a card that is not the user's."""
+    card = _complete(_read(_own_card_statement(), {"cid": card_id, "uid": user.id}).first())
+    if card is None:
+        raise service.CardNotFound(card_id)
+    return card
 
 
 def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | None = None) -> list[BatchCard]:
-    """The next cards, each with its question, tags and accepted links (plain values, three
-    statements besides the picks), cut before the first card sharing an explanation with an
-    earlier one in the same language (rating the earlier one would bury it)."""
-    ids = next_card_ids(user, now, n, done)
-    if not ids:
+    """The next cards, each with its question, tags and accepted links (plain values: the picks
+    read the cards with their questions, then two statements), cut before the first card sharing
+    an explanation with an earlier one in the same language (rating the earlier one would bury it)."""
+    picked = [_card_of(row) for row in _picked(user, now, n, done, rows=True)]
+    if not picked:
         return []
-    by_id = _load(ids)
+    _add_links_and_tags(picked)
     cards: list[BatchCard] = []
     seen: set[tuple[str, str]] = set()
-    for card_id in ids:
-        card = by_id.get(card_id)
-        if card is None:
-            continue
+    for card in picked:
         keys = {(link.slug, card.question.lang) for link in card.question.accepted_links}
         if keys & seen:
             break

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from babel.dates import format_timedelta
+from markupsafe import Markup
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -29,7 +30,7 @@ from ..web.forms import ButtonForm, EmptyForm
 from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from . import batch, cramming, scheduling, self_grading, service, tally
+from . import batch, cramming, previews, scheduling, self_grading, service, tally
 from .forms import NoteForm, RateFormValues, RatingPost, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
@@ -89,25 +90,47 @@ def drill():
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
     counted, done = service.tally_and_done(user, now)  # shared by the calls below
-    card = _card_or_404(shown) if shown else service.next_card(user, now, done)
+    card = _own_card_or_404(shown) if shown else batch.next_card(user, now, done)
     if shown and int_arg("v") not in (None, card.version):  # Back to an answer already rated: no second review
         flash(_once_message(batch.DUPLICATE), "info")
         return redirect(url_for("drill.drill"))
-    counts = service.counts(user, now, done, counted)
+    counts = service.counts(user, now, done, counted, streak=False)  # the drill does not show the streak
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
     settings = service.scheduler_settings(user)
     locale = get_locale()
     lang = str(locale or "en")  # the templates' current_language
-    intervals = {r: interval_label(d, locale) for r, d in scheduling.preview_intervals(settings, card, now).items()}
+    intervals = {r: interval_label(d, locale) for r, d in previews.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
                           token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
+    kind_html, answer_html = _fragments(card, explanations_for_many([card.question], lang=lang)[card.question.id])
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
-        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed, explanations=explanations_for(card.question, lang=lang),
-        shown_wording=batch.wording_of(card.question, lang),
+        ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed,
+        kind_html=Markup(kind_html), answer_html=Markup(answer_html), shown_wording=batch.wording_of(card.question, lang),
+        ratings_html=Markup(render_cached("drill/_ratings.html", tuple(intervals.items()), intervals=intervals,
+                                          ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS)),
+        shortcuts_html=Markup(render_cached("drill/_shortcuts.html", "shortcuts", rating_labels=RATING_LABELS)),
         undo_form=ButtonForm(), action_form=ButtonForm(), can_undo=_can_undo(user, done), **_today_context(counts, now),
     )
+
+
+def _own_card_or_404(card_id: int) -> batch.BatchCard:  # as plain values; another user's card is a 404
+    try:
+        return batch.own_card(signed_in_user(), card_id)
+    except service.CardNotFound:
+        abort(404)
+
+
+def _fragments(card: batch.BatchCard, explanations: list) -> tuple[str, str]:
+    """The card-kind and answer HTML of a card (templates/drill/_kind.html, _answer.html), rendered
+    once per content: the cache key names all the fragment shows. The page and the batch share them."""
+    answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
+                    for e in explanations)  # all the fragment shows of them
+    links_card = not card.note and all(e.suggested for e in explanations)  # no answer, no note: a link to write one
+    return (render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
+            render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
+                          card=card, explanations=explanations))
 
 
 def _can_undo(user, done) -> bool:
@@ -163,33 +186,28 @@ def _once_message(status: str) -> str:
 @login_required
 def batch_json():
     """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
-    user, now, lang = signed_in_user(), _now(), str(get_locale())
+    user, now, locale = signed_in_user(), _now(), get_locale()
+    lang = str(locale)
     counted, done = service.tally_and_done(user, now)
     cards = batch.next_cards(user, now, int_arg("n") or 5, done)
     questions = [c.question for c in cards]
     explanations, shown = explanations_for_many(questions, lang=lang), batch.wordings(questions, lang)
     settings = service.scheduler_settings(user)
-    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now)
+    return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now, locale)
                           for c in cards],
                    counts=_counts_json(service.queue_counts(user, now, done, counted)),
                    labels={str(r): str(label) for r, label in RATING_LABELS.items()})
 
 
 def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, str],
-                 settings: scheduling.SchedulerSettings, now: datetime) -> dict:
+                 settings: scheduling.SchedulerSettings, now: datetime, locale: Any = None) -> dict:
     """One card of the batch; translations are one card, shown in the UI language (``wording``).
     The HTML is rendered once per content (the cache key names all the fragment shows)."""
-    intervals = scheduling.preview_intervals(settings, card, now)
-    answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
-                    for e in explanations)  # all the fragment shows of them
-    # With no answer and no note, the fragment links to the card's page to write one.
-    links_card = not card.note and all(e.suggested for e in explanations)
+    intervals = previews.preview_intervals(settings, card, now)
+    kind_html, answer_html = _fragments(card, explanations)
     return {"id": card.id, "version": card.version, "state": card.state.value, "lang": wording[0],
-            "question": wording[1],
-            "kind_html": render_cached("drill/_kind.html", (card.state, card.question.tags), card=card),
-            "answer_html": render_cached("drill/_answer.html", (answers, card.note, card.id if links_card else None),
-                                         card=card, explanations=explanations),
-            "intervals": {str(r): interval_label(d) for r, d in intervals.items()}}
+            "question": wording[1], "kind_html": kind_html, "answer_html": answer_html,
+            "intervals": {str(r): interval_label(d, locale) for r, d in intervals.items()}}
 
 
 def _counts_json(q) -> dict:

@@ -98,7 +98,7 @@ def _exists_statement(picks: tuple[queue.Pick, ...]) -> Select:
     return select(or_(*[_pick_statement(p).with_only_columns(Card.id).exists() for p in picks]))
 
 
-def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[queue.Pick]]:
+def pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tuple[dict, list[queue.Pick]]:
     """The kinds :func:`next_card` looks at in :func:`queue.pick_order` (the first row found
     wins), and the values their queries are bound to."""
     day = study_day(user, now)
@@ -111,7 +111,7 @@ def _pick_queries(user: User, now: datetime, done: queue.DoneToday | None) -> tu
 def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> Card | None:
     """The card to show now, following :func:`queue.pick_order` (``done``: today's
     :func:`done_today`, when the caller has it already)."""
-    params, picks = _pick_queries(user, now, done)
+    params, picks = pick_queries(user, now, done)
     for pick in picks:
         card = db.session.scalar(_pick_statement(pick), params)
         if card is not None:
@@ -122,7 +122,7 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
 def has_card_now(user: User, now: datetime) -> bool:
     """Whether :func:`next_card` would find a card: its queries as EXISTS, in one statement (no
     question, tags or links loaded)."""
-    params, picks = _pick_queries(user, now, None)
+    params, picks = pick_queries(user, now, None)
     return bool(picks) and bool(db.session.scalar(_exists_statement(tuple(picks)), params))
 
 
@@ -133,7 +133,7 @@ class Counts:
 
     queue: QueueCounts
     reviewed_today: int
-    streak: int
+    streak: int | None  # None: not read (the drill page does not show it)
 
     @property
     def learning_now(self) -> int:
@@ -186,13 +186,14 @@ def queue_counts(user: User, now: datetime, done: queue.DoneToday | None = None,
 
 
 def counts(user: User, now: datetime, done: queue.DoneToday | None = None,
-           counted: tally.Tally | None = None) -> Counts:
-    """Dashboard and drill figures for the user's current study day."""
+           counted: tally.Tally | None = None, streak: bool = True) -> Counts:
+    """Dashboard and drill figures for the user's current study day (``streak=False``: without
+    the streak, a query the drill page, which does not show it, leaves out)."""
     day = study_day(user, now)
     if done is None or done.answered is None:
         done = done_today(user, day)
     return Counts(queue=queue_counts(user, now, done, counted), reviewed_today=int(done.answered or 0),
-                  streak=current_streak(user, now))
+                  streak=current_streak(user, now) if streak else None)
 
 
 def get_card(user: User, card_id: int, *, for_update: bool = False) -> Card:
