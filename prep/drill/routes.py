@@ -142,11 +142,11 @@ def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime,
     also the queue counts after it, read before the commit (which would expire the user)."""
     try:
         rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
-                                request_id=request_id)
+                                request_id=request_id, also=interview.interview_ahead_column())
     except service.CardNotFound:
         abort(404)
     if rated.status == batch.RECORDED:
-        interview.after_rating(user, now)
+        interview.after_rating(user, now, ahead=bool(rated.also))
     after = service.queue_counts(user, now) if counts else None
     db.session.commit()
     return rated, after

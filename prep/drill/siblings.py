@@ -11,7 +11,8 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
+from sqlalchemy import Select, String, and_, bindparam, case, cast, func, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ..accounts.models import User
 from ..extensions import db
@@ -65,34 +66,39 @@ def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
 
 # --- siblings ---------------------------------------------------------------------------------
 
-def sibling_question_ids(question_id: Any):
+def sibling_question_ids(question_id: Any, correlate: tuple[Any, ...] = ()):
     """The questions sharing an accepted explanation link (same slug) with this one, in its
     language (a subquery): a wording in the other language is a translation, not a sibling, and
-    does not bury it. ``question_id``: an id or a bound parameter."""
+    does not bury it. ``question_id``: an id, a bound parameter, or a column of an enclosing
+    statement's table (then name that table in ``correlate``)."""
     slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
-                                                   QuestionExplanation.rejected.is_(False))
-    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
+                                                   QuestionExplanation.rejected.is_(False)).correlate(*correlate)
+    lang = select(Question.lang).where(Question.id == question_id).correlate(*correlate).scalar_subquery()
     return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
         QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id, Question.lang == lang)
+        QuestionExplanation.question_id != question_id, Question.lang == lang).correlate(*correlate)
 
 
 @functools.cache
-def _siblings_statement() -> Select:
-    """:func:`sibling_ids_due_today`'s query (bound: ``uid``, ``cid``, ``qid``, ``now``, ``day_end``)."""
-    return select(Card.id).where(
-        Card.user_id == bindparam("uid"), Card.id != bindparam("cid"),
-        Card.question_id.in_(sibling_question_ids(bindparam("qid"))),
-        Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")),
-        or_(Card.state == CardState.new, and_(Card.state == CardState.review, Card.due < bindparam("day_end"))),
-    ).order_by(Card.id)
+def due_siblings_column() -> Any:
+    """The ids of the card's siblings that today's queue would show, as text ``"id,id,…"`` (NULL
+    when none; read it with :func:`sibling_ids`): a column of the rating's locked card read, so
+    no statement of its own (issue 20). Correlated with that read's ``cards`` row; bound: ``now``,
+    ``day_end``. The user's other cards linked to the same explanation: new ones, and reviews due
+    before the study day ends (not suspended, not already buried)."""
+    sibling = aliased(Card, name="sibling")
+    return select(func.aggregate_strings(cast(sibling.id, String), ",")).where(
+        sibling.user_id == Card.user_id, sibling.id != Card.id,
+        sibling.question_id.in_(sibling_question_ids(Card.question_id, (Card,))),
+        sibling.suspended.is_(False), or_(sibling.buried_until.is_(None), sibling.buried_until <= bindparam("now")),
+        or_(sibling.state == CardState.new, and_(sibling.state == CardState.review,
+                                                 sibling.due < bindparam("day_end"))),
+    ).correlate(Card).scalar_subquery()
 
 
-def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
-    """The user's other cards linked to the same explanation that today's queue would show:
-    new ones, and reviews due before the study day ends (not suspended, not already buried)."""
-    return list(db.session.scalars(_siblings_statement(), {
-        "uid": user.id, "cid": card.id, "qid": card.question_id, "now": now, "day_end": _study_day(user, now).end}))
+def sibling_ids(text: str | None) -> list[int]:
+    """:func:`due_siblings_column`'s value as card ids, in id order."""
+    return sorted(int(i) for i in text.split(",")) if text else []
 
 
 @functools.cache
