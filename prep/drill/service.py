@@ -23,7 +23,7 @@ from ..questions.models import Question
 from . import planned, queue, scheduling, tally, today
 from .cards import memory_of
 from .siblings import (BURIED_SIBLINGS, balanced_outcome, bury_cards, due_per_day,  # noqa: F401 (service.*)
-                       due_siblings_column, sibling_ids, sibling_question_ids, unbury_siblings)
+                       due_siblings_column, sibling_ids, unbury_siblings)
 from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
 from .review_log import insert_log

@@ -66,39 +66,35 @@ def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
 
 # --- siblings ---------------------------------------------------------------------------------
 
-def sibling_question_ids(question_id: Any, correlate: tuple[Any, ...] = ()):
-    """The questions sharing an accepted explanation link (same slug) with this one, in its
-    language (a subquery): a wording in the other language is a translation, not a sibling, and
-    does not bury it. ``question_id``: an id, a bound parameter, or a column of an enclosing
-    statement's table (then name that table in ``correlate``)."""
-    slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
-                                                   QuestionExplanation.rejected.is_(False)).correlate(*correlate)
-    lang = select(Question.lang).where(Question.id == question_id).correlate(*correlate).scalar_subquery()
-    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
-        QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id, Question.lang == lang).correlate(*correlate)
-
-
 @functools.cache
 def due_siblings_column() -> Any:
     """The ids of the card's siblings that today's queue would show, as text ``"id,id,…"`` (NULL
     when none; read it with :func:`sibling_ids`): a column of the rating's locked card read, so
-    no statement of its own (issue 20). Correlated with that read's ``cards`` row; bound: ``now``,
-    ``day_end``. The user's other cards linked to the same explanation: new ones, and reviews due
-    before the study day ends (not suspended, not already buried)."""
-    sibling = aliased(Card, name="sibling")
-    return select(func.aggregate_strings(cast(sibling.id, String), ",")).where(
-        sibling.user_id == Card.user_id, sibling.id != Card.id,
-        sibling.question_id.in_(sibling_question_ids(Card.question_id, (Card,))),
-        sibling.suspended.is_(False), or_(sibling.buried_until.is_(None), sibling.buried_until <= bindparam("now")),
+    no statement of its own (issue 20). A sibling is a question sharing an accepted explanation
+    link (same slug) with the card's, in its language (a wording in the other language is a
+    translation, not a sibling); of those, the user's cards that today's queue would show: new
+    ones, and reviews due before the study day ends (not suspended, not already buried). Driven
+    from the card's own links (an IN over a correlated subquery would run again for each of the
+    user's cards). Correlated with the read's ``cards`` row; bound: ``now``, ``day_end``. A card
+    sharing two slugs comes twice (:func:`sibling_ids` reads each once)."""
+    mine, other = aliased(QuestionExplanation, name="mine"), aliased(QuestionExplanation, name="other")
+    question, sibling = aliased(Question, name="other_question"), aliased(Card, name="sibling")
+    lang = select(Question.lang).where(Question.id == Card.question_id).correlate(Card).scalar_subquery()
+    return select(func.aggregate_strings(cast(sibling.id, String), ",")).select_from(mine).join(
+        other, and_(other.slug == mine.slug, other.rejected.is_(False), other.question_id != mine.question_id)).join(
+        question, question.id == other.question_id).join(
+        sibling, and_(sibling.user_id == Card.user_id, sibling.question_id == other.question_id)).where(
+        mine.question_id == Card.question_id, mine.rejected.is_(False), question.lang == lang,
+        sibling.id != Card.id, sibling.suspended.is_(False),
+        or_(sibling.buried_until.is_(None), sibling.buried_until <= bindparam("now")),
         or_(sibling.state == CardState.new, and_(sibling.state == CardState.review,
                                                  sibling.due < bindparam("day_end"))),
     ).correlate(Card).scalar_subquery()
 
 
 def sibling_ids(text: str | None) -> list[int]:
-    """:func:`due_siblings_column`'s value as card ids, in id order."""
-    return sorted(int(i) for i in text.split(",")) if text else []
+    """:func:`due_siblings_column`'s value as card ids, each once, in id order."""
+    return sorted({int(i) for i in text.split(",")}) if text else []
 
 
 @functools.cache
