@@ -25,6 +25,9 @@ DRILL_PAGE_STATEMENTS = 11
 # the queue check only with an interview ahead. 4 for a new card (no balancing); 6 before (siblings
 # and the interview lookup as statements of their own), 8 before that.
 RATING_STATEMENTS = 4
+# The JSON rating: the same, plus the queue counts after it (the tally and today's logs in one
+# statement; two before).
+RATING_JSON_STATEMENTS = 5
 
 
 def _learner(make_user, make_question, n: int = 6):
@@ -52,6 +55,21 @@ def test_drill_page_and_rating_statements(client, login, make_user, make_questio
         html = c.get("/drill").get_data(as_text=True)
     assert "Undo last rating" in html
     assert after["n"] <= DRILL_PAGE_STATEMENTS - 1, "\n".join(after["statements"])
+
+
+def test_json_rating_statements(client, login, make_user, make_question):
+    user = _learner(make_user, make_question)
+    c = login(user)
+    assert c.get("/drill").status_code == 200  # warm
+    cards = db.session.execute(select(Card.id, Card.version).where(Card.user_id == user.id)
+                               .order_by(Card.added_at, Card.id)).all()
+    body = c.post("/drill/rate.json", json={"card_id": cards[0].id, "version": cards[0].version, "rating": 3}).get_json()
+    assert body["status"] == "recorded"  # warm: the JSON view's first call
+    with count_statements() as rating:
+        body = c.post("/drill/rate.json", json={"card_id": cards[1].id, "version": cards[1].version, "rating": 3,
+                                                 "duration_ms": 4000}).get_json()
+    assert body["status"] == "recorded" and body["counts"]["remaining"] >= 1, body
+    assert rating["n"] <= RATING_JSON_STATEMENTS, "\n".join(rating["statements"])
 
 
 def test_a_reminder_banner_adds_no_statement(client, login, make_user, make_question):
