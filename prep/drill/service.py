@@ -256,7 +256,7 @@ def _update_card_statement() -> Any:
 def _write_card(card: RatedCard, shown_version: int) -> bool:
     """UPDATE the card (False when it moved on meanwhile); a Card the session holds gets the new values."""
     params = {"cid": card.id, "shown": shown_version, **{f"new_{f}": getattr(card, f) for f in _RATED}}
-    if db.session.execute(_update_card_statement(), params).rowcount != 1:
+    if db.session.connection().execute(_update_card_statement(), params).rowcount != 1:
         return False
     held = db.session.identity_map.get(identity_key(Card, card.id))
     if held is not None:
@@ -278,9 +278,9 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     ``also``: a column read with the card (bound: ``uid``, ``now``, ``day_end``, ``today`` the
     study day's date), returned as ``RateResult.also``: a caller's query without a round trip.
     """
-    day = study_day(user, now)
-    row = db.session.execute(_locked_card_statement(also), {"cid": card_id, "uid": user.id, "now": now,
-                                                            "day_end": day.end, "today": day.day}).one_or_none()
+    day = study_day(user, now)  # its statements run on the session's connection (nothing pending: no ORM layer)
+    row = db.session.connection().execute(_locked_card_statement(also), {
+        "cid": card_id, "uid": user.id, "now": now, "day_end": day.end, "today": day.day}).one_or_none()
     if row is None:
         raise CardNotFound(card_id)
     if row.version != shown_version:

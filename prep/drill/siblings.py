@@ -48,7 +48,7 @@ def due_per_day(user: User, card_id: int, now: datetime, days: range) -> list[in
                               "hi": max(b.end for b in bounds)}
     for i, b in enumerate(bounds):
         params[f"s{i}"], params[f"e{i}"] = b.start, b.end
-    row = db.session.execute(_due_per_day_statement(len(bounds)), params).one()
+    row = db.session.connection().execute(_due_per_day_statement(len(bounds)), params).one()  # nothing pending
     return [int(v) for v in row]
 
 
@@ -106,7 +106,7 @@ def _bury_statement() -> Any:
 
 def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
     """Bury these cards of the user's until ``until`` (a Core UPDATE: Card objects in the session are not changed)."""
-    db.session.execute(_bury_statement(), {"uid": user.id, "ids": list(card_ids), "until": until})
+    db.session.connection().execute(_bury_statement(), {"uid": user.id, "ids": list(card_ids), "until": until})
 
 
 def unbury_siblings(user: User, log: ReviewLog) -> None:
