@@ -274,11 +274,11 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     and the card's siblings due today are buried until tomorrow (:func:`due_siblings_column`,
     read with the card). Idempotent: a second submit of the same shown card finds a newer version
     (or hits the unique (card, version) constraint under a race) and records nothing.
-    ``key_points``: the ticks kept with the log (:func:`prep.drill.self_grading.ticks_record`).
-    ``also``: a column read with the card (bound: ``uid``, ``now``, ``day_end``, ``today`` the
-    study day's date), returned as ``RateResult.also``: a caller's query without a round trip.
-    """
-    day = study_day(user, now)  # its statements run on the session's connection (nothing pending: no ORM layer)
+    ``key_points``: the log's ticks (:func:`.self_grading.ticks_record`). ``also``: a column read
+    with the card (bound: ``uid``, ``now``, ``day_end``, ``today``), in ``RateResult.also``."""
+    if db.session.new or db.session.dirty or db.session.deleted:
+        db.session.flush()  # as session.execute would: the rating's statements run on its connection (Core)
+    day = study_day(user, now)
     row = db.session.connection().execute(_locked_card_statement(also), {
         "cid": card_id, "uid": user.id, "now": now, "day_end": day.end, "today": day.day}).one_or_none()
     if row is None:
