@@ -21,10 +21,14 @@ from tests.support.queries import count_statements
 # first page of a study day only; a question shown in another language's wording adds one query for
 # its group, not the two lazy loads of its translation objects).
 DRILL_PAGE_STATEMENTS = 10
-# A rating: user, the locked card, the load balancer's day counts, siblings, UPDATE, INSERT (Core),
-# and the interview check: with no interview ahead one lookup of the postings, no queue check (8
-# before: today's logs + the queue's queries as one EXISTS); 6 for a new card (no balancing).
-RATING_STATEMENTS = 6
+# A rating: user, the locked card (its siblings due today and the interview check, "an interview
+# ahead?", read with it as two columns), the load balancer's day counts, UPDATE, INSERT (Core);
+# the queue check only with an interview ahead. 4 for a new card (no balancing); 6 before (siblings
+# and the interview lookup as statements of their own), 8 before that.
+RATING_STATEMENTS = 4
+# The JSON rating: the same, plus the queue counts after it (the tally and today's logs in one
+# statement; two before).
+RATING_JSON_STATEMENTS = 5
 
 
 def _learner(make_user, make_question, n: int = 6):
@@ -52,6 +56,21 @@ def test_drill_page_and_rating_statements(client, login, make_user, make_questio
         html = c.get("/drill").get_data(as_text=True)
     assert "Undo last rating" in html
     assert after["n"] <= DRILL_PAGE_STATEMENTS - 1, "\n".join(after["statements"])
+
+
+def test_json_rating_statements(client, login, make_user, make_question):
+    user = _learner(make_user, make_question)
+    c = login(user)
+    assert c.get("/drill").status_code == 200  # warm
+    cards = db.session.execute(select(Card.id, Card.version).where(Card.user_id == user.id)
+                               .order_by(Card.added_at, Card.id)).all()
+    body = c.post("/drill/rate.json", json={"card_id": cards[0].id, "version": cards[0].version, "rating": 3}).get_json()
+    assert body["status"] == "recorded"  # warm: the JSON view's first call
+    with count_statements() as rating:
+        body = c.post("/drill/rate.json", json={"card_id": cards[1].id, "version": cards[1].version, "rating": 3,
+                                                 "duration_ms": 4000}).get_json()
+    assert body["status"] == "recorded" and body["counts"]["remaining"] >= 1, body
+    assert rating["n"] <= RATING_JSON_STATEMENTS, "\n".join(rating["statements"])
 
 
 def test_a_reminder_banner_adds_no_statement(client, login, make_user, make_question):

@@ -103,6 +103,17 @@ def test_rating_buries_siblings_due_today_until_the_next_day(family, clock):
     assert service.counts(user, day.end).reviews_today == 1
 
 
+def test_a_sibling_sharing_two_links_is_buried_and_logged_once(family, clock):
+    """The siblings are read with the card from its links: one sharing both of the rated card's
+    slugs is one sibling, not two."""
+    user, cards, _foreign = family
+    question = db.session.get(Card, cards["new_sib"].id).question
+    _link(question, "leader-election")
+    result = service.rate(user, cards["rated"].id, cards["rated"].version, 3, FIXED_NOW)
+    db.session.commit()
+    assert result.review.card_before[service.BURIED_SIBLINGS] == sorted([cards["new_sib"].id, cards["due_sib"].id])
+
+
 def test_a_card_without_siblings_logs_none(family, clock):
     user, cards, _foreign = family
     result = service.rate(user, cards["unlinked"].id, cards["unlinked"].version, 3, FIXED_NOW)

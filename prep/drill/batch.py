@@ -282,6 +282,7 @@ class Rated:
     status: str
     buried: list[int] = field(default_factory=list)
     review: ReviewLog | None = None
+    also: Any = None  # a recorded rating's ``also`` column (:func:`service.rate`)
 
 
 def _buried(log: ReviewLog | None) -> list[int]:
@@ -290,13 +291,13 @@ def _buried(log: ReviewLog | None) -> list[int]:
 
 
 def rate_once(user: User, card_id: int, version: int, rating: int, now: datetime, duration_ms: int | None = None,
-              key_points: dict | None = None, request_id: str | None = None) -> Rated:
+              key_points: dict | None = None, request_id: str | None = None, also: Any = None) -> Rated:
     """Rate the card as shown at ``version``; raises :class:`service.CardNotFound` for a card
-    that is not the user's."""
+    that is not the user's. ``also``: see :func:`service.rate`."""
     result = service.rate(user, card_id, version, rating, now, duration_ms, key_points=key_points,
-                          request_id=request_id)
+                          request_id=request_id, also=also)
     if result.recorded:
-        return Rated(RECORDED, _buried(result.review), result.review)
+        return Rated(RECORDED, _buried(result.review), result.review, result.also)
     log = db.session.scalar(select(ReviewLog).where(ReviewLog.card_id == card_id, ReviewLog.user_id == user.id,
                                                     ReviewLog.card_version == version))
     if log is not None and request_id and log.request_id == request_id:

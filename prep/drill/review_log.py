@@ -30,7 +30,7 @@ def insert_log(log: ReviewLog) -> bool:
     The version check ran under the row lock; the constraint only catches a race on a card
     without one. A failed INSERT rolls the whole session back, so no savepoint is needed."""
     try:
-        result = db.session.execute(_insert_log_statement(), {c: getattr(log, c) for c in _LOG_COLUMNS})
+        result = db.session.connection().execute(_insert_log_statement(), {c: getattr(log, c) for c in _LOG_COLUMNS})
     except IntegrityError:
         db.session.rollback()
         return False

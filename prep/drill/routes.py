@@ -162,15 +162,19 @@ def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime,
                    ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, Any]:
     """Both rating views: rate once (another user's card is a 404); a recorded rating that ends
     the session plans the interview again from its answers, in the same transaction. ``counts``:
-    also the queue counts after it, read before the commit (which would expire the user)."""
+    also the queue counts after it (the tally and today's logs in one statement), read before the
+    commit (which would expire the user)."""
     try:
         rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
-                                request_id=request_id)
+                                request_id=request_id, also=interview.interview_ahead_column())
     except service.CardNotFound:
         abort(404)
     if rated.status == batch.RECORDED:
-        interview.after_rating(user, now)
-    after = service.queue_counts(user, now) if counts else None
+        interview.after_rating(user, now, ahead=bool(rated.also))
+    after = None
+    if counts:
+        counted, done = service.tally_and_done(user, now)
+        after = service.queue_counts(user, now, done, counted)
     db.session.commit()
     return rated, after
 

@@ -23,7 +23,7 @@ from ..questions.models import Question
 from . import planned, queue, scheduling, tally, today
 from .cards import memory_of
 from .siblings import (BURIED_SIBLINGS, balanced_outcome, bury_cards, due_per_day,  # noqa: F401 (service.*)
-                       sibling_ids_due_today, sibling_question_ids, unbury_siblings)
+                       due_siblings_column, sibling_ids, unbury_siblings)
 from .streak import current_streak  # noqa: F401 (callers use service.current_streak)
 from .models import Card, CardState, ReviewLog
 from .review_log import insert_log
@@ -215,6 +215,7 @@ class RateResult:
     recorded: bool
     card: Any  # the Card (a RatedCard when the session did not hold it)
     review: ReviewLog | None = None
+    also: Any = None  # the value of the caller's ``also`` column, read with the card
 
 
 @dataclass
@@ -239,8 +240,11 @@ _RATED = ("state", "step", "stability", "difficulty", "due", "last_review", "rep
 
 
 @functools.cache
-def _locked_card_statement() -> Select:
-    return select(*[getattr(Card, f) for f in RatedCard.__dataclass_fields__ if f != "buried_until"]).where(
+def _locked_card_statement(also: Any = None) -> Select:
+    """The rated card, locked, its siblings due today and the caller's ``also`` column, if any."""
+    columns = [getattr(Card, f) for f in RatedCard.__dataclass_fields__ if f != "buried_until"]
+    extra = [due_siblings_column()] + ([also] if also is not None else [])
+    return select(*columns, *extra).where(
         Card.id == bindparam("cid"), Card.user_id == bindparam("uid")).with_for_update(of=Card)
 
 
@@ -255,7 +259,7 @@ def _update_card_statement() -> Any:
 def _write_card(card: RatedCard, shown_version: int) -> bool:
     """UPDATE the card (False when it moved on meanwhile); a Card the session holds gets the new values."""
     params = {"cid": card.id, "shown": shown_version, **{f"new_{f}": getattr(card, f) for f in _RATED}}
-    if db.session.execute(_update_card_statement(), params).rowcount != 1:
+    if db.session.connection().execute(_update_card_statement(), params).rowcount != 1:
         return False
     held = db.session.identity_map.get(identity_key(Card, card.id))
     if held is not None:
@@ -266,21 +270,26 @@ def _write_card(card: RatedCard, shown_version: int) -> bool:
 
 def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
          duration_ms: int | None = None, key_points: dict | None = None,
-         request_id: str | None = None) -> RateResult:
+         request_id: str | None = None, also: Any = None) -> RateResult:
     """Record a rating for the card as it was shown (``shown_version``).
 
     The new review interval is load-balanced within fsrs's fuzz range (:func:`balanced_outcome`),
-    and the card's siblings due today are buried until tomorrow (:func:`bury_siblings`).
-    Idempotent: a second submit of the same shown card finds a newer version (or hits the
-    unique (card, version) constraint under a race) and records nothing. ``key_points``: the
-    ticks kept with the log (:func:`prep.drill.self_grading.ticks_record`).
-    """
-    row = db.session.execute(_locked_card_statement(), {"cid": card_id, "uid": user.id}).one_or_none()
+    and the card's siblings due today are buried until tomorrow (:func:`due_siblings_column`,
+    read with the card). Idempotent: a second submit of the same shown card finds a newer version
+    (or hits the unique (card, version) constraint under a race) and records nothing.
+    ``key_points``: the log's ticks (:func:`.self_grading.ticks_record`). ``also``: a column read
+    with the card (bound: ``uid``, ``now``, ``day_end``, ``today``), in ``RateResult.also``."""
+    if db.session.new or db.session.dirty or db.session.deleted:
+        db.session.flush()  # as session.execute would: the rating's statements run on its connection (Core)
+    day = study_day(user, now)
+    row = db.session.connection().execute(_locked_card_statement(also), {
+        "cid": card_id, "uid": user.id, "now": now, "day_end": day.end, "today": day.day}).one_or_none()
     if row is None:
         raise CardNotFound(card_id)
     if row.version != shown_version:
         return RateResult(recorded=False, card=get_card(user, card_id))
-    card = RatedCard(*row)
+    fields = len(RatedCard.__dataclass_fields__) - 1
+    card = RatedCard(*row[:fields])
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
     memory = memory_of(card)
     before = scheduling.snapshot(memory)
@@ -288,7 +297,7 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     settings = replace(scheduler_settings(user), enable_fuzzing=False)  # the balancer replaces fuzz
     outcome = scheduling.review(scheduling.make_scheduler(settings), memory, rating, now, duration)
     outcome = balanced_outcome(user, card, outcome, now)
-    siblings = sibling_ids_due_today(user, card, now)
+    siblings = sibling_ids(row[fields])
     if siblings:
         before[BURIED_SIBLINGS] = siblings  # undo unburies them
     scheduling.apply(card, outcome)
@@ -301,9 +310,9 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
     if not _write_card(card, shown_version) or not insert_log(log):
         return RateResult(recorded=False, card=get_card(user, card_id))
     if siblings:
-        bury_cards(user, siblings, study_day(user, now).end)
+        bury_cards(user, siblings, day.end)
     return RateResult(recorded=True, card=db.session.identity_map.get(identity_key(Card, card.id)) or card,
-                      review=log)
+                      review=log, also=row[fields + 1] if also is not None else None)
 
 
 # --- undo -------------------------------------------------------------------------------------

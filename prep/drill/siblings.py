@@ -11,7 +11,8 @@ import random
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, or_, select, update
+from sqlalchemy import Select, String, and_, bindparam, case, cast, func, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ..accounts.models import User
 from ..extensions import db
@@ -47,7 +48,7 @@ def due_per_day(user: User, card_id: int, now: datetime, days: range) -> list[in
                               "hi": max(b.end for b in bounds)}
     for i, b in enumerate(bounds):
         params[f"s{i}"], params[f"e{i}"] = b.start, b.end
-    row = db.session.execute(_due_per_day_statement(len(bounds)), params).one()
+    row = db.session.connection().execute(_due_per_day_statement(len(bounds)), params).one()  # nothing pending
     return [int(v) for v in row]
 
 
@@ -65,34 +66,35 @@ def balanced_outcome(user: User, card: Card, outcome: scheduling.ReviewOutcome,
 
 # --- siblings ---------------------------------------------------------------------------------
 
-def sibling_question_ids(question_id: Any):
-    """The questions sharing an accepted explanation link (same slug) with this one, in its
-    language (a subquery): a wording in the other language is a translation, not a sibling, and
-    does not bury it. ``question_id``: an id or a bound parameter."""
-    slugs = select(QuestionExplanation.slug).where(QuestionExplanation.question_id == question_id,
-                                                   QuestionExplanation.rejected.is_(False))
-    lang = select(Question.lang).where(Question.id == question_id).scalar_subquery()
-    return select(QuestionExplanation.question_id).join(Question, Question.id == QuestionExplanation.question_id).where(
-        QuestionExplanation.slug.in_(slugs), QuestionExplanation.rejected.is_(False),
-        QuestionExplanation.question_id != question_id, Question.lang == lang)
-
-
 @functools.cache
-def _siblings_statement() -> Select:
-    """:func:`sibling_ids_due_today`'s query (bound: ``uid``, ``cid``, ``qid``, ``now``, ``day_end``)."""
-    return select(Card.id).where(
-        Card.user_id == bindparam("uid"), Card.id != bindparam("cid"),
-        Card.question_id.in_(sibling_question_ids(bindparam("qid"))),
-        Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= bindparam("now")),
-        or_(Card.state == CardState.new, and_(Card.state == CardState.review, Card.due < bindparam("day_end"))),
-    ).order_by(Card.id)
+def due_siblings_column() -> Any:
+    """The ids of the card's siblings that today's queue would show, as text ``"id,id,…"`` (NULL
+    when none; read it with :func:`sibling_ids`): a column of the rating's locked card read, so
+    no statement of its own (issue 20). A sibling is a question sharing an accepted explanation
+    link (same slug) with the card's, in its language (a wording in the other language is a
+    translation, not a sibling); of those, the user's cards that today's queue would show: new
+    ones, and reviews due before the study day ends (not suspended, not already buried). Driven
+    from the card's own links (an IN over a correlated subquery would run again for each of the
+    user's cards). Correlated with the read's ``cards`` row; bound: ``now``, ``day_end``. A card
+    sharing two slugs comes twice (:func:`sibling_ids` reads each once)."""
+    mine, other = aliased(QuestionExplanation, name="mine"), aliased(QuestionExplanation, name="other")
+    question, sibling = aliased(Question, name="other_question"), aliased(Card, name="sibling")
+    lang = select(Question.lang).where(Question.id == Card.question_id).correlate(Card).scalar_subquery()
+    return select(func.aggregate_strings(cast(sibling.id, String), ",")).select_from(mine).join(
+        other, and_(other.slug == mine.slug, other.rejected.is_(False), other.question_id != mine.question_id)).join(
+        question, question.id == other.question_id).join(
+        sibling, and_(sibling.user_id == Card.user_id, sibling.question_id == other.question_id)).where(
+        mine.question_id == Card.question_id, mine.rejected.is_(False), question.lang == lang,
+        sibling.id != Card.id, sibling.suspended.is_(False),
+        or_(sibling.buried_until.is_(None), sibling.buried_until <= bindparam("now")),
+        or_(sibling.state == CardState.new, and_(sibling.state == CardState.review,
+                                                 sibling.due < bindparam("day_end"))),
+    ).correlate(Card).scalar_subquery()
 
 
-def sibling_ids_due_today(user: User, card: Card, now: datetime) -> list[int]:
-    """The user's other cards linked to the same explanation that today's queue would show:
-    new ones, and reviews due before the study day ends (not suspended, not already buried)."""
-    return list(db.session.scalars(_siblings_statement(), {
-        "uid": user.id, "cid": card.id, "qid": card.question_id, "now": now, "day_end": _study_day(user, now).end}))
+def sibling_ids(text: str | None) -> list[int]:
+    """:func:`due_siblings_column`'s value as card ids, each once, in id order."""
+    return sorted({int(i) for i in text.split(",")}) if text else []
 
 
 @functools.cache
@@ -104,7 +106,7 @@ def _bury_statement() -> Any:
 
 def bury_cards(user: User, card_ids: list[int], until: datetime) -> None:
     """Bury these cards of the user's until ``until`` (a Core UPDATE: Card objects in the session are not changed)."""
-    db.session.execute(_bury_statement(), {"uid": user.id, "ids": list(card_ids), "until": until})
+    db.session.connection().execute(_bury_statement(), {"uid": user.id, "ids": list(card_ids), "until": until})
 
 
 def unbury_siblings(user: User, log: ReviewLog) -> None:

@@ -201,18 +201,23 @@ def refresh_if_stale(user: Any, now: datetime) -> bool:
 
 
 @functools.cache
-def _interview_ahead_statement() -> Any:
-    """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``, ``today``)."""
-    return select(select(Posting.id).where(*_interview_ahead(bindparam("uid"), bindparam("today"))).exists())
+def interview_ahead_column() -> Any:
+    """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``,
+    ``today``): :func:`after_rating`'s lookup, as a column the rating reads with its card."""
+    return select(Posting.id).where(*_interview_ahead(bindparam("uid"), bindparam("today"))).exists()
 
 
-def after_rating(user: Any, now: datetime) -> bool:
+def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> bool:
     """After a rating: when interview mode has an interview ahead and the drill has no card left
     (the session is over), plan again from the answers just given and book the days; True when
     it did (the caller commits). With no interview ahead the plan books nothing and the bookings
     were replaced when the last one passed (the day's first request) or its posting changed, so
-    one indexed lookup of the postings is all (issue 20); else one queue lookup more."""
-    if not db.session.scalar(_interview_ahead_statement(), {"uid": user.id, "today": drill.study_day(user, now).day}):
+    one indexed lookup of the postings is all (issue 20); else one queue lookup more. ``ahead``:
+    that lookup's answer when the rating read it with its card (:func:`interview_ahead_column`)."""
+    if ahead is None:
+        ahead = db.session.scalar(select(interview_ahead_column()),
+                                  {"uid": user.id, "today": drill.study_day(user, now).day})
+    if not ahead:
         return False
     if drill.has_card_now(user, now):
         return False
