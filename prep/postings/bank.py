@@ -12,11 +12,11 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import Select, func, select, true
+from sqlalchemy import case, func, select, true
 from sqlalchemy.orm import aliased
 
-from ..content.models import Explanation
-from ..content.sync import link_question, linker_key_query
+from ..content.models import Explanation, live
+from ..content.sync import link_question
 from ..extensions import db
 from ..questions.models import Question, Source
 from ..questions.service import add_question, find_public_question
@@ -53,11 +53,7 @@ def questions_fingerprint(*where: Any) -> tuple[int, int | None, str | None]:
 def explanations_fingerprint() -> tuple[Any, ...]:
     """(count, newest update) of the explanations: a content sync, the one place a public
     question's text is edited, changes them."""
-    return tuple(db.session.execute(_explanations_counted()).one())
-
-
-def _explanations_counted() -> Select[Any]:
-    return select(func.count(Explanation.id), func.max(Explanation.updated_at))
+    return tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at))).one())
 
 
 @dataclass(frozen=True)
@@ -81,13 +77,15 @@ def bank_check() -> BankCheck:
     since_id = cached[0][1] if cached is not None else None
     counted = select(func.count(Question.id).label("count"), func.max(Question.id).label("max_id")) \
         .where(*_bank_filter()).subquery()
-    content = _explanations_counted().subquery()
-    linker = linker_key_query().subquery()
+    # Every explanation, and the live ones as linker_key_query counts them, in one pass over the table.
+    is_live = live()
+    content = select(func.count(Explanation.id), func.max(Explanation.updated_at),
+                     func.count(case((is_live, Explanation.id))), func.max(case((is_live, Explanation.updated_at))),
+                     func.max(case((is_live, Explanation.id)))).subquery()
     last, since = aliased(Question), aliased(Question)
     row = db.session.execute(
-        select(*counted.c, last.norm, since.norm, *content.c, *linker.c)
-        .select_from(counted.join(content, true()).join(linker, true())
-                     .outerjoin(last, last.id == counted.c.max_id)
+        select(*counted.c, last.norm, since.norm, *content.c)
+        .select_from(counted.join(content, true()).outerjoin(last, last.id == counted.c.max_id)
                      .outerjoin(since, since.id == (since_id or 0)))).one()
     return BankCheck(bank=tuple(row[0:3]), since_id=since_id, since_norm=row[3],  # type: ignore[arg-type]
                      content=tuple(row[4:6]), linker_key=tuple(row[6:9]))
