@@ -6,13 +6,14 @@ These functions flush but never commit: the caller commits.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import case, func, select, true
+from sqlalchemy import Integer, Select, bindparam, case, func, select, true
 from sqlalchemy.orm import aliased
 
 from ..content.models import Explanation, live
@@ -75,6 +76,14 @@ def bank_check() -> BankCheck:
     earlier in it is seen, as by the separate checks)."""
     cached = _CANDIDATE_CACHE.get(database_key())
     since_id = cached[0][1] if cached is not None else None
+    row = db.session.execute(_bank_check_statement(), {"since_id": since_id or 0}).one()
+    return BankCheck(bank=tuple(row[0:3]), since_id=since_id, since_norm=row[3],  # type: ignore[arg-type]
+                     content=tuple(row[4:6]), linker_key=tuple(row[6:9]))
+
+
+@functools.cache
+def _bank_check_statement() -> Select[Any]:
+    """:func:`bank_check`'s statement (built once: building it cost more than running it)."""
     counted = select(func.count(Question.id).label("count"), func.max(Question.id).label("max_id")) \
         .where(*_bank_filter()).subquery()
     # Every explanation, and the live ones as linker_key_query counts them, in one pass over the table.
@@ -83,12 +92,9 @@ def bank_check() -> BankCheck:
                      func.count(case((is_live, Explanation.id))), func.max(case((is_live, Explanation.updated_at))),
                      func.max(case((is_live, Explanation.id)))).subquery()
     last, since = aliased(Question), aliased(Question)
-    row = db.session.execute(
-        select(*counted.c, last.norm, since.norm, *content.c)
-        .select_from(counted.join(content, true()).outerjoin(last, last.id == counted.c.max_id)
-                     .outerjoin(since, since.id == (since_id or 0)))).one()
-    return BankCheck(bank=tuple(row[0:3]), since_id=since_id, since_norm=row[3],  # type: ignore[arg-type]
-                     content=tuple(row[4:6]), linker_key=tuple(row[6:9]))
+    return (select(*counted.c, last.norm, since.norm, *content.c)
+            .select_from(counted.join(content, true()).outerjoin(last, last.id == counted.c.max_id)
+                         .outerjoin(since, since.id == bindparam("since_id", type_=Integer))))
 
 
 def _load_candidates(*where: Any) -> list[Candidate]:
