@@ -282,11 +282,17 @@ class Linker:
 
     def scores(self, question: str) -> dict[str, float]:
         """Normalised lexical scores (0..1) of every explanation sharing a term with ``question``."""
+        acc, total = self._accumulate(question)
+        return {self.slugs[i]: min(MAX_LEXICAL_SCORE, value / total) for i, value in acc.items()}
+
+    def _accumulate(self, question: str) -> tuple[dict[int, float], float]:
+        """Each sharing explanation's (by index) score before normalising, and the query's total
+        term weight (empty and 0 when nothing can score)."""
         query: dict[str, float] = {}
         for term, weight in self.analyzer.terms(question):
             query[term] = max(query.get(term, 0.0), weight)
         if not query or not self._n:
-            return {}
+            return {}, 0.0
         total = 0.0
         acc: dict[int, float] = defaultdict(float)
         for term, qweight in query.items():
@@ -296,8 +302,8 @@ class Linker:
             for index, saturated in self._postings.get(term, ()):
                 acc[index] += mass * saturated
         if total <= 0:
-            return {}
-        return {self.slugs[i]: min(MAX_LEXICAL_SCORE, value / total) for i, value in acc.items()}
+            return {}, 0.0
+        return acc, total
 
     def rank(self, question: str, limit: int = 5) -> list[Link]:
         """The best explanations for ``question``, best first, at most ``limit``.
@@ -310,14 +316,19 @@ class Linker:
             return []
         links = [Link(slug, 1.0) for slug in self.exact_matches(question)]
         taken = {link.slug for link in links}
-        lexical = sorted(
-            ((score, slug) for slug, score in self.scores(question).items() if slug not in taken),
-            key=lambda item: (-item[0], item[1]),
-        )
+        # Only scores reaching the threshold can be linked (and the best of them is the best of
+        # all when any does), so only those are sorted: not every explanation sharing a word.
+        acc, total = self._accumulate(question)
+        lexical = []
+        for index, value in acc.items():
+            score = min(MAX_LEXICAL_SCORE, value / total)
+            if score >= self.threshold and self.slugs[index] not in taken:
+                lexical.append((score, self.slugs[index]))
+        lexical.sort(key=lambda item: (-item[0], item[1]))
         if lexical:
             best = lexical[0][0]
             for score, slug in lexical:
-                if score < self.threshold or score < best * self.relative_cut:
+                if score < best * self.relative_cut:
                     break
                 links.append(Link(slug, round(score, 4)))
         return links[:limit]

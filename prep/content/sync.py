@@ -11,8 +11,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import clock
@@ -234,11 +235,18 @@ def _repair_migrated(row: Explanation, doc: ExplanationDoc) -> None:
 _LINKER_CACHE: dict[str, tuple[tuple, Linker]] = {}
 
 
-def current_linker() -> Linker:
+def linker_key_query() -> Select[Any]:
+    """(count, newest update, highest id) of the live explanations: what :func:`current_linker`
+    compares (a caller may read it inside a larger statement and pass the row as ``key``)."""
+    return select(func.count(Explanation.id), func.max(Explanation.updated_at),
+                  func.max(Explanation.id)).where(live())
+
+
+def current_linker(key: tuple[Any, ...] | None = None) -> Linker:
     """A linker over the explanations in the database, rebuilt only when they changed
-    (count, newest update or id differ): building the index costs seconds at 1,000 explanations."""
-    key = tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at),
-                                          func.max(Explanation.id)).where(live())).one())
+    (count, newest update or id differ): building the index costs seconds at 1,000 explanations.
+    ``key``: :func:`linker_key_query`'s row, read in this transaction (saves the statement)."""
+    key = tuple(db.session.execute(linker_key_query()).one()) if key is None else tuple(key)
     url = db.engine.url.render_as_string(hide_password=True)
     cached = _LINKER_CACHE.get(url)
     if cached is not None and cached[0] == key:

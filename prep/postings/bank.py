@@ -6,15 +6,17 @@ These functions flush but never commit: the caller commits.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import Integer, Select, bindparam, case, func, select, true
+from sqlalchemy.orm import aliased
 
-from ..content.models import Explanation
+from ..content.models import Explanation, live
 from ..content.sync import link_question
 from ..extensions import db
 from ..questions.models import Question, Source
@@ -38,9 +40,14 @@ def database_key() -> str:
 
 def questions_fingerprint(*where: Any) -> tuple[int, int | None, str | None]:
     """(count, highest id, that row's normalised text) of the questions matching ``where``: the
-    bank only grows between imports, so a cache of them is still good while these agree."""
-    count, max_id = db.session.execute(select(func.count(Question.id), func.max(Question.id)).where(*where)).one()
-    last_norm = db.session.scalar(select(Question.norm).where(Question.id == max_id)) if max_id else None
+    bank only grows between imports, so a cache of them is still good while these agree. One
+    statement."""
+    counted = select(func.count(Question.id).label("count"), func.max(Question.id).label("max_id")) \
+        .where(*where).subquery()
+    last = aliased(Question)
+    count, max_id, last_norm = db.session.execute(
+        select(counted.c.count, counted.c.max_id, last.norm)
+        .select_from(counted.outerjoin(last, last.id == counted.c.max_id))).one()
     return count, max_id, last_norm
 
 
@@ -48,6 +55,46 @@ def explanations_fingerprint() -> tuple[Any, ...]:
     """(count, newest update) of the explanations: a content sync, the one place a public
     question's text is edited, changes them."""
     return tuple(db.session.execute(select(func.count(Explanation.id), func.max(Explanation.updated_at))).one())
+
+
+@dataclass(frozen=True)
+class BankCheck:
+    """What an import compares its process-wide caches with, read in one statement: the bank's
+    fingerprint (:func:`questions_fingerprint` of :func:`_bank_filter`), the normalised text now
+    at the cached list's highest id (``since_id``), :func:`explanations_fingerprint`, and the
+    linker's key (:func:`.content.sync.linker_key_query`, for :func:`.content.sync.current_linker`)."""
+
+    bank: tuple[int, int | None, str | None]
+    since_id: int | None
+    since_norm: str | None
+    content: tuple[Any, ...]
+    linker_key: tuple[Any, ...]
+
+
+def bank_check() -> BankCheck:
+    """Read a :class:`BankCheck` now (in the caller's transaction: a sync or an editor's save
+    earlier in it is seen, as by the separate checks)."""
+    cached = _CANDIDATE_CACHE.get(database_key())
+    since_id = cached[0][1] if cached is not None else None
+    row = db.session.execute(_bank_check_statement(), {"since_id": since_id or 0}).one()
+    return BankCheck(bank=tuple(row[0:3]), since_id=since_id, since_norm=row[3],  # type: ignore[arg-type]
+                     content=tuple(row[4:6]), linker_key=tuple(row[6:9]))
+
+
+@functools.cache
+def _bank_check_statement() -> Select[Any]:
+    """:func:`bank_check`'s statement (built once: building it cost more than running it)."""
+    counted = select(func.count(Question.id).label("count"), func.max(Question.id).label("max_id")) \
+        .where(*_bank_filter()).subquery()
+    # Every explanation, and the live ones as linker_key_query counts them, in one pass over the table.
+    is_live = live()
+    content = select(func.count(Explanation.id), func.max(Explanation.updated_at),
+                     func.count(case((is_live, Explanation.id))), func.max(case((is_live, Explanation.updated_at))),
+                     func.max(case((is_live, Explanation.id)))).subquery()
+    last, since = aliased(Question), aliased(Question)
+    return (select(*counted.c, last.norm, since.norm, *content.c)
+            .select_from(counted.join(content, true()).outerjoin(last, last.id == counted.c.max_id)
+                         .outerjoin(since, since.id == bindparam("since_id", type_=Integer))))
 
 
 def _load_candidates(*where: Any) -> list[Candidate]:
@@ -61,24 +108,26 @@ def _load_candidates(*where: Any) -> list[Candidate]:
 _CANDIDATE_CACHE: dict[str, tuple[tuple[Any, ...], list[Candidate]]] = {}
 
 
-def bank_candidates() -> list[Candidate]:
+def bank_candidates(check: BankCheck | None = None) -> list[Candidate]:
     """Public posting and content questions, which a new posting question may merge into (a
     fresh list; its Candidates are shared).
 
     Cached in the process: the bank only grows between imports, so a cached list whose count,
     highest id and that row's text still agree is topped up with the newer rows. Anything else
     (a deletion, a database emptied or restored, or a content sync, the one place a public
-    question's text is edited: it changes the explanations) loads the list again."""
-    count, max_id, last_norm = questions_fingerprint(*_bank_filter())
-    content = explanations_fingerprint()
-    key = (count, max_id, last_norm, content)
+    question's text is edited: it changes the explanations) loads the list again. ``check``: a
+    :func:`bank_check` read in this transaction (else one is read)."""
     url = database_key()
     cached = _CANDIDATE_CACHE.get(url)
+    if check is None or (cached is not None and check.since_id != cached[0][1]):
+        check = bank_check()
+    count, max_id, last_norm = check.bank
+    content = check.content
+    key = (count, max_id, last_norm, content)
     if cached is not None and cached[0] == key:
         return list(cached[1])
     if cached is not None and cached[0][3] == content and max_id is not None and max_id > (cached[0][1] or 0) \
-            and (cached[0][1] is None
-                 or db.session.scalar(select(Question.norm).where(Question.id == cached[0][1])) == cached[0][2]):
+            and (cached[0][1] is None or check.since_norm == cached[0][2]):
         newer = _load_candidates(Question.id > (cached[0][1] or 0))
         if cached[0][0] + len(newer) == count:
             candidates = cached[1] + newer
@@ -95,11 +144,11 @@ _INDEX_CACHE: dict[str, tuple[list[Candidate], CandidateIndex]] = {}
 _MAX_INDEX_LAYERS = 8
 
 
-def bank_index() -> CandidateIndex:
+def bank_index(check: BankCheck | None = None) -> CandidateIndex:
     """:func:`bank_candidates` as a :class:`.merge.CandidateIndex` shared by the imports of this
     process (built once, not per import: an import layers its own candidates on it, never
     appending to this one)."""
-    bank_candidates()  # checks (and tops up) the cached list
+    bank_candidates(check)  # checks (and tops up) the cached list
     url = database_key()
     listed = _CANDIDATE_CACHE[url][1]
     cached = _INDEX_CACHE.get(url)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.orm import lazyload
 
 from ..content.sync import current_linker, link_question
 from ..extensions import db
@@ -22,7 +23,7 @@ from ..questions.models import Question, Source, Tag
 from ..questions.normalize import normalize_question
 from ..questions.service import add_question, get_or_create_tags, merge_tags
 from ..skills import load_taxonomy
-from .bank import admit_if_asked, bank_index, own_candidates
+from .bank import BankCheck, admit_if_asked, bank_check, bank_index, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
@@ -235,6 +236,7 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
     mine = own if owner_id is not None else public
     all_tags = [question_tags(asked.text, skills) for asked, norm in zip(asked_list, norms) if norm]
     candidates: CandidateIndex | None = None
+    check: BankCheck | None = None  # the caches' fingerprints, one statement for the bank's and the linker's
     pending: dict[int, Question] = {}
     out = []
     with db.session.no_autoflush:  # the new rows wait for the caller's one flush
@@ -244,8 +246,9 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
             created = False
             if question is None:
                 if candidates is None:
+                    check = bank_check()
                     own_rows = own_candidates(owner_id) if owner_id is not None else []
-                    candidates = CandidateIndex(own_rows, parent=bank_index())  # the bank's index is shared
+                    candidates = CandidateIndex(own_rows, parent=bank_index(check))  # the bank's index is shared
                 duplicate = find_duplicate(asked.text, candidates)
                 if duplicate is not None:
                     question = pending.get(duplicate.id) or db.session.get(Question, duplicate.id)
@@ -256,7 +259,7 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
                 mine.setdefault(question.norm, question)
                 created = True
                 if linker is None:
-                    linker = current_linker()
+                    linker = current_linker(check.linker_key if check is not None else None)
                 link_question(question, linker, flush=False)
                 if candidates is not None:
                     temp_id = _PENDING_ID + len(pending)
@@ -283,8 +286,11 @@ def _by_norm(owner_id: int | None, norms: list[str]) -> tuple[dict[str, Question
         return own, public
     owners = Question.owner_id.is_(None) if owner_id is None else or_(Question.owner_id.is_(None),
                                                                         Question.owner_id == owner_id)
+    # Only a shared sample merges tags into the questions it finds; nothing here reads their links
+    # (loaded when read, as before: a commit expires them anyway).
+    unread = [lazyload(Question.links)] + ([lazyload(Question.tags)] if owner_id is not None else [])
     for question in db.session.scalars(select(Question).where(Question.norm.in_(sorted(set(norms))), owners)
-                                       .order_by(Question.id)):
+                                       .order_by(Question.id).options(*unread)):
         (public if question.owner_id is None else own).setdefault(question.norm, question)
     return own, public
 
