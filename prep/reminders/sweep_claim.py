@@ -8,6 +8,12 @@ local_date) DO NOTHING RETURNING``: the unique constraint is the guard, so of tw
 for a user exactly one gets the row back (PostgreSQL makes the second wait on the first's
 uncommitted index entry, SQLite serialises writers). A claim to try again (a retry that is due,
 or a 'sending' lease that expired) is a conditional ``UPDATE ... RETURNING``.
+
+On PostgreSQL the first claims, their first 'sending' attempts and the in-app notifications
+are ONE statement (data-modifying CTEs fed from the claim insert's ``RETURNING``): one round
+trip and one set of arrays a page instead of three; a row any of them cannot write fails the
+whole statement, as it failed the page's transaction before. SQLite, which has no DML in
+CTEs, runs the three statements.
 """
 from __future__ import annotations
 
@@ -118,15 +124,43 @@ def _fresh_statement(dialect: str) -> Any:
             .returning(ReminderLog.id, ReminderLog.user_id))
 
 
-def _claim_fresh(fresh: Sequence[DueUser], now: datetime) -> dict[int, int]:
-    """First claims of the day; returns {user id: log id} for those won."""
+@lru_cache(maxsize=1)
+def _fresh_statement_pg() -> Any:
+    """PostgreSQL: the first claims of the day, the first attempt of each email claim won and
+    the in-app notification of each in-app claim won, in one statement."""
+    fresh = _fresh_statement("postgresql")
+    claimed = fresh.returning(ReminderLog.status, ReminderLog.attempts, ReminderLog.local_date,
+                              ReminderLog.due_count).cte("claimed")
+    now = bindparam("now", type_=UTCDateTime())
+    attempts = ReminderAttempt.__table__.insert().from_select(
+        ["log_id", "number", "started_at", "outcome", "transport"],
+        select(claimed.c.id, claimed.c.attempts, now, literal("sending"), bindparam("transport", type_=String()))
+        .where(claimed.c.status == ReminderStatus.sending.value)).cte("attempts")
+    notes_src = rows_source("postgresql", "note_rows", {"user_id": Integer(), "message": String()})
+    notes = (postgresql.insert(Notification.__table__).from_select(
+        ["user_id", "kind", "local_date", "due_count", "message", "created_at", "dismissed_at"],
+        select(claimed.c.user_id, literal("daily_review"), claimed.c.local_date, claimed.c.due_count,
+               notes_src.c.message, now, null())
+        .select_from(claimed.join(notes_src, notes_src.c.user_id == claimed.c.user_id)))
+        .on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]).cte("notes"))
+    return select(claimed.c.id, claimed.c.user_id).add_cte(attempts, notes)
+
+
+def _claim_fresh(fresh: Sequence[DueUser], now: datetime, transport_name: str) -> dict[int, int]:
+    """First claims of the day; returns {user id: log id} for those won. On PostgreSQL the same
+    statement starts their attempts and writes their notifications."""
     dialect = _dialect()
     params = rows_params(dialect, "claims", _CLAIM_COLUMNS, {
         "user_id": [u.user_id for u in fresh], "local_date": [u.local_date for u in fresh],
         "channels": [",".join(u.channels) for u in fresh], "due_count": [u.due_count for u in fresh],
         "by_email": [bool(u.email_channel) for u in fresh], "expires_at": [u.day_end for u in fresh]})
     params.update(now=now, lease=now + timing.SEND_LEASE)
-    return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement(dialect.name), params)}
+    if dialect.name != "postgresql":
+        return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement(dialect.name), params)}
+    in_app = [u for u in fresh if u.in_app_channel]
+    params.update(transport=transport_name, note_rows_user_id=[u.user_id for u in in_app],
+                  note_rows_message=[notification_text(u.due_count) for u in in_app])
+    return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement_pg(), params)}
 
 
 @lru_cache(maxsize=4)
@@ -195,19 +229,21 @@ def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> li
     """Claim the reminders in ``due`` for this process; returns those it won, with their log ids
     and attempt numbers. A fixed number of statements; the caller commits."""
     fresh, again = split_claims(due)
+    dialect = _dialect()
     won: list[DueUser] = []
     if fresh:
-        ids = _claim_fresh(fresh, now)
+        ids = _claim_fresh(fresh, now, transport_name)
         won += [u.claimed(ids[u.user_id], 1 if u.email_channel else 0) for u in fresh if u.user_id in ids]
     if again:
         attempts = _claim_again(again, now)
         won += [u.claimed(u.log_id, attempts[u.log_id]) for u in again if u.log_id in attempts]
-    senders = [u.log_id for u in won if u.email_channel and u.log_id is not None]
+    # PostgreSQL: the fresh claims' attempts and notifications came with their claim statement.
+    started = [u for u in won if dialect.name != "postgresql" or u.log_status is not None]
+    senders = [u.log_id for u in started if u.email_channel and u.log_id is not None]
     if senders:
-        dialect = _dialect()
         db.session.execute(_attempts_statement(dialect.name),
                            {**_ids_params(dialect, senders), "now": now, "transport": transport_name})
-    in_app = [u for u in won if u.in_app_channel and u.log_status is None]
+    in_app = [u for u in started if u.in_app_channel and u.log_status is None]
     if in_app:
         _notify(in_app, now)
     return won
