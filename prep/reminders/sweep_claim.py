@@ -23,8 +23,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import (Boolean, Date, Integer, String, and_, bindparam, case, cast, func, literal, null, or_, select,
-                        true, update)
+from sqlalchemy import (Boolean, Date, Integer, String, and_, bindparam, case, cast, column, func, literal, null, or_,
+                        select, true, update)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeEngine
@@ -42,6 +42,7 @@ _CLAIM_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "channels
                            "by_email": Boolean(), "expires_at": UTCDateTime()}
 _NOTE_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "due_count": Integer(), "message": String()}
 _ID_COLUMNS: Columns = {"id": Integer()}
+_NOTE_ROW_COLUMNS: Columns = {"user_id": Integer(), "message": String()}
 
 
 def _dialect() -> Any:
@@ -60,13 +61,14 @@ def _insert(dialect: str, model: Any) -> Any:
 
 def rows_source(dialect: str, name: str, columns: Columns) -> Any:
     """A FROM clause with one row per position of equal-length lists of values, one list per
-    column of ``columns`` (name: type), bound as ONE parameter each on PostgreSQL (an array,
-    ``unnest``) and one in all on SQLite (a JSON text, ``json_each``); :func:`rows_params`
-    gives the parameters. Its ``.c`` has the columns by name, typed."""
+    column of ``columns`` (name: type), bound as ONE JSON parameter: ``json_to_recordset`` on
+    PostgreSQL (typed by its column list), ``json_each`` on SQLite; :func:`rows_params` gives
+    the parameter. (One JSON text, which the C encoder writes, and not one array per column,
+    which psycopg writes element by element in Python.) Its ``.c`` has the columns by name, typed."""
     if dialect == "postgresql":
-        arrays = [cast(bindparam(f"{name}_{col}", type_=postgresql.ARRAY(type_)), postgresql.ARRAY(type_))
-                  for col, type_ in columns.items()]
-        return func.unnest(*arrays).table_valued(*columns).render_derived(name=name)
+        return (func.json_to_recordset(bindparam(f"{name}_json", type_=postgresql.JSON()))
+                .table_valued(*[column(col, type_) for col, type_ in columns.items()])
+                .render_derived(name=name, with_types=True))
     each = func.json_each(bindparam(f"{name}_json", type_=String())).table_valued("value").alias(f"{name}_rows")
     # Dates and timestamps are text in SQLite (a CAST would make numbers of them); the rest is cast.
     return select(*[(func.json_extract(each.c.value, f"$[{i}]") if isinstance(type_, (String, Date, UTCDateTime))
@@ -75,19 +77,26 @@ def rows_source(dialect: str, name: str, columns: Columns) -> Any:
 
 
 def rows_params(dialect: Any, name: str, columns: Columns, values: dict[str, list[Any]]) -> dict[str, Any]:
-    """The parameters of :func:`rows_source` for ``values`` (column name: list of values)."""
-    if dialect.name == "postgresql":
-        return {f"{name}_{col}": values[col] for col in columns}
-    stored = []  # each column's values as SQLite stores them (its type's bind processor)
+    """The parameter of :func:`rows_source` for ``values`` (column name: list of values)."""
+    postgres = dialect.name == "postgresql"
+    stored = []  # each column's values as the database reads them from JSON (its type's bind processor)
     for col, type_ in columns.items():
         process = type_.dialect_impl(dialect).bind_processor(dialect)
+        if postgres and isinstance(type_, (Date, UTCDateTime)):  # ISO 8601 text, which PostgreSQL reads
+            process = _iso if process is None else (lambda v, p=process: _iso(p(v)))
         if process is None:
             stored.append(values[col])
             continue
         seen: dict[Any, Any] = {}  # a page has a few distinct dates and day ends: each processed once
         stored.append([None if v is None else seen[v] if v in seen else seen.setdefault(v, process(v))
                        for v in values[col]])
+    if postgres:  # the JSON type's own encoder writes it
+        return {f"{name}_json": [dict(zip(columns, row)) for row in zip(*stored)]}
     return {f"{name}_json": json.dumps(list(zip(*stored)))}
+
+
+def _iso(value: Any) -> Any:
+    return None if value is None else value.isoformat()
 
 
 def _id_in(dialect: str, column: ColumnElement[int]) -> ColumnElement[bool]:
@@ -136,7 +145,7 @@ def _fresh_statement_pg() -> Any:
         ["log_id", "number", "started_at", "outcome", "transport"],
         select(claimed.c.id, claimed.c.attempts, now, literal("sending"), bindparam("transport", type_=String()))
         .where(claimed.c.status == ReminderStatus.sending.value)).cte("attempts")
-    notes_src = rows_source("postgresql", "note_rows", {"user_id": Integer(), "message": String()})
+    notes_src = rows_source("postgresql", "note_rows", _NOTE_ROW_COLUMNS)
     notes = (postgresql.insert(Notification.__table__).from_select(
         ["user_id", "kind", "local_date", "due_count", "message", "created_at", "dismissed_at"],
         select(claimed.c.user_id, literal("daily_review"), claimed.c.local_date, claimed.c.due_count,
@@ -158,8 +167,9 @@ def _claim_fresh(fresh: Sequence[DueUser], now: datetime, transport_name: str) -
     if dialect.name != "postgresql":
         return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement(dialect.name), params)}
     in_app = [u for u in fresh if u.in_app_channel]
-    params.update(transport=transport_name, note_rows_user_id=[u.user_id for u in in_app],
-                  note_rows_message=[notification_text(u.due_count) for u in in_app])
+    params.update(rows_params(dialect, "note_rows", _NOTE_ROW_COLUMNS, {
+        "user_id": [u.user_id for u in in_app], "message": [notification_text(u.due_count) for u in in_app]}))
+    params["transport"] = transport_name
     return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement_pg(), params)}
 
 
