@@ -170,7 +170,7 @@ def _claim_fresh(fresh: Sequence[DueUser], now: datetime, transport_name: str) -
     params.update(rows_params(dialect, "note_rows", _NOTE_ROW_COLUMNS, {
         "user_id": [u.user_id for u in in_app], "message": [notification_text(u.due_count) for u in in_app]}))
     params["transport"] = transport_name
-    return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement_pg(), params)}
+    return {user_id: log_id for log_id, user_id in db.session.connection().execute(_fresh_statement_pg(), params)}
 
 
 @lru_cache(maxsize=4)

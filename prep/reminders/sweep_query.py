@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Date, String, and_, bindparam, case, func, literal, or_, select, update
@@ -181,6 +182,18 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
     return stmt
 
 
+@lru_cache(maxsize=4096)  # pure; a page's users share a few combinations of small counts
+def _due_counts(learning_now: int, reviews_due: int, new: int, planned: int, new_per_day: int, reviews_per_day: int,
+                new_done: int, reviews_done: int) -> tuple[int, int, int]:
+    """What a reminder counts (learning, reviews, new) from the tally counts of :data:`_TALLY_USED`
+    within the daily limits, as the drill's :func:`queue_counts` does; their sum is what the
+    drill would show now."""
+    counts = queue_counts(Tally(learning_now=learning_now, reviews_due=reviews_due, new=new, planned=planned),
+                          queue.Limits(new_per_day=new_per_day, reviews_per_day=reviews_per_day),
+                          queue.DoneToday(new=new_done, reviews=reviews_done))
+    return counts.learning_now, counts.reviews_now + counts.planned_now, counts.new_today
+
+
 def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
                   user_id: int | None = None) -> DuePage:
     """One query: the next ``batch_size`` users by id after ``after_id`` (keyset pagination on
@@ -193,24 +206,23 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     params = {"after_id": after_id, "batch_size": batch_size}
     if user_id is not None:
         params["only_user"] = user_id
-    rows = db.session.execute(_page_statement(zc, user_id is not None), params).all()
+    # The session's connection, not the session: a Core statement's rows need no ORM loading.
+    rows = db.session.connection().execute(_page_statement(zc, user_id is not None), params).all()
     out = []
     for row in rows:
         if row[0] is None:
             continue  # a user of the page who is not a candidate
-        tally = Tally(learning_now=int(row[15] or 0), reviews_due=int(row[16] or 0), new=int(row[17] or 0),
-                      planned=int(row[18] or 0))  # _TALLY_USED; the other counts do not decide a reminder
-        counts = queue_counts(tally, queue.Limits(new_per_day=int(row[12]), reviews_per_day=int(row[11])),
-                              queue.DoneToday(new=int(row[13]), reviews=int(row[14])))
+        learning, reviews, new = _due_counts(int(row[15] or 0), int(row[16] or 0), int(row[17] or 0),
+                                             int(row[18] or 0), int(row[12]), int(row[11]), int(row[13]),
+                                             int(row[14]))
         clock = clocks[row[3]]
-        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date, int(row[4]),
-                                                                          row[3]):
+        if learning + reviews + new <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date,
+                                                                              int(row[4]), row[3]):
             continue
         out.append(DueUser(
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
-            day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now + counts.planned_now,
-            new=counts.new_today,
+            day_end=clock.day_end, learning=learning, reviews=reviews, new=new,
             log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
     return DuePage(due=out, last_id=rows[-1][-1] if len(rows) >= batch_size else None)
 
