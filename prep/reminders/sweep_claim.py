@@ -8,6 +8,12 @@ local_date) DO NOTHING RETURNING``: the unique constraint is the guard, so of tw
 for a user exactly one gets the row back (PostgreSQL makes the second wait on the first's
 uncommitted index entry, SQLite serialises writers). A claim to try again (a retry that is due,
 or a 'sending' lease that expired) is a conditional ``UPDATE ... RETURNING``.
+
+On PostgreSQL the first claims, their first 'sending' attempts and the in-app notifications
+are ONE statement (data-modifying CTEs fed from the claim insert's ``RETURNING``): one round
+trip and one set of arrays a page instead of three; a row any of them cannot write fails the
+whole statement, as it failed the page's transaction before. SQLite, which has no DML in
+CTEs, runs the three statements.
 """
 from __future__ import annotations
 
@@ -17,8 +23,8 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import (Boolean, Date, Integer, String, and_, bindparam, case, cast, func, literal, null, or_, select,
-                        true, update)
+from sqlalchemy import (Boolean, Date, Integer, String, and_, bindparam, case, cast, column, func, literal, null, or_,
+                        select, true, update)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeEngine
@@ -36,6 +42,7 @@ _CLAIM_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "channels
                            "by_email": Boolean(), "expires_at": UTCDateTime()}
 _NOTE_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "due_count": Integer(), "message": String()}
 _ID_COLUMNS: Columns = {"id": Integer()}
+_NOTE_ROW_COLUMNS: Columns = {"user_id": Integer(), "message": String()}
 
 
 def _dialect() -> Any:
@@ -54,13 +61,14 @@ def _insert(dialect: str, model: Any) -> Any:
 
 def rows_source(dialect: str, name: str, columns: Columns) -> Any:
     """A FROM clause with one row per position of equal-length lists of values, one list per
-    column of ``columns`` (name: type), bound as ONE parameter each on PostgreSQL (an array,
-    ``unnest``) and one in all on SQLite (a JSON text, ``json_each``); :func:`rows_params`
-    gives the parameters. Its ``.c`` has the columns by name, typed."""
+    column of ``columns`` (name: type), bound as ONE JSON parameter: ``json_to_recordset`` on
+    PostgreSQL (typed by its column list), ``json_each`` on SQLite; :func:`rows_params` gives
+    the parameter. (One JSON text, which the C encoder writes, and not one array per column,
+    which psycopg writes element by element in Python.) Its ``.c`` has the columns by name, typed."""
     if dialect == "postgresql":
-        arrays = [cast(bindparam(f"{name}_{col}", type_=postgresql.ARRAY(type_)), postgresql.ARRAY(type_))
-                  for col, type_ in columns.items()]
-        return func.unnest(*arrays).table_valued(*columns).render_derived(name=name)
+        return (func.json_to_recordset(bindparam(f"{name}_json", type_=postgresql.JSON()))
+                .table_valued(*[column(col, type_) for col, type_ in columns.items()])
+                .render_derived(name=name, with_types=True))
     each = func.json_each(bindparam(f"{name}_json", type_=String())).table_valued("value").alias(f"{name}_rows")
     # Dates and timestamps are text in SQLite (a CAST would make numbers of them); the rest is cast.
     return select(*[(func.json_extract(each.c.value, f"$[{i}]") if isinstance(type_, (String, Date, UTCDateTime))
@@ -69,19 +77,26 @@ def rows_source(dialect: str, name: str, columns: Columns) -> Any:
 
 
 def rows_params(dialect: Any, name: str, columns: Columns, values: dict[str, list[Any]]) -> dict[str, Any]:
-    """The parameters of :func:`rows_source` for ``values`` (column name: list of values)."""
-    if dialect.name == "postgresql":
-        return {f"{name}_{col}": values[col] for col in columns}
-    stored = []  # each column's values as SQLite stores them (its type's bind processor)
+    """The parameter of :func:`rows_source` for ``values`` (column name: list of values)."""
+    postgres = dialect.name == "postgresql"
+    stored = []  # each column's values as the database reads them from JSON (its type's bind processor)
     for col, type_ in columns.items():
         process = type_.dialect_impl(dialect).bind_processor(dialect)
+        if postgres and isinstance(type_, (Date, UTCDateTime)):  # ISO 8601 text, which PostgreSQL reads
+            process = _iso if process is None else (lambda v, p=process: _iso(p(v)))
         if process is None:
             stored.append(values[col])
             continue
         seen: dict[Any, Any] = {}  # a page has a few distinct dates and day ends: each processed once
         stored.append([None if v is None else seen[v] if v in seen else seen.setdefault(v, process(v))
                        for v in values[col]])
+    if postgres:  # the JSON type's own encoder writes it
+        return {f"{name}_json": [dict(zip(columns, row)) for row in zip(*stored)]}
     return {f"{name}_json": json.dumps(list(zip(*stored)))}
+
+
+def _iso(value: Any) -> Any:
+    return None if value is None else value.isoformat()
 
 
 def _id_in(dialect: str, column: ColumnElement[int]) -> ColumnElement[bool]:
@@ -118,15 +133,44 @@ def _fresh_statement(dialect: str) -> Any:
             .returning(ReminderLog.id, ReminderLog.user_id))
 
 
-def _claim_fresh(fresh: Sequence[DueUser], now: datetime) -> dict[int, int]:
-    """First claims of the day; returns {user id: log id} for those won."""
+@lru_cache(maxsize=1)
+def _fresh_statement_pg() -> Any:
+    """PostgreSQL: the first claims of the day, the first attempt of each email claim won and
+    the in-app notification of each in-app claim won, in one statement."""
+    fresh = _fresh_statement("postgresql")
+    claimed = fresh.returning(ReminderLog.status, ReminderLog.attempts, ReminderLog.local_date,
+                              ReminderLog.due_count).cte("claimed")
+    now = bindparam("now", type_=UTCDateTime())
+    attempts = ReminderAttempt.__table__.insert().from_select(
+        ["log_id", "number", "started_at", "outcome", "transport"],
+        select(claimed.c.id, claimed.c.attempts, now, literal("sending"), bindparam("transport", type_=String()))
+        .where(claimed.c.status == ReminderStatus.sending.value)).cte("attempts")
+    notes_src = rows_source("postgresql", "note_rows", _NOTE_ROW_COLUMNS)
+    notes = (postgresql.insert(Notification.__table__).from_select(
+        ["user_id", "kind", "local_date", "due_count", "message", "created_at", "dismissed_at"],
+        select(claimed.c.user_id, literal("daily_review"), claimed.c.local_date, claimed.c.due_count,
+               notes_src.c.message, now, null())
+        .select_from(claimed.join(notes_src, notes_src.c.user_id == claimed.c.user_id)))
+        .on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]).cte("notes"))
+    return select(claimed.c.id, claimed.c.user_id).add_cte(attempts, notes)
+
+
+def _claim_fresh(fresh: Sequence[DueUser], now: datetime, transport_name: str) -> dict[int, int]:
+    """First claims of the day; returns {user id: log id} for those won. On PostgreSQL the same
+    statement starts their attempts and writes their notifications."""
     dialect = _dialect()
     params = rows_params(dialect, "claims", _CLAIM_COLUMNS, {
         "user_id": [u.user_id for u in fresh], "local_date": [u.local_date for u in fresh],
         "channels": [",".join(u.channels) for u in fresh], "due_count": [u.due_count for u in fresh],
         "by_email": [bool(u.email_channel) for u in fresh], "expires_at": [u.day_end for u in fresh]})
     params.update(now=now, lease=now + timing.SEND_LEASE)
-    return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement(dialect.name), params)}
+    if dialect.name != "postgresql":
+        return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement(dialect.name), params)}
+    in_app = [u for u in fresh if u.in_app_channel]
+    params.update(rows_params(dialect, "note_rows", _NOTE_ROW_COLUMNS, {
+        "user_id": [u.user_id for u in in_app], "message": [notification_text(u.due_count) for u in in_app]}))
+    params["transport"] = transport_name
+    return {user_id: log_id for log_id, user_id in db.session.connection().execute(_fresh_statement_pg(), params)}
 
 
 @lru_cache(maxsize=4)
@@ -195,19 +239,21 @@ def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> li
     """Claim the reminders in ``due`` for this process; returns those it won, with their log ids
     and attempt numbers. A fixed number of statements; the caller commits."""
     fresh, again = split_claims(due)
+    dialect = _dialect()
     won: list[DueUser] = []
     if fresh:
-        ids = _claim_fresh(fresh, now)
+        ids = _claim_fresh(fresh, now, transport_name)
         won += [u.claimed(ids[u.user_id], 1 if u.email_channel else 0) for u in fresh if u.user_id in ids]
     if again:
         attempts = _claim_again(again, now)
         won += [u.claimed(u.log_id, attempts[u.log_id]) for u in again if u.log_id in attempts]
-    senders = [u.log_id for u in won if u.email_channel and u.log_id is not None]
+    # PostgreSQL: the fresh claims' attempts and notifications came with their claim statement.
+    started = [u for u in won if dialect.name != "postgresql" or u.log_status is not None]
+    senders = [u.log_id for u in started if u.email_channel and u.log_id is not None]
     if senders:
-        dialect = _dialect()
         db.session.execute(_attempts_statement(dialect.name),
                            {**_ids_params(dialect, senders), "now": now, "transport": transport_name})
-    in_app = [u for u in won if u.in_app_channel and u.log_status is None]
+    in_app = [u for u in started if u.in_app_channel and u.log_status is None]
     if in_app:
         _notify(in_app, now)
     return won

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Date, String, and_, bindparam, case, func, literal, or_, select, update
@@ -23,7 +24,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from ..accounts.models import User
 from ..drill import queue, today
 from ..drill.models import Card, CardState, ReviewLog
-from ..drill.tally import queue_counts
+from ..drill.tally import Tally, queue_counts
 from ..extensions import db
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
@@ -35,6 +36,8 @@ from .sweep_rules import DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, 
 BATCH_SIZE = 500
 TOP_QUESTIONS = 3
 STREAK_LOOKBACK = timedelta(days=400)
+#: The tally counts a reminder is decided and worded by (what is due now and new today).
+_TALLY_USED = ("learning_now", "reviews_due", "new", "planned")
 
 
 # --- finding ---------------------------------------------------------------------------------
@@ -124,7 +127,8 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
                User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
                s["in_app"].label("in_app_on"), ReminderLog.id.label("log_id"), ReminderLog.status.label("log_status"),
                ReminderLog.attempts.label("attempts"), _language_column().label("language"),
-               User.created_at.label("created_at"))
+               User.created_at.label("created_at"), study_start.label("study_start"),
+               study_end.label("study_end"), study_date.label("study_date"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
         .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
         .where(User.id > bindparam("after_id", type_=db.Integer()),
@@ -133,15 +137,24 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
                *([User.id == bindparam("only_user", type_=db.Integer())] if one_user else []))
         .cte("candidates")
     )
-    candidate_ids = select(candidates.c.user_id)
+    c = candidates.c
     # On PostgreSQL the two aggregates are MATERIALIZED CTEs: the planner estimates one candidate
     # (its filters are CASEs over the zones), so as subqueries it nested-looped the page over
     # today's review counts, sorting and aggregating them again for each of the 500 users
     # (EXPLAIN ANALYZE at 100,000 users: 34 ms of the page's execution; 12 ms materialized).
-    card_counts = (  # the drill's one tally query (prep.drill.today), per user
-        select(Card.user_id.label("user_id"), *today.tally_columns(now, study_end, study_start, study_date))
-        .join(User, User.id == Card.user_id)
-        .where(Card.user_id.in_(candidate_ids))
+    # Both join the candidates, whose study day (a CASE over the pairs) is computed once per
+    # user: not once per card or review row, and not rendered (nor parsed) again in each.
+
+    def by_candidate(user_id: ColumnElement[int]) -> list[ColumnElement[bool]]:
+        # SQLite would scan every card (every review) and probe the candidates; the IN makes it
+        # look them up by index from the candidates. PostgreSQL does that from the join alone.
+        return [] if db.session.get_bind().dialect.name == "postgresql" else [user_id.in_(select(c.user_id))]
+
+    tally = {col.name: col for col in today.tally_columns(now, c.study_end, c.study_start, c.study_date)}
+    card_counts = (  # the drill's tally query (prep.drill.today), per user: the counts a reminder needs
+        select(Card.user_id.label("user_id"), *[tally[name] for name in _TALLY_USED])
+        .join(candidates, c.user_id == Card.user_id)
+        .where(*by_candidate(Card.user_id))
         .group_by(Card.user_id)
         .cte("card_counts").prefix_with("MATERIALIZED", dialect="postgresql")
     )
@@ -149,9 +162,8 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         select(ReviewLog.user_id.label("user_id"),
                func.sum(case((ReviewLog.state_before == CardState.new.value, 1), else_=0)).label("new_done"),
                func.sum(case((ReviewLog.state_before == CardState.review.value, 1), else_=0)).label("reviews_done"))
-        .join(User, User.id == ReviewLog.user_id)
-        .where(ReviewLog.user_id.in_(candidate_ids), ReviewLog.kind == "review",
-               ReviewLog.reviewed_at >= study_start, ReviewLog.reviewed_at < study_end)
+        .join(candidates, c.user_id == ReviewLog.user_id)
+        .where(*by_candidate(ReviewLog.user_id), ReviewLog.kind == "review", ReviewLog.reviewed_at >= c.study_start, ReviewLog.reviewed_at < c.study_end)
         .group_by(ReviewLog.user_id)
         .cte("done_today").prefix_with("MATERIALIZED", dialect="postgresql")
     )
@@ -160,7 +172,7 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
                c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
                func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
-               *[getattr(card_counts.c, name) for name in today.TALLY_FIELDS], c.created_at, scanned.c.user_id)
+               *[getattr(card_counts.c, name) for name in _TALLY_USED], c.created_at, scanned.c.user_id)
         .select_from(scanned)
         .outerjoin(candidates, c.user_id == scanned.c.user_id)
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
@@ -168,6 +180,18 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         .order_by(scanned.c.user_id)
     )
     return stmt
+
+
+@lru_cache(maxsize=4096)  # pure; a page's users share a few combinations of small counts
+def _due_counts(learning_now: int, reviews_due: int, new: int, planned: int, new_per_day: int, reviews_per_day: int,
+                new_done: int, reviews_done: int) -> tuple[int, int, int]:
+    """What a reminder counts (learning, reviews, new) from the tally counts of :data:`_TALLY_USED`
+    within the daily limits, as the drill's :func:`queue_counts` does; their sum is what the
+    drill would show now."""
+    counts = queue_counts(Tally(learning_now=learning_now, reviews_due=reviews_due, new=new, planned=planned),
+                          queue.Limits(new_per_day=new_per_day, reviews_per_day=reviews_per_day),
+                          queue.DoneToday(new=new_done, reviews=reviews_done))
+    return counts.learning_now, counts.reviews_now + counts.planned_now, counts.new_today
 
 
 def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_SIZE,
@@ -182,23 +206,23 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     params = {"after_id": after_id, "batch_size": batch_size}
     if user_id is not None:
         params["only_user"] = user_id
-    rows = db.session.execute(_page_statement(zc, user_id is not None), params).all()
+    # The session's connection, not the session: a Core statement's rows need no ORM loading.
+    rows = db.session.connection().execute(_page_statement(zc, user_id is not None), params).all()
     out = []
     for row in rows:
         if row[0] is None:
             continue  # a user of the page who is not a candidate
-        counts = queue_counts(today.tally_from_row(row, 15), queue.Limits(new_per_day=int(row[12]),
-                                                                           reviews_per_day=int(row[11])),
-                              queue.DoneToday(new=int(row[13]), reviews=int(row[14])))
+        learning, reviews, new = _due_counts(int(row[15] or 0), int(row[16] or 0), int(row[17] or 0),
+                                             int(row[18] or 0), int(row[12]), int(row[11]), int(row[13]),
+                                             int(row[14]))
         clock = clocks[row[3]]
-        if counts.remaining_now <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date, int(row[4]),
-                                                                          row[3]):
+        if learning + reviews + new <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date,
+                                                                              int(row[4]), row[3]):
             continue
         out.append(DueUser(
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
-            day_end=clock.day_end, learning=counts.learning_now, reviews=counts.reviews_now + counts.planned_now,
-            new=counts.new_today,
+            day_end=clock.day_end, learning=learning, reviews=reviews, new=new,
             log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
     return DuePage(due=out, last_id=rows[-1][-1] if len(rows) >= batch_size else None)
 
