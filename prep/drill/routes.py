@@ -7,9 +7,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from babel.dates import format_timedelta
 from markupsafe import Markup
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 from flask_login import login_required
 from sqlalchemy import select
@@ -160,10 +159,8 @@ def rate():
 
 def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime, duration: int | None,
                    ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, Any]:
-    """Both rating views: rate once (another user's card is a 404); a recorded rating that ends
-    the session plans the interview again from its answers, in the same transaction. ``counts``:
-    also the queue counts after it (the tally and today's logs in one statement), read before the
-    commit (which would expire the user)."""
+    """Both rating views: rate once (another user's card is a 404); a recorded rating that ends the session
+    plans the interview again, in the same transaction. ``counts``: the queue counts after it, before the commit."""
     try:
         rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
                                 request_id=request_id, also=interview.interview_ahead_column())
@@ -181,9 +178,8 @@ def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime,
 
 def _once_message(status: str) -> str:
     """What a rating that was not recorded now says: Back then resubmit, or a stale tab."""
-    if status == batch.DUPLICATE:
-        return _("This rating was already recorded.")
-    return _("This card was already rated in another tab.")
+    return (_("This rating was already recorded.") if status == batch.DUPLICATE
+            else _("This card was already rated in another tab."))
 
 
 @bp.route("/drill/batch.json")

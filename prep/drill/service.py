@@ -1,8 +1,5 @@
-"""Drill operations on the database: the next card, rating, undo, counts, study list
-(cramming ahead of schedule is :mod:`prep.drill.cramming`).
-
-Views call these and commit; these functions never commit themselves.
-"""
+"""Drill operations on the database: the next card, rating, undo, counts, study list (cramming
+ahead of schedule is :mod:`prep.drill.cramming`). Views call these and commit; these never commit."""
 from __future__ import annotations
 
 import functools
@@ -77,9 +74,8 @@ def pick_where(pick: queue.Pick) -> tuple[list[Any], tuple[Any, ...]]:
         return [*active, Card.state == CardState.review, Card.due < bindparam("day_end"),
                 planned.not_held(bindparam("study_date"))], by_due
     if pick is queue.Pick.new:
-        # A new card the plan introduces on a later day waits for it (not an ordinary new card).
-        return [*active, Card.state == CardState.new, planned.not_held(bindparam("study_date"))], \
-            (Card.added_at, Card.id)
+        held = planned.not_held(bindparam("study_date"))  # a card the plan introduces later waits for its day
+        return [*active, Card.state == CardState.new, held], (Card.added_at, Card.id)
     if pick is queue.Pick.planned:
         day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
         return [*active, planned.booked_today(bindparam("uid"), day)], by_due
