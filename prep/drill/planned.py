@@ -45,8 +45,7 @@ def booked_today(user_id: int, day: StudyDay) -> ColumnElement[bool]:
 def not_held(study_date: Any) -> ColumnElement[bool]:
     """False for a card the plan holds back on ``study_date``: it has bookings (or a hold row) on
     a later day (its interview is still ahead) and no booking on this day. Such a card is not
-    offered as an ordinary due review even when FSRS makes it due, nor, while new, as an ordinary
-    new card under the daily new-card limit: the plan decided when it is introduced and
+    offered as an ordinary due review even when FSRS makes it due: the plan decided when it is
     reviewed, its last review included. From the day its hold ends (its last interview) this is
     true again and plain FSRS takes over. ``study_date`` is a value, a bound parameter or a
     column (the reminder sweep's ``CASE``)."""
