@@ -1,7 +1,8 @@
 """Profile the drill requests in-process: ``python -m bench.profile [--db sqlite|postgresql] [--scale S]``.
 
 Generates a drill database like :mod:`bench.run`, logs one user in through Flask's test client
-(CSRF on), then for GET /drill and POST /drill/rate prints the SQL statements of one request
+(CSRF on), then for GET /healthz (the floor), GET /drill, the card-batch JSON and POST /drill/rate
+prints the SQL statements of one request
 and a pyinstrument profile of many (``pip install pyinstrument``). Text goes to
 ``bench/results/profile-<db>.txt``.
 """
@@ -64,7 +65,10 @@ def profile(kind: str, scale: float, requests: int) -> str:
             card[1] += 1
             return r
 
-        requests_by_name = {"GET /drill": lambda: client.get("/drill"), "POST /drill/rate": rate}
+        # The floor first: each request's "ms each" reads against it (issue 20's ratios).
+        requests_by_name = {"GET /healthz": lambda: client.get("/healthz"), "GET /drill": lambda: client.get("/drill"),
+                            "GET /drill/batch.json?n=5": lambda: client.get("/drill/batch.json?n=5"),
+                            "POST /drill/rate": rate}
         for name, call in requests_by_name.items():
             statements: list[str] = []
 
