@@ -45,8 +45,7 @@ def _pick_statement(pick: queue.Pick, rows: bool = False) -> Select:
     built once (issue 20), bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
     ``day_end``, ``study_date``, ``seen`` (a list) and ``want`` (the limit)."""
     where, order = service.pick_where(pick)
-    statement = (select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id)
-                 if rows else select(Card.id))
+    statement = _with_questions() if rows else select(Card.id)
     return (statement.where(*where, Card.id.not_in(bindparam("seen", expanding=True)))
             .order_by(*order).limit(bindparam("want")))
 
@@ -140,6 +139,11 @@ _CARD_COLUMNS = (Card.id, Card.version, Card.state, Card.step, Card.stability, C
 _QUESTION_COLUMNS = (Question.id, Question.text, Question.lang, Question.translation_of)
 
 
+def _with_questions() -> Select:
+    """Cards with their questions, :func:`_card_of`'s columns (the picks and one card add the rest)."""
+    return select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id)
+
+
 @functools.cache
 def _links_statement() -> Select:
     qe = QuestionExplanation
@@ -176,14 +180,12 @@ def _first_statement(pick: queue.Pick) -> Select:
     """The first card of one kind with its question, as :func:`service.next_card` picks it (bound
     as its statements are), built once."""
     where, order = service.pick_where(pick)
-    return (select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id)
-            .where(*where).order_by(*order).limit(1))
+    return _with_questions().where(*where).order_by(*order).limit(1)
 
 
 @functools.cache
 def _own_card_statement() -> Select:
-    return select(*_CARD_COLUMNS, *_QUESTION_COLUMNS).join(Question, Question.id == Card.question_id).where(
-        Card.id == bindparam("cid"), Card.user_id == bindparam("uid"))
+    return _with_questions().where(Card.id == bindparam("cid"), Card.user_id == bindparam("uid"))
 
 
 def _complete(row: Any) -> BatchCard | None:

@@ -232,12 +232,13 @@ class RatedCard:
 
 
 _RATED = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "version", "buried_until")
+_READ = [f for f in RatedCard.__dataclass_fields__ if f != "buried_until"]  # the locked read's card columns
 
 
 @functools.cache
 def _locked_card_statement(also: Any = None) -> Select:
     """The rated card, locked, its siblings due today and the caller's ``also`` column, if any."""
-    columns = [getattr(Card, f) for f in RatedCard.__dataclass_fields__ if f != "buried_until"]
+    columns = [getattr(Card, f) for f in _READ]
     extra = [due_siblings_column()] + ([also] if also is not None else [])
     return select(*columns, *extra).where(
         Card.id == bindparam("cid"), Card.user_id == bindparam("uid")).with_for_update(of=Card)
@@ -283,7 +284,7 @@ def rate(user: User, card_id: int, shown_version: int, rating: int, now: datetim
         raise CardNotFound(card_id)
     if row.version != shown_version:
         return RateResult(recorded=False, card=get_card(user, card_id))
-    fields = len(RatedCard.__dataclass_fields__) - 1
+    fields = len(_READ)
     card = RatedCard(*row[:fields])
     duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
     memory = memory_of(card)

@@ -74,7 +74,7 @@ def _tally_statement() -> Select:
 
 def done_columns() -> list[Any]:
     """Today's new cards and reviews answered (ratings only) and every log of today, as the
-    aggregates of :class:`queue.DoneToday` over the user's logs from ``start`` to ``end`` (bound)."""
+    aggregates of :class:`queue.DoneToday` over the logs :func:`todays_logs` selects."""
     rating = ReviewLog.kind == "review"
 
     def ratings_from(state: CardState) -> Any:

@@ -42,13 +42,17 @@ def questions_fingerprint(*where: Any) -> tuple[int, int | None, str | None]:
     """(count, highest id, that row's normalised text) of the questions matching ``where``: the
     bank only grows between imports, so a cache of them is still good while these agree. One
     statement."""
+    count, max_id, last_norm = db.session.execute(_fingerprint_statement(*where)).one()
+    return count, max_id, last_norm
+
+
+def _fingerprint_statement(*where: Any) -> Select[Any]:
+    """:func:`questions_fingerprint`'s statement (also a part of :func:`_bank_check_statement`)."""
     counted = select(func.count(Question.id).label("count"), func.max(Question.id).label("max_id")) \
         .where(*where).subquery()
     last = aliased(Question)
-    count, max_id, last_norm = db.session.execute(
-        select(counted.c.count, counted.c.max_id, last.norm)
-        .select_from(counted.outerjoin(last, last.id == counted.c.max_id))).one()
-    return count, max_id, last_norm
+    return (select(counted.c.count, counted.c.max_id, last.norm.label("last_norm"))
+            .select_from(counted.outerjoin(last, last.id == counted.c.max_id)))
 
 
 def explanations_fingerprint() -> tuple[Any, ...]:
@@ -84,16 +88,15 @@ def bank_check() -> BankCheck:
 @functools.cache
 def _bank_check_statement() -> Select[Any]:
     """:func:`bank_check`'s statement (built once: building it cost more than running it)."""
-    counted = select(func.count(Question.id).label("count"), func.max(Question.id).label("max_id")) \
-        .where(*_bank_filter()).subquery()
+    fingerprint = _fingerprint_statement(*_bank_filter()).subquery()
     # Every explanation, and the live ones as linker_key_query counts them, in one pass over the table.
     is_live = live()
     content = select(func.count(Explanation.id), func.max(Explanation.updated_at),
                      func.count(case((is_live, Explanation.id))), func.max(case((is_live, Explanation.updated_at))),
                      func.max(case((is_live, Explanation.id)))).subquery()
-    last, since = aliased(Question), aliased(Question)
-    return (select(*counted.c, last.norm, since.norm, *content.c)
-            .select_from(counted.join(content, true()).outerjoin(last, last.id == counted.c.max_id)
+    since = aliased(Question)
+    return (select(*fingerprint.c, since.norm, *content.c)
+            .select_from(fingerprint.join(content, true())
                          .outerjoin(since, since.id == bindparam("since_id", type_=Integer))))
 
 
