@@ -177,14 +177,17 @@ def test_unchanged_resync_reads_only_paths_and_hashes(app, tmp_path):
     assert again.updated == ["collectives/tree-allreduce.md"] and again.unchanged == 1
 
 
-def test_linker_is_reused_until_the_explanations_change(app, tmp_path):
-    from prep.content.sync import current_linker
-
+def _synced_one_doc(tmp_path, related: str):
+    """A content tree with the ring-allreduce explanation, synced and committed, and its linker."""
     root = tmp_path / "content"
-    write(root, "collectives/ring-allreduce.md", DOC.format(related="tree-allreduce"))
+    write(root, "collectives/ring-allreduce.md", DOC.format(related=related))
     sync_tree(root)
     db.session.commit()
-    first = current_linker()
+    return root, current_linker()
+
+
+def test_linker_is_reused_until_the_explanations_change(app, tmp_path):
+    root, first = _synced_one_doc(tmp_path, "tree-allreduce")
     assert current_linker() is first
     assert not any(s.upper().startswith("SELECT EXPLANATIONS.ID") for s in _statements(current_linker))
     write(root, "collectives/tree-allreduce.md", OTHER)  # added
@@ -251,11 +254,7 @@ def _one_question_posting(company: str, question: str) -> str:
 
 
 def test_an_import_reads_the_explanations_once_and_reuses_the_cached_linker(app, tmp_path):
-    root = tmp_path / "content"
-    write(root, "collectives/ring-allreduce.md", DOC.format(related="ring-allreduce"))
-    sync_tree(root)
-    db.session.commit()
-    first = current_linker()
+    root, first = _synced_one_doc(tmp_path, "ring-allreduce")
     db.session.commit()
     seen = _statements(lambda: postings_service.import_posting(
         None, _one_question_posting("Acme", "What limits NVLink bandwidth between GPUs in practice?"), FIXED_NOW))
@@ -266,11 +265,7 @@ def test_an_import_reads_the_explanations_once_and_reuses_the_cached_linker(app,
 
 
 def test_an_import_after_a_sync_in_the_same_transaction_sees_the_new_explanation(app, tmp_path):
-    root = tmp_path / "content"
-    write(root, "collectives/ring-allreduce.md", DOC.format(related="ring-allreduce"))
-    sync_tree(root)
-    db.session.commit()
-    first = current_linker()
+    root, first = _synced_one_doc(tmp_path, "ring-allreduce")
     postings_service.import_posting(None, _one_question_posting("Acme", "How would you shard a model across GPUs?"),
                                     FIXED_NOW)
     db.session.commit()  # both caches filled
