@@ -51,21 +51,25 @@ def table(cells: list[simulate.Cell], target: float) -> str:
 
 def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
     """Interview mode over several seeds: per cell the mean (min..max) of what the learner recalled
-    and of what the day-0 plan said, the verdict error (recalled - said) and how many seeds fail it."""
+    and of what the day-0 plan said, the verdict error (recalled - said), the last plan's error (the
+    day before the interview) and how many seeds fail the check (on the day-0 verdict)."""
     rows = ["| learner | days | questions | recalled: mean (min..max) | day-0 plan said: mean (min..max) "
-            "| on track | error: mean (min..max) | answers: interview / cram | seeds failed |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "| on track | error: mean (min..max) | last plan's error | answers: interview / cram | seeds failed |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     keys: dict[tuple, dict[int, dict[str, simulate.Cell]]] = {}
     for seed, cells in by_seed.items():
         for cell in cells:
             keys.setdefault((cell.profile, cell.horizon, cell.questions), {}).setdefault(seed, {})[cell.strategy] = cell
     per_profile: dict[str, list[float]] = {}
     failed_by_profile: dict[str, int] = {}
+    per_profile_late: dict[str, list[float]] = {}
     for (profile, horizon, questions), seeds in keys.items():
         modes = [s["interview"] for s in seeds.values() if "interview" in s]
         if not modes:
             continue
         errors = [m.recalled - m.predicted for m in modes]
+        late = [m.recalled - (m.last_predicted if m.last_predicted is not None else m.predicted) for m in modes]
+        per_profile_late.setdefault(profile, []).extend(late)
         failed = sum(_fails(s["interview"], s.get("cram"), target) for s in seeds.values() if "interview" in s)
         crams = [s["cram"].reviews for s in seeds.values() if "cram" in s]
         per_profile.setdefault(profile, []).extend(errors)
@@ -76,14 +80,18 @@ def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
         cram = f"{sum(crams) / len(crams):.0f}" if crams else "-"
         rows.append(f"| {profile} | {horizon} | {questions} | {spread([m.recalled for m in modes])} "
                     f"| {spread([m.predicted for m in modes])} | {sum(bool(m.on_track) for m in modes)}/{len(modes)} "
-                    f"| {spread(errors, '+')} | {sum(m.reviews for m in modes) / len(modes):.0f} / {cram} "
+                    f"| {spread(errors, '+')} | {spread(late, '+')} | {sum(m.reviews for m in modes) / len(modes):.0f} / {cram} "
                     f"| {failed}/{len(modes)} |")
     rows.append("")
-    rows.append("| learner | cells x seeds | mean abs error | worst error | error over 0.03 | check failed |")
-    rows.append("|---|---|---|---|---|---|")
+    rows.append("| learner | cells x seeds | mean abs error | worst error | error over 0.03 "
+                "| last plan: mean abs error, over 0.03 | check failed |")
+    rows.append("|---|---|---|---|---|---|---|")
     for profile, errors in per_profile.items():
+        late = per_profile_late[profile]
         rows.append(f"| {profile} | {len(errors)} | {sum(map(abs, errors)) / len(errors):.3f} "
-                    f"| {max(errors, key=abs):+.3f} | {sum(abs(e) > 0.03 for e in errors)} | {failed_by_profile[profile]} |")
+                    f"| {max(errors, key=abs):+.3f} | {sum(abs(e) > 0.03 for e in errors)} "
+                    f"| {sum(map(abs, late)) / len(late):.3f}, {sum(abs(e) > 0.03 for e in late)} "
+                    f"| {failed_by_profile[profile]} |")
     return "\n".join(rows)
 
 

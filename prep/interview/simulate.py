@@ -60,6 +60,8 @@ CRAM_DAYS = 2
 #: calibration from it.
 HISTORY_DAYS = 28
 HISTORY_QUESTIONS = 80
+#: The history's questions are numbered from here (the interview's from 0).
+HISTORY_INDEX = 100_000
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Cell:
     on_track: bool | None = None     # interview mode: the first plan met the target
     minutes_needed: float | None = None
     message: str = ""
+    last_predicted: float | None = None  # interview mode: the last plan's (the day before) prediction
 
 
 @dataclass
@@ -163,7 +166,7 @@ def history(profile: str, start: date = date(2026, 3, 2), seed: int = 1) -> _Run
     learner = PROFILES[profile]
     run = _Run(learner=learner, rng=random.Random(f"{seed}-{profile}-history"),
                app=recall.scheduler_for(scheduling.SchedulerSettings(enable_fuzzing=False)),
-               truth=_truth(learner), cards=[_Card(100_000 + i) for i in range(HISTORY_QUESTIONS)])
+               truth=_truth(learner), cards=[_Card(HISTORY_INDEX + i) for i in range(HISTORY_QUESTIONS)])
     for day in range(-HISTORY_DAYS, 0):
         session = datetime.combine(start + timedelta(days=day), time(SESSION_HOUR), tzinfo=timezone.utc)
         due = sorted((c for c in run.cards if c.memory is not None and c.memory.due < session + timedelta(hours=20)),
@@ -202,6 +205,7 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
     interview = plans.Interview(1, interview_day, tuple(range(questions)))
     per_day = math.ceil(questions / max(1, horizon - CRAM_DAYS))
     first: plans.Plan | None = None
+    last: plans.Plan | None = None
     for day in range(horizon):
         today = start + timedelta(days=day)
         session = datetime.combine(today, time(SESSION_HOUR), tzinfo=timezone.utc)
@@ -216,7 +220,7 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
                 answers_per_new=plans.answers_per_new(_first_day_answers(run.log)))
             plan = make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings,
                                    session, explain_shortfall=first is None)
-            first = first or plan
+            first, last = first or plan, plan
             planned = plan.day(today)
             order = list(planned.reviews) + list(planned.new) if planned else []
             run.session([run.cards[i] for i in order], session, day)
@@ -237,7 +241,8 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
         forecast = first.interviews[0]
         cell = Cell(**{**cell.__dict__, "predicted": round(forecast.recall_on_day, 3),
                        "on_track": first.shortfall is None, "message": first.message(),
-                       "minutes_needed": first.shortfall.minutes_needed if first.shortfall else None})
+                       "minutes_needed": first.shortfall.minutes_needed if first.shortfall else None,
+                       "last_predicted": round(last.interviews[0].recall_on_day, 3) if last else None})
     return cell
 
 
