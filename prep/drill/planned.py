@@ -6,8 +6,8 @@ Database edge; views commit.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
-
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import and_, delete, exists, not_, or_, select
@@ -60,3 +60,40 @@ def bookings(user_id: int, since: date) -> list[tuple[int, date]]:
         select(PlannedReview.card_id, PlannedReview.day).where(
             PlannedReview.user_id == user_id, PlannedReview.day >= since, PlannedReview.hold.is_(False))
         .order_by(PlannedReview.day))]
+
+
+def planned_from(since: date) -> ColumnElement[bool]:
+    """True for a card with a booking or a hold on ``since`` or later: the cards a forecast of
+    the days from ``since`` on reads through :func:`planned_cards`, and only those."""
+    return exists().where(PlannedReview.card_id == Card.id, PlannedReview.day >= since)
+
+
+@dataclass(frozen=True)
+class PlannedCard:
+    """A studied card the plan books (or holds) from some day on, as a forecast reads it."""
+
+    card_id: int
+    due: Any                     # what the caller selected for the due date (a time, a day number)
+    state: CardState
+    last_review: datetime | None
+    booked: frozenset[date]
+    holds: frozenset[date]
+
+
+def planned_cards(user_id: int, since: date, due: Any = Card.due, *where: Any) -> list[PlannedCard]:
+    """The user's unsuspended studied (not new) cards with bookings or a hold from ``since`` on,
+    each with ``due`` (a column over ``Card.due``), its booked days and hold days from then on (one
+    query; ``where``: more conditions on the card). New cards are left out: a forecast counts
+    them from the pool of new cards, booked or not."""
+    rows = db.session.execute(
+        select(Card.id, due, Card.state, Card.last_review, PlannedReview.day, PlannedReview.hold)
+        .join(PlannedReview, PlannedReview.card_id == Card.id)
+        .where(Card.user_id == user_id, PlannedReview.day >= since, Card.suspended.is_(False),
+               Card.state != CardState.new, *where)
+        .order_by(Card.id))
+    found: dict[int, tuple[Any, CardState, datetime | None, set[date], set[date]]] = {}
+    for card_id, card_due, state, last_review, day, hold in rows:
+        entry = found.setdefault(card_id, (card_due, state, last_review, set(), set()))
+        entry[4 if hold else 3].add(day)
+    return [PlannedCard(card_id, d, st, last, frozenset(booked), frozenset(holds))
+            for card_id, (d, st, last, booked, holds) in found.items()]

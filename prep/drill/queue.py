@@ -4,6 +4,7 @@ Pure module: no Flask, no database. ``now`` is always a UTC-aware datetime.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from enum import Enum
@@ -96,12 +97,23 @@ def with_planned(order: list[Pick]) -> list[Pick]:
     return order[:at] + [Pick.planned] + order[at:]
 
 
-def held_by_plan(booked_days: set[date], today: date) -> bool:
-    """Whether a plan holds a card back today (interview mode): it has bookings on a later day
-    and none today, so it is not offered as an ordinary due review even when FSRS makes it due.
-    With no bookings ahead (after the interview) FSRS decides again. The queries' form of this
-    rule is :func:`prep.drill.planned.not_held`."""
-    return today not in booked_days and any(d > today for d in booked_days)
+def held_by_plan(booked_days: Collection[date], today: date, hold_days: Collection[date] = ()) -> bool:
+    """Whether a plan holds a card back today (interview mode): it has bookings (or a ``hold``
+    row, ``hold_days``) on a later day and no booking today, so it is not offered as an ordinary
+    due review even when FSRS makes it due. With nothing ahead (after the interview) FSRS decides
+    again. The queries' form of this rule is :func:`prep.drill.planned.not_held`."""
+    return today not in booked_days and any(d > today for d in (*booked_days, *hold_days))
+
+
+def forecast_days(due_day: date, booked_days: Collection[date], hold_days: Collection[date] = (), *,
+                  holdable: bool = True) -> tuple[date | None, frozenset[date]]:
+    """Where a studied card counts in a forecast of the drill's days (the stats page, the
+    calendar feed): on its FSRS due day ``due_day`` unless the plan holds it back then
+    (:func:`held_by_plan`; only review cards are held, ``holdable``: learning steps never are),
+    and on each day the plan booked it. Returns (the due day or None, the booked days other than
+    the due day, so a card counts once a day)."""
+    due = None if holdable and held_by_plan(booked_days, due_day, hold_days) else due_day
+    return due, frozenset(booked_days) - {due}
 
 
 def streak(review_days: set[date], today: date) -> int:

@@ -13,11 +13,11 @@ from urllib.parse import urlsplit
 
 from flask import current_app
 from werkzeug.routing import MapAdapter
-from sqlalchemy import Select, and_, bindparam, func, or_, select, update
+from sqlalchemy import Select, and_, bindparam, func, not_, or_, select, update
 from sqlalchemy.orm import aliased
 
 from ..accounts.models import User
-from ..drill import queue
+from ..drill import planned, queue
 from ..drill import service as drill_service
 from ..drill.models import Card, CardState
 from ..extensions import db
@@ -170,22 +170,33 @@ def settings_for_calendar_token(token: str) -> ReminderSettings | None:
 
 def feed_days(user: User, now: datetime, days: int = calendar.FEED_DAYS) -> list[calendar.FeedDay]:
     """Today's exact count, then a forecast: reviews falling due each later day (within the
-    daily limit) plus new cards while the pool lasts."""
+    daily limit) plus new cards while the pool lasts. Under an interview plan a card counts on
+    the days it is booked (not limited, as in the drill) and on its due day only when the plan
+    does not hold it back then (:func:`queue.forecast_days`)."""
     counts = drill_service.counts(user, now)
     today = drill_service.study_day(user, now)
     tz = user_zone(user.timezone)
     bounds = [queue.day_bounds(today.day + timedelta(days=k), tz, user.day_start_hour) for k in range(days)]
+    later = today.day + timedelta(days=1)
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= bounds[-1].end))
     dues = db.session.scalars(select(Card.due).where(
         Card.user_id == user.id, active, Card.state != CardState.new,
-        Card.due >= today.end, Card.due < bounds[-1].end)).all()
+        Card.due >= today.end, Card.due < bounds[-1].end, not_(planned.planned_from(later)))).all()
+    due_days = [next((b.day for b in bounds if b.start <= d < b.end), None) for d in dues]
+    booked_days: list[date] = []
+    for card in planned.planned_cards(user.id, later, Card.due, active):
+        due_day = next((b.day for b in bounds[1:] if b.start <= card.due < b.end), None)
+        due, booked = (queue.forecast_days(due_day, card.booked, card.holds, holdable=card.state == CardState.review)
+                       if due_day is not None else (None, card.booked))
+        due_days.append(due)
+        booked_days += booked
     pool = db.session.scalar(select(func.count(Card.id)).where(
         Card.user_id == user.id, Card.suspended.is_(False), Card.state == CardState.new)) or 0
     pool -= counts.new_available
     local_today = timing.zone_clock(now, user.timezone).local_date
     out = [calendar.FeedDay(day=local_today, cards=counts.remaining_today)]
     for k, b in enumerate(bounds[1:], start=1):
-        reviews = min(sum(1 for d in dues if b.start <= d < b.end), user.reviews_per_day)
+        reviews = min(due_days.count(b.day), user.reviews_per_day) + booked_days.count(b.day)
         new = max(0, min(user.new_per_day, pool))
         pool -= new
         out.append(calendar.FeedDay(day=local_today + timedelta(days=k), cards=reviews + new))

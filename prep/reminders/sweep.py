@@ -129,7 +129,7 @@ def _page_extras(senders: list[DueUser], now: datetime) -> tuple[dict, dict, dic
     """Top questions and streaks for a page, in two queries; when a row breaks them, the same
     per user, so only the users whose rows are bad are left out."""
     try:
-        return top_questions([u.user_id for u in senders], now), streaks(senders, now), {}
+        return top_questions(senders, now), streaks(senders, now), {}
     except Exception:  # noqa: BLE001 - narrowed below to the users it comes from
         db.session.rollback()
         log.warning("reminder sweep: a page's extras failed; retrying user by user", exc_info=True)
@@ -138,7 +138,7 @@ def _page_extras(senders: list[DueUser], now: datetime) -> tuple[dict, dict, dic
     broken: dict[DueUser, str] = {}
     for user in senders:
         try:
-            questions.update(top_questions([user.user_id], now))
+            questions.update(top_questions([user], now))
             streak_of.update(streaks([user], now))
         except Exception as err:  # noqa: BLE001
             db.session.rollback()

@@ -22,7 +22,7 @@ from sqlalchemy import Date, String, and_, bindparam, case, func, literal, or_, 
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
-from ..drill import queue, today
+from ..drill import planned, queue, today
 from ..drill.models import Card, CardState, ReviewLog
 from ..drill.tally import Tally, queue_counts
 from ..extensions import db
@@ -172,7 +172,8 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
                c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
                func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
-               *[getattr(card_counts.c, name) for name in _TALLY_USED], c.created_at, scanned.c.user_id)
+               *[getattr(card_counts.c, name) for name in _TALLY_USED], c.study_date, c.study_start, c.study_end,
+               c.created_at, scanned.c.user_id)
         .select_from(scanned)
         .outerjoin(candidates, c.user_id == scanned.c.user_id)
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
@@ -209,6 +210,7 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     # The session's connection, not the session: a Core statement's rows need no ORM loading.
     rows = db.session.connection().execute(_page_statement(zc, user_id is not None), params).all()
     out = []
+    study_days: dict[tuple[Any, Any, Any], queue.StudyDay] = {}  # one object per (zone, day start)
     for row in rows:
         if row[0] is None:
             continue  # a user of the page who is not a candidate
@@ -216,6 +218,10 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
                                              int(row[18] or 0), int(row[12]), int(row[11]), int(row[13]),
                                              int(row[14]))
         clock = clocks[row[3]]
+        day_key = (row[19], row[20], row[21])
+        study = study_days.get(day_key)
+        if study is None:
+            study = study_days[day_key] = queue.StudyDay(day=row[19], start=row[20], end=row[21])
         if learning + reviews + new <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date,
                                                                               int(row[4]), row[3]):
             continue
@@ -223,7 +229,7 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
             user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
             email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
             day_end=clock.day_end, learning=learning, reviews=reviews, new=new,
-            log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10]))
+            log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10], study_day=study))
     return DuePage(due=out, last_id=rows[-1][-1] if len(rows) >= batch_size else None)
 
 
@@ -258,18 +264,39 @@ def expire_ended_days(now: datetime) -> int:
 
 # --- message content (batched) ---------------------------------------------------------------
 
-def top_questions(user_ids: Sequence[int], now: datetime, limit: int = TOP_QUESTIONS) -> dict[int, list[str]]:
-    """The first few questions each user will see (one query for all users)."""
-    if not user_ids:
+def top_questions(users: Sequence[DueUser], now: datetime, limit: int = TOP_QUESTIONS) -> dict[int, list[str]]:
+    """The first few questions each user will see (one query for all users): learning and review
+    cards due within a day and new cards, as the drill offers them on the user's study day under
+    an interview plan: a card booked for that day counts like a due one (after them, before new
+    cards), a review card the plan holds back does not (:func:`planned.not_held`)."""
+    if not users:
         return {}
+    by_day: dict[queue.StudyDay, list[int]] = defaultdict(list)
+    for user in users:  # the study day the page query computed (a few distinct ones a sweep); a
+        # DueUser queued before it was carried falls back to the default day start
+        by_day[user.study_day or queue.study_day(now, user.timezone)].append(user.user_id)
+
+    def per_user(value: Callable[[queue.StudyDay], Any], type_: Any) -> ColumnElement[Any]:
+        return case(*[(User.id.in_(ids), literal(value(day), type_)) for day, ids in by_day.items()])
+
+    user_ids = [u.user_id for u in users]
+    user_days = (select(User.id.label("user_id"), per_user(lambda d: d.day, Date()).label("study_date"),
+                        per_user(lambda d: d.start, UTCDateTime()).label("study_start"))
+                 .where(User.id.in_(user_ids)).cte("user_days"))
+    ud = user_days.c
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
+    horizon = now + timedelta(days=1)
+    due_soon = and_(Card.due <= horizon, or_(Card.state != CardState.review, planned.not_held(ud.study_date)))
+    booked = planned.booked_today(Card.user_id, queue.StudyDay(day=ud.study_date, start=ud.study_start, end=None))
     rank = func.row_number().over(
         partition_by=Card.user_id,
-        order_by=(case((Card.state == CardState.new, 1), else_=0), Card.due, Card.id)).label("rank")
+        order_by=(case((and_(Card.state != CardState.new, Card.due <= horizon), 0), (booked, 1), else_=2),
+                  Card.due, Card.id)).label("rank")
     inner = (select(Card.user_id.label("user_id"), Question.text.label("text"), rank)
+             .join(user_days, ud.user_id == Card.user_id)
              .join(Question, Question.id == Card.question_id)
-             .where(Card.user_id.in_(list(user_ids)), active,
-                    or_(Card.state == CardState.new, Card.due <= now + timedelta(days=1)))
+             .where(Card.user_id.in_(user_ids), active,
+                    or_(Card.state == CardState.new, booked, due_soon))
              .subquery())
     out: dict[int, list[str]] = defaultdict(list)
     for user_id, text, _rank in db.session.execute(

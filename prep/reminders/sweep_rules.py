@@ -37,6 +37,9 @@ class DueUser:
     log_status: str | None = None
     attempts: int = 0
     language: str | None = None  # the user's UI language, when set
+    #: The user's study day now (zone and day start), as the page query computed it: the day an
+    #: interview plan's bookings name. None only in a DueUser made before it was carried.
+    study_day: queue.StudyDay | None = None
 
     @property
     def due_count(self) -> int:

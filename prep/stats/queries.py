@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import BigInteger, Float, Integer, and_, case, cast, func, literal, select
+from sqlalchemy import BigInteger, Float, Integer, and_, case, cast, func, literal, or_, select
 from sqlalchemy.exc import DataError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
 from ..drill import queue, scheduling
 from ..drill.cards import memory_of
-from ..drill.models import Card, CardState, ReviewLog
+from ..drill.models import Card, CardState, PlannedReview, ReviewLog
 from ..extensions import db
 from ..questions.models import Question
 from . import compute
@@ -74,13 +74,41 @@ def daily_activity(user: User, first: queue.StudyDay, last: queue.StudyDay) -> d
 
 def due_by_day(user: User, today: queue.StudyDay, days: int = compute.FORECAST_DAYS) -> dict[date, int]:
     """Unsuspended studied cards due per study day up to ``days`` ahead (overdue ones on their own
-    past days: :func:`compute.forecast` folds them into today)."""
+    past days: :func:`compute.forecast` folds them into today), as the drill will offer them under
+    an interview plan: a card the plan books or holds from today on counts on its booked days and
+    on its due day (today when overdue) only when not held back then (:func:`queue.forecast_days`).
+
+    One query: the cards without such rows grouped by due day, those with them one row per
+    booking or hold (their rows from today on, outer-joined)."""
     end = today.start + timedelta(days=days + 1)
-    inner = (select(day_number(Card.due, user, today.start, end).label("day"))
+    row = and_(PlannedReview.card_id == Card.id, PlannedReview.day >= today.day)
+    in_plan = PlannedReview.id.is_not(None)
+    inner = (select(day_number(Card.due, user, today.start, end).label("day"), PlannedReview.card_id.label("card_id"),
+                    case((in_plan, Card.state), else_=None).label("state"),
+                    case((in_plan, Card.last_review), else_=None).label("last_review"),
+                    PlannedReview.day.label("booked"), PlannedReview.hold.label("hold"))
+             .outerjoin(PlannedReview, row)
              .where(Card.user_id == user.id, Card.suspended.is_(False), Card.state != CardState.new,
-                    Card.due < end).subquery())
-    rows = db.session.execute(select(inner.c.day, func.count()).group_by(inner.c.day))
-    return {compute.from_day_number(int(d)): int(n) for d, n in rows}
+                    or_(Card.due < end, in_plan)).subquery())
+    c = inner.c
+    out: dict[date, int] = {}
+    plan: dict[int, tuple[date, Any, Any, set[date], set[date]]] = {}
+    for day, card_id, state, last_review, booked, hold, n in db.session.execute(
+            select(c.day, c.card_id, c.state, c.last_review, c.booked, c.hold, func.count())
+            .group_by(c.day, c.card_id, c.state, c.last_review, c.booked, c.hold)):
+        if card_id is None:
+            due = compute.from_day_number(int(day))
+            out[due] = out.get(due, 0) + int(n)
+        else:
+            entry = plan.setdefault(card_id, (compute.from_day_number(int(day)), state, last_review, set(), set()))
+            entry[4 if hold else 3].add(booked)
+    for due_day, state, last_review, booked_days, hold_days in plan.values():
+        due, booked = queue.forecast_days(max(due_day, today.day), booked_days, hold_days,
+                                          holdable=state == CardState.review)
+        answered_today = last_review is not None and last_review >= today.start
+        for day in ([due] if due else []) + [d for d in booked if d > today.day or not answered_today]:
+            out[day] = out.get(day, 0) + 1
+    return out
 
 
 def retention_rows(user: User, today: queue.StudyDay, weeks: int = compute.RETENTION_WEEKS
