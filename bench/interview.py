@@ -147,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout.write(text + "\n")
     again: list[simulate.Cell] = []
     if args.check_needed:
-        text, again = needed_table(cells, args.seed, args.target)
-        sys.stdout.write("\n" + text + "\n")
+        needed, again = needed_table(cells, args.seed, args.target)
+        sys.stdout.write("\n" + needed + "\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump({"target": args.target, "budget_minutes": args.budget, "seed": args.seed,

@@ -9,8 +9,8 @@ from prep.drill import scheduling
 from prep.drill.cards import CardMemory, CardState
 from prep.interview import recall
 from prep.interview.planner import make_plan
-from prep.interview.plans import (DEFAULT_SECONDS_PER_REVIEW, Interview, PlanCard, PlanError, PlanSettings, planned_day,
-                                  seconds_per_review)
+from prep.interview.plans import (DEFAULT_SECONDS_PER_REVIEW, Interview, PlanCard, PlanError, PlanSettings,
+                                  first_ratings, planned_day, seconds_per_review)
 
 NOW = datetime(2026, 3, 2, 7, 0, tzinfo=timezone.utc)  # 07:00 UTC: study day 2026-03-02
 TODAY = date(2026, 3, 2)
@@ -245,3 +245,29 @@ def test_a_plan_made_again_after_a_session_does_not_fill_the_day_again() -> None
     assert again.days[0].minutes <= settings.budget_minutes + 1e-9
     assert len(again.days[0].new) + len(again.days[0].reviews) <= 1
     assert not set(again.days[0].reviews) & set(today.new)  # studied today: next review on a later day
+
+
+def test_first_answer_shares_from_history_else_none() -> None:
+    assert first_ratings([3] * 9) is None  # too little history: the planner assumes Good
+    assert first_ratings([1, 1, 2, 3, 3, 3, 3, 3, 4, 4, 0, 5]) == pytest.approx((0.2, 0.1, 0.5, 0.2))
+    with pytest.raises(PlanError):
+        PlanSettings(first_ratings=(0.5, 0.5, 0.5, 0.0))
+
+
+def test_first_answers_other_than_good_cost_the_reviews_that_repair_them() -> None:
+    interview = Interview(1, TODAY + timedelta(days=14), tuple(range(1, 41)))
+    good = make_plan(unseen(40), [interview], PlanSettings(budget_minutes=600), NOW)
+    same = make_plan(unseen(40), [interview], PlanSettings(budget_minutes=600, first_ratings=(0, 0, 1, 0)), NOW)
+    forgetful = make_plan(unseen(40), [interview],
+                          PlanSettings(budget_minutes=600, first_ratings=(0.35, 0.2, 0.4, 0.05)), NOW)
+    assert same.total_answers == pytest.approx(good.total_answers)
+    # more answers for the same recall: the Again and Hard shares need more reviews
+    assert forgetful.total_answers > good.total_answers + 0.2 * 40
+    assert forgetful.interviews[0].recall_on_day == pytest.approx(good.interviews[0].recall_on_day, abs=0.02)
+    # on the least budget that reaches the target on the Good path, the candidate who often forgets
+    # is told it does not
+    def met(minutes: int, shares=None) -> bool:
+        return make_plan(unseen(40), [interview], PlanSettings(budget_minutes=minutes, first_ratings=shares), NOW,
+                         explain_shortfall=False).interviews[0].met
+    least = next(m for m in range(1, 120) if met(m))
+    assert not met(least, (0.35, 0.2, 0.4, 0.05))

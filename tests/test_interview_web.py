@@ -207,19 +207,20 @@ def test_seconds_per_review_and_calibration_come_from_history(setup, make_questi
             db.session.add(ReviewLog(card_id=card.id, user_id=user.id, card_version=200 + i, rating=3,
                                      reviewed_at=clock.now - timedelta(days=50, minutes=10 - i), duration_ms=40_000,
                                      state_before=state, state_after="learning", card_before={}))
-    for q in questions[4:] + [make_question() for _ in range(2)]:  # and six more
+    for n, q in enumerate(questions[4:] + [make_question() for _ in range(2)]):  # and six more, two forgotten
         new = Card(user_id=user.id, question_id=q.id, state=CardState.review, due=clock.now + timedelta(days=9),
                    stability=3.0, difficulty=5.0, last_review=clock.now - timedelta(days=45), step=None)
         db.session.add(new)
         db.session.flush()
         for i, state in enumerate(("new", "learning")):
-            db.session.add(ReviewLog(card_id=new.id, user_id=user.id, card_version=i, rating=3,
+            db.session.add(ReviewLog(card_id=new.id, user_id=user.id, card_version=i, rating=1 if n < 2 and i == 0 else 3,
                                      reviewed_at=clock.now - timedelta(days=45, minutes=10 - i), duration_ms=40_000,
                                      state_before=state, state_after="learning", card_before={}))
     db.session.commit()
     settings = service.plan_settings(user, service.settings_of(user))
     assert settings.seconds_per_review == 40.0
     assert settings.answers_per_new == 2.0
+    assert settings.first_ratings == pytest.approx((0.2, 0.0, 0.8, 0.0))  # first answers: 2 of 10 Again
     assert settings.stability_scale != 1.0  # recalled after long gaps: the model is corrected
 
 

@@ -168,7 +168,7 @@ class _Planner:
         options: list[int | None] = [None] if start is not None else list(range(0, max(targets[0] - 1, 0)))
         best: CardPlan | None = None
         for intro in options:
-            if intro is not None and loads[intro] + self.intro_cost > capacity:
+            if intro is not None and loads[intro] + self.intro_cost + self.first_answer_cost(intro, targets[0]) > capacity:
                 continue
             plan = self._plan_from(start, intro, first_free, targets, loads, capacity, need_target)
             if plan is None:
@@ -207,7 +207,7 @@ class _Planner:
             cost += amount
 
         if intro is not None:
-            take(intro, self.intro_cost)
+            take(intro, self.intro_cost + self.first_answer_cost(intro, targets[0]))
             card = self.good(None, intro)
             first_free = intro + 1
         recalls = []
@@ -279,6 +279,41 @@ class _Planner:
             card = self.good(card, day)
             first = day + 1
         return None, card, first
+
+    def first_answer_cost(self, intro: int, target: int) -> float:
+        """The reviews a first answer other than Good adds (the plan made again from that card
+        brings it to the target), times its share of the candidate's first answers; 0 without
+        their history. Counted on the introduction's day."""
+        shares = self.settings.first_ratings
+        if shares is None:
+            return 0.0
+        key = ("first", intro, target)
+        if key not in self._cost:
+            good = self._reviews_to_reach(self.good(None, intro), intro + 1, target)
+            extra = 0.0
+            for rating, share in zip((fsrs.Rating.Again, fsrs.Rating.Hard, fsrs.Rating.Easy),
+                                     (shares[0], shares[1], shares[3])):
+                if share:
+                    card = recall.introduce(self.scheduler, self.at(intro), rating)
+                    extra += share * (self._reviews_to_reach(card, intro + 1, target) - good)
+            self._cost[key] = max(0.0, extra)
+        return self._cost[key]
+
+    def _reviews_to_reach(self, card: fsrs.Card, first: int, target: int) -> int:
+        """How many reviews from day ``first`` bring ``card`` to the target on day ``target`` (each
+        where its recall falls to the target, the last at the farthest day that reaches it)."""
+        reviews = 0
+        while first <= target - 1 and reviews < MAX_REVIEWS_PER_INTERVIEW:
+            if self.expected(card, None, target) >= self.settings.target:
+                break
+            reviews += 1
+            if self.expected(card, target - 1, target) >= self.settings.target:
+                break
+            due = min(self.due_index(card, first - 1), target - 2)
+            if due < first:
+                break
+            card, first = self.good(card, due), due + 1
+        return reviews
 
     def review_cost(self, card: fsrs.Card | None, index: int) -> float:
         """Answers a review on day ``index`` is expected to take: one, plus the relearning steps

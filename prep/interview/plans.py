@@ -61,6 +61,8 @@ class PlanSettings:
     scheduler: scheduling.SchedulerSettings = scheduling.SchedulerSettings(enable_fuzzing=False)
     stability_scale: float = 1.0  # recall.calibrate's correction of the model (1: none)
     answers_per_new: float | None = None  # answers on a new card's first day (None: steps + 1)
+    #: shares of the candidate's first answers to new cards (Again, Hard, Good, Easy); None: all Good
+    first_ratings: tuple[float, float, float, float] | None = None
 
     def __post_init__(self) -> None:
         problems = []
@@ -72,6 +74,9 @@ class PlanSettings:
             problems.append("seconds per review must be between 1 and 600")
         if self.answers_per_new is not None and not 1 <= self.answers_per_new <= 20:
             problems.append("answers per new card must be between 1 and 20")
+        if self.first_ratings is not None and (len(self.first_ratings) != 4 or min(self.first_ratings) < 0
+                                               or abs(sum(self.first_ratings) - 1) > 1e-6):
+            problems.append("first-answer shares must be four non-negative numbers adding up to 1")
         if problems:
             raise PlanError("; ".join(problems))
 
@@ -92,6 +97,16 @@ def answers_per_new(first_day_answers: Iterable[int]) -> float | None:
     cards introduced), or None without enough history (the planner then counts steps + 1)."""
     values = [n for n in first_day_answers if n >= 1]
     return round(fmean(values), 2) if len(values) >= 10 else None
+
+
+def first_ratings(ratings: Iterable[int]) -> tuple[float, float, float, float] | None:
+    """Shares of Again, Hard, Good and Easy among the candidate's first answers to new cards, or
+    None without enough history (the planner then assumes Good)."""
+    values = [r for r in ratings if 1 <= r <= 4]
+    if len(values) < 10:
+        return None
+    shares = [values.count(r) / len(values) for r in (1, 2, 3, 4)]
+    return (shares[0], shares[1], shares[2], 1.0 - shares[0] - shares[1] - shares[2])
 
 
 @dataclass(frozen=True)

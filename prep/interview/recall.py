@@ -72,9 +72,12 @@ def review_lapse(scheduler: fsrs.Scheduler, card: fsrs.Card, when: datetime) -> 
     return card
 
 
-def introduce(scheduler: fsrs.Scheduler, when: datetime) -> fsrs.Card:
-    """A new card first studied at ``when`` and answered Good through its learning steps."""
-    return review_good(scheduler, fsrs.Card(card_id=1), when)
+def introduce(scheduler: fsrs.Scheduler, when: datetime, first: fsrs.Rating = fsrs.Rating.Good) -> fsrs.Card:
+    """A new card first studied at ``when``, answered ``first`` and then Good through its learning steps."""
+    if first is fsrs.Rating.Good:
+        return review_good(scheduler, fsrs.Card(card_id=1), when)
+    card, _ = scheduler.review_card(fsrs.Card(card_id=1), first, when)
+    return card if card.state is fsrs.State.Review else review_good(scheduler, card, card.due)
 
 
 def introduction_reviews(scheduler: fsrs.Scheduler) -> int:

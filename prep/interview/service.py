@@ -120,7 +120,8 @@ def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
         seconds_per_review=plans.seconds_per_review(row.duration_ms for row in logs),
         tz_name=user.timezone, day_start_hour=user.day_start_hour, scheduler=scheduler_settings,
         stability_scale=recall.calibrate(scheduler, _answers(logs)),
-        answers_per_new=plans.answers_per_new(_first_day_answers(user, logs)))
+        answers_per_new=plans.answers_per_new(_first_day_answers(user, logs)),
+        first_ratings=plans.first_ratings(row.rating for row in logs if row.state_before == CardState.new.value))
 
 
 def _first_day_answers(user: Any, logs: list[Any]) -> list[int]:

@@ -217,7 +217,8 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
                 seconds_per_review=plans.seconds_per_review(run.durations_ms),
                 session_hour=SESSION_HOUR, interview_hour=INTERVIEW_HOUR,
                 stability_scale=recall.calibrate(run.app, run.answers),
-                answers_per_new=plans.answers_per_new(_first_day_answers(run.log)))
+                answers_per_new=plans.answers_per_new(_first_day_answers(run.log)),
+                first_ratings=plans.first_ratings(_first_ratings(run.log)))
             plan = make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings,
                                    session, explain_shortfall=first is None)
             first, last = first or plan, plan
@@ -254,6 +255,13 @@ def _first_day_answers(log: list[fit.Review]) -> list[int]:
         if first.setdefault(review.card_id, day) == day:
             counts[review.card_id] = counts.get(review.card_id, 0) + 1
     return list(counts.values())
+
+
+def _first_ratings(log: list[fit.Review]) -> list[int]:
+    first: dict[int, int] = {}
+    for review in sorted(log, key=lambda r: r.reviewed_at):
+        first.setdefault(review.card_id, review.rating)
+    return list(first.values())
 
 
 def _answers(app: fsrs.Scheduler, log: list[fit.Review]) -> list[recall.Answer]:
