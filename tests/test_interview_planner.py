@@ -271,3 +271,19 @@ def test_first_answers_other_than_good_cost_the_reviews_that_repair_them() -> No
                          explain_shortfall=False).interviews[0].met
     least = next(m for m in range(1, 120) if met(m))
     assert not met(least, (0.35, 0.2, 0.4, 0.05))
+
+
+def test_a_short_plan_aims_cards_lower_when_that_recalls_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    from prep.interview import planner
+    interview = Interview(1, TODAY + timedelta(days=14), tuple(range(1, 201)))
+    settings = PlanSettings(budget_minutes=20, answers_per_new=2.6, first_ratings=(0.25, 0.15, 0.5, 0.1))
+    chosen = make_plan(unseen(200), [interview], settings, NOW)
+    monkeypatch.setattr(planner, "SHORT_MARGINS", ())
+    at_target = make_plan(unseen(200), [interview], settings, NOW)
+    assert at_target.shortfall is not None and chosen.shortfall is not None
+    # more questions introduced, each aimed a little lower: more recalled on the day
+    assert chosen.interviews[0].recall_on_day > at_target.interviews[0].recall_on_day + 0.02
+    assert sum(len(d.new) for d in chosen.days) > sum(len(d.new) for d in at_target.days)
+    # what would reach the target is still said for the target itself
+    assert chosen.shortfall == at_target.shortfall
+    assert chosen.peak_minutes <= 20 + 1e-9

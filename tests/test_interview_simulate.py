@@ -17,7 +17,7 @@ def test_interview_mode_reaches_its_target_with_fewer_reviews_than_cram(profile:
 
 
 def test_the_shortfall_message_matches_what_the_learner_recalls() -> None:
-    mode = simulate.run_cell("fast forgetter", 7, 60, "interview")
+    mode = simulate.run_cell("as modelled", 7, 200, "interview")
     assert not mode.on_track and mode.minutes_needed is not None and mode.minutes_needed > 20
     assert mode.recalled == pytest.approx(mode.predicted, abs=0.03)
     assert f"{mode.predicted:.0%}" in mode.message

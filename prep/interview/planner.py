@@ -35,6 +35,10 @@ from .plans import (MAX_REVIEWS_PER_INTERVIEW, CardForecast, Interview, Intervie
                     PlanSettings, Shortfall, Booking, CardPlan, minutes_to_reach)
 
 
+#: When the budget cannot reach the target, plans with each card aimed this much lower are tried too.
+SHORT_MARGINS = (0.05, 0.10)
+
+
 def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
               now: datetime, *, spent_today_seconds: float = 0.0, explain_shortfall: bool = True) -> Plan:
     """The plan of reviews from ``now`` (UTC-aware) to the last interview ahead.
@@ -45,6 +49,13 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     capacity = settings.budget_minutes * 60 / settings.seconds
     result = planner.run(capacity)
     plan = planner.to_plan(result, settings.budget_minutes)
+    if all(f.met for f in plan.interviews):
+        return plan
+    for margin in SHORT_MARGINS:  # short: cards planned for less than the target, if that recalls more
+        lower = _Planner(cards, interviews, settings, now, spent_today_seconds, goal=settings.target - margin)
+        other = lower.to_plan(lower.run(capacity), settings.budget_minutes)
+        if sum(f.recall_on_day for f in other.interviews) > sum(f.recall_on_day for f in plan.interviews) + 1e-9:
+            plan = other
     if all(f.met for f in plan.interviews) or not explain_shortfall:
         return plan
     free = planner.run(math.inf)
@@ -58,10 +69,11 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
 
 class _Planner:
     def __init__(self, cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
-                 now: datetime, spent_today_seconds: float = 0.0) -> None:
+                 now: datetime, spent_today_seconds: float = 0.0, goal: float | None = None) -> None:
         if now.tzinfo is None:
             raise ValueError("now must be timezone-aware")
         self.settings = settings
+        self.goal = settings.target if goal is None else goal  # the recall each card is planned to reach
         self.now = now.astimezone(timezone.utc)
         self.scheduler = recall.scheduler_for(settings.scheduler)
         self.scale = settings.stability_scale
@@ -138,7 +150,7 @@ class _Planner:
     def due_index(self, card: fsrs.Card, after: int) -> int:
         """The first day after ``after`` on which the predicted recall falls to the target."""
         for index in range(after + 1, self.horizon + 1):
-            if recall.retrievability(self.scheduler, card, self.at(index), self.scale) < self.settings.target:
+            if recall.retrievability(self.scheduler, card, self.at(index), self.scale) < self.goal:
                 return max(after + 1, index - 1)
         return self.horizon
 
@@ -219,7 +231,7 @@ class _Planner:
             if value is None:
                 return None
             recalls.append(value)
-            met = met and value >= self.settings.target - 1e-9
+            met = met and value >= self.goal - 1e-9
             first_free = max(first_free, target)
         if need_target and not met:
             return None
@@ -229,7 +241,7 @@ class _Planner:
                  need_target: bool) -> tuple[float | None, fsrs.Card | None, int]:
         """Plan reviews on days ``first``..``target - 1`` for the interview on day ``target``.
         Returns (expected recall on the day or None if impossible, card state, next free day)."""
-        goal = self.settings.target
+        goal = self.goal
         if not must_review and self.expected(card, None, target) >= goal:
             return self.expected(card, None, target), card, first
         for _ in range(MAX_REVIEWS_PER_INTERVIEW):
@@ -304,10 +316,10 @@ class _Planner:
         where its recall falls to the target, the last at the farthest day that reaches it)."""
         reviews = 0
         while first <= target - 1 and reviews < MAX_REVIEWS_PER_INTERVIEW:
-            if self.expected(card, None, target) >= self.settings.target:
+            if self.expected(card, None, target) >= self.goal:
                 break
             reviews += 1
-            if self.expected(card, target - 1, target) >= self.settings.target:
+            if self.expected(card, target - 1, target) >= self.goal:
                 break
             due = min(self.due_index(card, first - 1), target - 2)
             if due < first:
