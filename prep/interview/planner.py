@@ -13,9 +13,14 @@ How a card is planned (ordinary FSRS reviews, so each one updates the memory sta
 * a card asked by several interviews is planned for each date in turn, from the state the
   earlier plan leaves; after the last interview nothing is planned (plain FSRS again).
 
+An introduction costs the answers of a first day, plus, for a first answer other than Good (its
+share of the candidate's first answers), the reviews that bring the card back to the target.
+
 Cards are placed in order of value per minute (a card's share of each interview it serves,
 divided by the minutes it needs); a card that does not fit in the budget gets the best recall
-the leftover minutes allow, and heads the list of questions to drop.
+the leftover minutes allow, and heads the list of questions to drop. When the budget cannot reach
+the target, plans aiming each card a little lower are made too, and the one predicting the most
+recall on the day is kept.
 
 Pure module: no Flask, no ORM; ``now`` is passed in, days are the user's local study days.
 """
@@ -23,14 +28,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from datetime import datetime, time, timedelta, timezone
+from datetime import datetime, timedelta
 from statistics import fmean
 
 import fsrs
 
 from ..drill import queue, scheduling
-from ..zones import user_day_start, user_zone
 from . import recall
+from .memory_model import MemoryModel
 from .plans import (MAX_REVIEWS_PER_INTERVIEW, CardForecast, Interview, InterviewForecast, Plan, PlanCard, PlanDay,
                     PlanSettings, Shortfall, Booking, CardPlan, minutes_to_reach)
 
@@ -67,19 +72,10 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
                 planned=plan.planned, shortfall=Shortfall(minutes_needed, tuple(result.dropped)))
 
 
-class _Planner:
+class _Planner(MemoryModel):
     def __init__(self, cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
                  now: datetime, spent_today_seconds: float = 0.0, goal: float | None = None) -> None:
-        if now.tzinfo is None:
-            raise ValueError("now must be timezone-aware")
-        self.settings = settings
-        self.goal = settings.target if goal is None else goal  # the recall each card is planned to reach
-        self.now = now.astimezone(timezone.utc)
-        self.scheduler = recall.scheduler_for(settings.scheduler)
-        self.scale = settings.stability_scale
-        self.tz = user_zone(settings.tz_name)
-        self.day_start = user_day_start(settings.day_start_hour)
-        self.today = queue.study_day(self.now, settings.tz_name, self.day_start).day
+        super().__init__(settings, now, goal)
         self.cards = {c.card_id: c for c in cards}
         self.interviews = sorted((i for i in interviews if i.day > self.today), key=lambda i: (i.day, i.interview_id))
         self.past = [i for i in interviews if i.day <= self.today]
@@ -98,61 +94,7 @@ class _Planner:
         self.start = {cid: recall.memory_card(c.memory) for cid, c in self.cards.items()}
         self.other_load, self.other_reviews = self._other_load()
         self.spent_today = max(0.0, spent_today_seconds) / settings.seconds  # in answers
-        self._expected: dict[tuple, float] = {}
-        self._good: dict[tuple, fsrs.Card] = {}
-        self._cost: dict[tuple, float] = {}
         self._order: list[int] | None = None
-
-    # -- times ------------------------------------------------------------------------------
-    def at(self, index: int, hour: int | None = None) -> datetime:
-        """The UTC instant of the session (or the interview) on day ``today + index``."""
-        day = self.today + timedelta(days=index)
-        when = datetime.combine(day, time(hour if hour is not None else self.settings.session_hour),
-                                tzinfo=self.tz).astimezone(timezone.utc)
-        return max(when, self.now) if index == 0 and hour is None else when
-
-    def interview_at(self, index: int) -> datetime:
-        return self.at(index, self.settings.interview_hour)
-
-    def last_day(self, card: fsrs.Card | None) -> int | None:
-        if card is None or card.last_review is None:
-            return None
-        return (queue.study_day(card.last_review, self.settings.tz_name, self.day_start).day - self.today).days
-
-    # -- cached model ----------------------------------------------------------------------
-    @staticmethod
-    def _key(card: fsrs.Card | None) -> tuple:
-        if card is None:
-            return (None,)
-        return (card.state, card.step, card.stability, card.difficulty, card.last_review)
-
-    def good(self, card: fsrs.Card | None, index: int) -> fsrs.Card:
-        key = (self._key(card), index)
-        if key not in self._good:
-            when = self.at(index)
-            self._good[key] = (recall.introduce(self.scheduler, when) if card is None
-                               else recall.review_good(self.scheduler, card, when))
-        return self._good[key]
-
-    def expected(self, card: fsrs.Card | None, index: int | None, target_index: int) -> float:
-        """Expected recall on interview day ``target_index`` after a last review on day ``index``
-        (None: no more review)."""
-        key = (self._key(card), index, target_index)
-        if key not in self._expected:
-            day_time = self.interview_at(target_index)
-            if index is None:
-                self._expected[key] = recall.retrievability(self.scheduler, card, day_time, self.scale)
-            else:
-                self._expected[key] = recall.expected_after(self.scheduler, card, self.at(index), day_time,
-                                                            self.scale)
-        return self._expected[key]
-
-    def due_index(self, card: fsrs.Card, after: int) -> int:
-        """The first day after ``after`` on which the predicted recall falls to the target."""
-        for index in range(after + 1, self.horizon + 1):
-            if recall.retrievability(self.scheduler, card, self.at(index), self.scale) < self.goal:
-                return max(after + 1, index - 1)
-        return self.horizon
 
     # -- load of cards no interview asks ---------------------------------------------------------
     def _other_load(self) -> tuple[list[float], list[float]]:
@@ -291,50 +233,6 @@ class _Planner:
             card = self.good(card, day)
             first = day + 1
         return None, card, first
-
-    def first_answer_cost(self, intro: int, target: int) -> float:
-        """The reviews a first answer other than Good adds (the plan made again from that card
-        brings it to the target), times its share of the candidate's first answers; 0 without
-        their history. Counted on the introduction's day."""
-        shares = self.settings.first_ratings
-        if shares is None:
-            return 0.0
-        key = ("first", intro, target)
-        if key not in self._cost:
-            good = self._reviews_to_reach(self.good(None, intro), intro + 1, target)
-            extra = 0.0
-            for rating, share in zip((fsrs.Rating.Again, fsrs.Rating.Hard, fsrs.Rating.Easy),
-                                     (shares[0], shares[1], shares[3])):
-                if share:
-                    card = recall.introduce(self.scheduler, self.at(intro), rating)
-                    extra += share * (self._reviews_to_reach(card, intro + 1, target) - good)
-            self._cost[key] = max(0.0, extra)
-        return self._cost[key]
-
-    def _reviews_to_reach(self, card: fsrs.Card, first: int, target: int) -> int:
-        """How many reviews from day ``first`` bring ``card`` to the target on day ``target`` (each
-        where its recall falls to the target, the last at the farthest day that reaches it)."""
-        reviews = 0
-        while first <= target - 1 and reviews < MAX_REVIEWS_PER_INTERVIEW:
-            if self.expected(card, None, target) >= self.goal:
-                break
-            reviews += 1
-            if self.expected(card, target - 1, target) >= self.goal:
-                break
-            due = min(self.due_index(card, first - 1), target - 2)
-            if due < first:
-                break
-            card, first = self.good(card, due), due + 1
-        return reviews
-
-    def review_cost(self, card: fsrs.Card | None, index: int) -> float:
-        """Answers a review on day ``index`` is expected to take: one, plus the relearning steps
-        of a lapse times its probability."""
-        key = (self._key(card), index)
-        if key not in self._cost:
-            p = recall.retrievability(self.scheduler, card, self.at(index), self.scale)
-            self._cost[key] = 1.0 + (1.0 - p) * len(self.scheduler.relearning_steps)
-        return self._cost[key]
 
     # -- all cards ------------------------------------------------------------------------------
     def order(self) -> list[int]:
