@@ -85,12 +85,17 @@ def planned_cards(user_id: int, since: date, due: Any = Card.due, *where: Any) -
     each with ``due`` (a column over ``Card.due``), its booked days and hold days from then on (one
     query; ``where``: more conditions on the card). New cards are left out: a forecast counts
     them from the pool of new cards, booked or not."""
-    rows = db.session.execute(
+    return fold_rows(db.session.execute(
         select(Card.id, due, Card.state, Card.last_review, PlannedReview.day, PlannedReview.hold)
         .join(PlannedReview, PlannedReview.card_id == Card.id)
         .where(Card.user_id == user_id, PlannedReview.day >= since, Card.suspended.is_(False),
                Card.state != CardState.new, *where)
-        .order_by(Card.id))
+        .order_by(Card.id)))
+
+
+def fold_rows(rows: Iterable[Any]) -> list[PlannedCard]:
+    """One :class:`PlannedCard` per card from rows of (card id, due, state, last review, day,
+    hold), a row per booking or hold row of the card."""
     found: dict[int, tuple[Any, CardState, datetime | None, set[date], set[date]]] = {}
     for card_id, card_due, state, last_review, day, hold in rows:
         entry = found.setdefault(card_id, (card_due, state, last_review, set(), set()))

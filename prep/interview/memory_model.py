@@ -36,6 +36,7 @@ class MemoryModel:
         self._expected: dict[tuple, float] = {}
         self._good: dict[tuple, fsrs.Card] = {}
         self._cost: dict[tuple, float] = {}
+        self._first: dict[tuple[int, int], float] = {}
 
     # -- times ------------------------------------------------------------------------------
     def at(self, index: int, hour: int | None = None) -> datetime:
@@ -96,8 +97,8 @@ class MemoryModel:
         shares = self.settings.first_ratings
         if shares is None:
             return 0.0
-        key = ("first", intro, target)
-        if key not in self._cost:
+        key = (intro, target)
+        if key not in self._first:
             good = self._reviews_to_reach(self.good(None, intro), intro + 1, target)
             extra = 0.0
             for rating, share in zip((fsrs.Rating.Again, fsrs.Rating.Hard, fsrs.Rating.Easy),
@@ -105,8 +106,8 @@ class MemoryModel:
                 if share:
                     card = recall.introduce(self.scheduler, self.at(intro), rating)
                     extra += share * (self._reviews_to_reach(card, intro + 1, target) - good)
-            self._cost[key] = max(0.0, extra)
-        return self._cost[key]
+            self._first[key] = max(0.0, extra)
+        return self._first[key]
 
     def _reviews_to_reach(self, card: fsrs.Card, first: int, target: int) -> int:
         """How many reviews from day ``first`` bring ``card`` to the target on day ``target`` (each

@@ -17,7 +17,7 @@ from sqlalchemy.exc import DataError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
-from ..drill import queue, scheduling
+from ..drill import planned, queue, scheduling
 from ..drill.cards import memory_of
 from ..drill.models import Card, CardState, PlannedReview, ReviewLog
 from ..extensions import db
@@ -92,7 +92,7 @@ def due_by_day(user: User, today: queue.StudyDay, days: int = compute.FORECAST_D
                     or_(Card.due < end, in_plan)).subquery())
     c = inner.c
     out: dict[date, int] = {}
-    plan: dict[int, tuple[date, Any, Any, set[date], set[date]]] = {}
+    plan_rows = []
     for day, card_id, state, last_review, booked, hold, n in db.session.execute(
             select(c.day, c.card_id, c.state, c.last_review, c.booked, c.hold, func.count())
             .group_by(c.day, c.card_id, c.state, c.last_review, c.booked, c.hold)):
@@ -100,12 +100,11 @@ def due_by_day(user: User, today: queue.StudyDay, days: int = compute.FORECAST_D
             due = compute.from_day_number(int(day))
             out[due] = out.get(due, 0) + int(n)
         else:
-            entry = plan.setdefault(card_id, (compute.from_day_number(int(day)), state, last_review, set(), set()))
-            entry[4 if hold else 3].add(booked)
-    for due_day, state, last_review, booked_days, hold_days in plan.values():
-        due, booked = queue.forecast_days(max(due_day, today.day), booked_days, hold_days,
-                                          holdable=state == CardState.review)
-        answered_today = last_review is not None and last_review >= today.start
+            plan_rows.append((card_id, compute.from_day_number(int(day)), state, last_review, booked, hold))
+    for card in planned.fold_rows(plan_rows):
+        due, booked = queue.forecast_days(max(card.due, today.day), card.booked, card.holds,
+                                          holdable=card.state == CardState.review)
+        answered_today = card.last_review is not None and card.last_review >= today.start
         for day in ([due] if due else []) + [d for d in booked if d > today.day or not answered_today]:
             out[day] = out.get(day, 0) + 1
     return out
