@@ -57,7 +57,8 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     if all(f.met for f in plan.interviews):
         return plan
     for margin in SHORT_MARGINS:  # short: cards planned for less than the target, if that recalls more
-        lower = _Planner(cards, interviews, settings, now, spent_today_seconds, goal=settings.target - margin)
+        lower = _Planner(cards, interviews, settings, now, spent_today_seconds, goal=settings.target - margin,
+                         other=(planner.other_load, planner.other_reviews))
         other = lower.to_plan(lower.run(capacity), settings.budget_minutes)
         if sum(f.recall_on_day for f in other.interviews) > sum(f.recall_on_day for f in plan.interviews) + 1e-9:
             plan = other
@@ -74,7 +75,10 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
 
 class _Planner(MemoryModel):
     def __init__(self, cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
-                 now: datetime, spent_today_seconds: float = 0.0, goal: float | None = None) -> None:
+                 now: datetime, spent_today_seconds: float = 0.0, goal: float | None = None,
+                 other: tuple[list[float], list[float]] | None = None) -> None:
+        """``other``: the other cards' expected answers and reviews per day, when another planner
+        over the same cards has them already (they do not depend on the goal)."""
         super().__init__(settings, now, goal)
         self.cards = {c.card_id: c for c in cards}
         self.interviews = sorted((i for i in interviews if i.day > self.today), key=lambda i: (i.day, i.interview_id))
@@ -92,7 +96,7 @@ class _Planner(MemoryModel):
                     self.covering[card_id].append(index)
                 self.value[card_id] = self.value.get(card_id, 0.0) + 1.0 / len(ids)
         self.start = {cid: recall.memory_card(c.memory) for cid, c in self.cards.items()}
-        self.other_load, self.other_reviews = self._other_load()
+        self.other_load, self.other_reviews = other if other is not None else self._other_load()
         self.spent_today = max(0.0, spent_today_seconds) / settings.seconds  # in answers
         self._order: list[int] | None = None
 
