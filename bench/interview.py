@@ -52,10 +52,12 @@ def table(cells: list[simulate.Cell], target: float) -> str:
 def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
     """Interview mode over several seeds: per cell the mean (min..max) of what the learner recalled
     and of what the day-0 plan said, the verdict error (recalled - said), the last plan's error (the
-    day before the interview) and how many seeds fail the check (on the day-0 verdict)."""
+    day before the interview), the busiest day's minutes and how many seeds fail the check (on the
+    day-0 verdict)."""
     rows = ["| learner | days | questions | recalled: mean (min..max) | day-0 plan said: mean (min..max) "
-            "| on track | error: mean (min..max) | last plan's error | answers: interview / cram | seeds failed |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| on track | error: mean (min..max) | last plan's error | answers: interview / cram "
+            "| busiest day, min: mean (max) | seeds failed |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     keys: dict[tuple, dict[int, dict[str, simulate.Cell]]] = {}
     for seed, cells in by_seed.items():
         for cell in cells:
@@ -81,6 +83,7 @@ def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
         rows.append(f"| {profile} | {horizon} | {questions} | {spread([m.recalled for m in modes])} "
                     f"| {spread([m.predicted for m in modes])} | {sum(bool(m.on_track) for m in modes)}/{len(modes)} "
                     f"| {spread(errors, '+')} | {spread(late, '+')} | {sum(m.reviews for m in modes) / len(modes):.0f} / {cram} "
+                    f"| {sum(m.peak_minutes for m in modes) / len(modes):.1f} ({max(m.peak_minutes for m in modes):g}) "
                     f"| {failed}/{len(modes)} |")
     rows.append("")
     rows.append("| learner | cells x seeds | mean abs error | worst error | error over 0.03 "

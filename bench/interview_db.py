@@ -94,7 +94,9 @@ class _Learner:
 
 
 def _session(user, learner: _Learner, start: datetime, watched: set[int]) -> tuple[float, float, int, int]:
-    """Drill until the queue is empty; (minutes, minutes on watched cards, answers on watched, others)."""
+    """Drill until the queue is empty, each rating followed by what the rating views do after it
+    (``service.after_rating``: the plan made again at the session's end or when the day's budget
+    is used up); (minutes, minutes on watched cards, answers on watched, others)."""
     t = start
     minutes = watched_minutes = 0.0
     answers = others = 0
@@ -105,6 +107,7 @@ def _session(user, learner: _Learner, start: datetime, watched: set[int]) -> tup
         t = max(t, card.due) if card.state.value in ("learning", "relearning") else t
         rating, duration = learner.answer(card.id, t)
         drill.rate(user, card.id, card.version, rating, t, duration)
+        service.after_rating(user, t)  # as the rating views do (the budget stop)
         db.session.commit()
         t += timedelta(milliseconds=duration)
         minutes += duration / 60000

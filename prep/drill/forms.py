@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from types import SimpleNamespace
 from typing import Any
 
@@ -89,6 +90,19 @@ class RatingPost:
     key_points_of: int | None
     key_point: list[int]
     token: str
+
+    def duration(self, now: datetime) -> int | None:
+        """Time on the card: the browser's measure, else since the page was rendered (no JS).
+        A card left open overnight is still a rating; the time on it is capped at a day."""
+        duration = self.duration_ms
+        if duration is None and self.shown_at:
+            try:
+                shown_at = datetime.fromisoformat(self.shown_at)
+                if shown_at.tzinfo is not None:
+                    duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
+            except (ValueError, OverflowError):  # a malformed or out-of-range time
+                duration = None
+        return None if duration is None else max(0, min(duration, 86_400_000))
 
 
 def _form_int(form: Any, name: str, low: int, high: int, *, required: bool) -> int | None | bool:

@@ -1,7 +1,7 @@
 """Dashboard, drill loop and card actions."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
@@ -30,7 +30,7 @@ from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, previews, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateFormValues, RatingPost, read_rating_form, read_rating_json
+from .forms import NoteForm, RateFormValues, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -150,30 +150,40 @@ def rate():
     if form.token and request_id is None:  # tampered with, or another user's or card's token
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    rated, _counts = _rate_and_plan(user, form.card_id, form.version, form.rating, now, _duration(form, now),
+    rated, planned, _counts = _rate_and_plan(user, form.card_id, form.version, form.rating, now, form.duration(now),
                                     _key_points(form.key_points_of, form.key_point), request_id)
     if rated.status != batch.RECORDED:
         flash(_once_message(rated.status), "info")
+    elif planned == interview.BUDGET_USED:
+        flash(_budget_message(), "info")
     return redirect(url_for("drill.drill"))
 
 
 def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime, duration: int | None,
-                   ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, Any]:
+                   ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, str | None, Any]:
     """Both rating views: rate once (another user's card is a 404); a recorded rating that ends the session
-    plans the interview again, in the same transaction. ``counts``: the queue counts after it, before the commit."""
+    or uses up the day's interview budget plans the interview again, in the same transaction (what
+    ``interview.after_rating`` did is returned). ``counts``: the queue counts after it, before the commit."""
     try:
         rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
                                 request_id=request_id, also=interview.interview_ahead_column())
     except service.CardNotFound:
         abort(404)
+    planned = None
     if rated.status == batch.RECORDED:
-        interview.after_rating(user, now, ahead=bool(rated.also))
+        planned = interview.after_rating(user, now, ahead=bool(rated.also))
     after = None
     if counts:
         counted, done = service.tally_and_done(user, now)
         after = service.queue_counts(user, now, done, counted)
     db.session.commit()
-    return rated, after
+    return rated, planned, after
+
+
+def _budget_message() -> str:
+    """What the rating that used up the day's interview budget says (the plan moved the rest)."""
+    return _("That was today's study time for your interviews: the plan moved today's other interview "
+             "reviews to the coming days. You can change the daily minutes on the plan page.")
 
 
 def _once_message(status: str) -> str:
@@ -224,24 +234,12 @@ def rate_json():
     user, now = signed_in_user(), _now()
     ticks = _key_points(data.key_points_of, data.key_point)
     duration = None if data.elapsed_ms is None else min(data.elapsed_ms, 86_400_000)
-    rated, counts = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks,
+    rated, planned, counts = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks,
                                    data.request_id, counts=True)
-    message = "" if rated.status == batch.RECORDED else _once_message(rated.status)
-    return jsonify(status=rated.status, buried=rated.buried, message=message, counts=_counts_json(counts))
-
-
-def _duration(form: RatingPost, now: datetime) -> int | None:
-    """Time on the card: the browser's measure, else since the page was rendered (no JS)."""
-    duration = form.duration_ms
-    if duration is None and form.shown_at:
-        try:
-            shown_at = datetime.fromisoformat(form.shown_at)
-            if shown_at.tzinfo is not None:
-                duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
-        except (ValueError, OverflowError):  # a malformed or out-of-range time
-            duration = None
-    # A card left open overnight is still a rating; the time on it is capped at a day.
-    return None if duration is None else max(0, min(duration, 86_400_000))
+    replanned = planned == interview.BUDGET_USED
+    message = _once_message(rated.status) if rated.status != batch.RECORDED else _budget_message() if replanned else ""
+    return jsonify(status=rated.status, buried=rated.buried, message=message, counts=_counts_json(counts),
+                   replanned=replanned)
 
 
 def _key_points(explanation_id: int | None, ticked: list[int]) -> dict | None:
@@ -287,7 +285,7 @@ def cram_rate(posting_id: int):
     now = _now()
     try:
         cramming.cram(signed_in_user(), form.card_id, form.version, form.rating, now,
-                      _duration(form, now), key_points=_key_points(form.key_points_of, form.key_point))
+                      form.duration(now), key_points=_key_points(form.key_points_of, form.key_point))
     except service.CardNotFound:
         abort(404)
     db.session.commit()

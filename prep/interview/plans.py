@@ -92,6 +92,16 @@ def seconds_per_review(durations_ms: Iterable[int | None]) -> float:
     return round(fmean(values), 1) if len(values) >= 10 else DEFAULT_SECONDS_PER_REVIEW
 
 
+def committed_seconds(spent_seconds: float, answers: int, in_steps: int) -> float:
+    """Today's study time as the budget counts it: the time spent on today's ``answers``, and one
+    more answer, at today's mean (else the default), for each of the ``in_steps`` cards still in
+    their learning or relearning steps (they come back today whatever the plan says). The drill's
+    budget stop and the plan made during a day both read it, so a day's steps are not left to
+    overrun the budget after the stop."""
+    mean = spent_seconds / answers if answers > 0 and spent_seconds > 0 else DEFAULT_SECONDS_PER_REVIEW
+    return max(0.0, spent_seconds) + max(0, in_steps) * mean
+
+
 def answers_per_new(first_day_answers: Iterable[int]) -> float | None:
     """Answers a new card takes on its first day, from the candidate's history (the mean over the
     cards introduced), or None without enough history (the planner then counts steps + 1)."""

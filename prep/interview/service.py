@@ -100,7 +100,7 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
     plan_cards += [plans.PlanCard(c.question_id, memory_of(c)) for c in others if c.question_id not in question_ids]
     interviews = [plans.Interview(p.id, p.interview_date, asked[p.id]) for p in postings]
     plan = make_plan(plan_cards, interviews, plan_settings(user, settings), now,
-                     spent_today_seconds=spent_today_seconds(user, now))
+                     spent_today_seconds=today_of(user, now).committed_seconds)
     texts = {pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions}
     return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=texts,
                     card_ids={q: c.id for q, c in by_question.items()}, today=today)
@@ -150,11 +150,30 @@ def _answers(logs: list[Any]) -> list[recall.Answer]:
     return answers
 
 
-def spent_today_seconds(user: Any, now: datetime) -> float:
+@dataclass(frozen=True)
+class Today:
+    """Today's study as interview mode's budget counts it (:func:`today_of`)."""
+
+    committed_seconds: float  # time spent, plus an answer for each card in its steps
+    booked_left: bool         # a booking for today not answered yet
+
+
+def today_of(user: Any, now: datetime) -> Today:
+    """Today's :class:`Today` in one statement: the answers' time and count, the cards in their
+    (re)learning steps due before the day ends, and whether a booking for today is left."""
     day = drill.study_day(user, now)
-    total = db.session.scalar(select(func.coalesce(func.sum(ReviewLog.duration_ms), 0)).where(
-        ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start, ReviewLog.reviewed_at < day.end))
-    return (total or 0) / 1000
+    logs = (ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start, ReviewLog.reviewed_at < day.end)
+    row = db.session.execute(select(
+        select(func.coalesce(func.sum(ReviewLog.duration_ms), 0)).where(*logs).scalar_subquery(),
+        select(func.count(ReviewLog.id)).where(*logs).scalar_subquery(),
+        select(func.count(Card.id)).where(Card.user_id == user.id, Card.suspended.is_(False),
+                                          Card.state.in_([CardState.learning, CardState.relearning]),
+                                          Card.due < day.end).scalar_subquery(),
+        select(Card.id).where(Card.user_id == user.id, Card.suspended.is_(False),
+                              bookings.booked_today(user.id, day)).exists())).one()
+    spent, answers, in_steps, booked = row
+    return Today(committed_seconds=plans.committed_seconds((spent or 0) / 1000, int(answers or 0), int(in_steps or 0)),
+                 booked_left=bool(booked))
 
 
 def refresh_bookings(user: Any, now: datetime) -> int:
@@ -208,22 +227,45 @@ def interview_ahead_column() -> Any:
     return select(Posting.id).where(*_interview_ahead(bindparam("uid"), bindparam("today"))).exists()
 
 
-def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> bool:
-    """After a rating: when interview mode has an interview ahead and the drill has no card left
-    (the session is over), plan again from the answers just given and book the days; True when
-    it did (the caller commits). With no interview ahead the plan books nothing and the bookings
-    were replaced when the last one passed (the day's first request) or its posting changed, so
-    one indexed lookup of the postings is all (issue 20); else one queue lookup more. ``ahead``:
-    that lookup's answer when the rating read it with its card (:func:`interview_ahead_column`)."""
+#: What :func:`after_rating` did: planned again at the session's end, or when this rating used up
+#: the day's budget (today's remaining bookings moved to later days).
+PLANNED, BUDGET_USED = "planned", "budget_used"
+
+
+def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | None:
+    """After a rating: when interview mode has an interview ahead, plan again from the answers
+    just given and book the days (the caller commits) if the drill has no card left (the session
+    is over: :data:`PLANNED`) or if today's study time, counting the steps under way, has reached
+    the daily budget with bookings for today left (:data:`BUDGET_USED`): the plan then books
+    nothing more today, so the drill stops offering today's bookings and the budget holds on a
+    day with more lapses than the plan expected. None when it did not plan. With no interview ahead the plan books nothing and
+    the bookings were replaced when the last one passed (the day's first request) or its posting
+    changed, so one indexed lookup of the postings is all (issue 20); else one queue lookup more,
+    and mid-session one statement of today's figures (:func:`today_of`). ``ahead``: that lookup's answer when the
+    rating read it with its card (:func:`interview_ahead_column`)."""
     if ahead is None:
         ahead = db.session.scalar(select(interview_ahead_column()),
                                   {"uid": user.id, "today": drill.study_day(user, now).day})
     if not ahead:
+        return None
+    if not drill.has_card_now(user, now):
+        refresh_bookings(user, now)
+        return PLANNED
+    if _budget_just_used(user, now):
+        refresh_bookings(user, now)
+        return BUDGET_USED
+    return None
+
+
+def _budget_just_used(user: Any, now: datetime) -> bool:
+    """Whether today's study time (:func:`today_of`) has reached the budget while a booking for
+    today is left: the plan made again then books nothing more today. Once it has, no booking is
+    left, so this plans again at most once a day (unless the budget is raised)."""
+    settings = settings_of(user)
+    if not settings.enabled:
         return False
-    if drill.has_card_now(user, now):
-        return False
-    refresh_bookings(user, now)
-    return True
+    today = today_of(user, now)
+    return today.booked_left and today.committed_seconds >= settings.budget_minutes * 60
 
 
 def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewForecast | None:

@@ -126,12 +126,21 @@ class _Run:
                                      last_review=outcome.last_review, reps=row.reps + 1)
         return rating
 
-    def session(self, cards: list[_Card], start: datetime, day: int) -> datetime:
-        """Answer ``cards`` in order from ``start``, following (re)learning steps in the session."""
+    def session(self, cards: list[_Card], start: datetime, day: int, *, budget_minutes: float | None = None) -> datetime:
+        """Answer ``cards`` in order from ``start``, following (re)learning steps in the session.
+        With ``budget_minutes``, no card of ``cards`` is started once the day's minutes and an
+        answer for each card in its (re)learning steps reach it (the drill's budget stop in
+        interview mode, :func:`prep.interview.plans.committed_seconds`); steps under way are finished."""
         t = start
         waiting: list[tuple[datetime, int, _Card]] = []
         pending = list(cards)
+        answered = 0
         while pending or waiting:
+            if budget_minutes is not None and answered and plans.committed_seconds(
+                    self.minutes_by_day.get(day, 0.0) * 60, answered, len(waiting)) >= budget_minutes * 60:
+                pending = []
+            if not pending and not waiting:
+                break
             waiting.sort(key=lambda w: (w[0], w[1]))
             if waiting and (waiting[0][0] <= t or not pending):
                 due, _, card = waiting.pop(0)
@@ -139,6 +148,7 @@ class _Run:
             else:
                 card = pending.pop(0)
             self.answer(card, t, day)
+            answered += 1
             t += timedelta(milliseconds=self.durations_ms[-1])
             if card.memory.state in (CardState.learning, CardState.relearning):
                 waiting.append((card.memory.due, card.index, card))
@@ -224,7 +234,7 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
             first, last = first or plan, plan
             planned = plan.day(today)
             order = list(planned.reviews) + list(planned.new) if planned else []
-            run.session([run.cards[i] for i in order], session, day)
+            run.session([run.cards[i] for i in order], session, day, budget_minutes=budget_minutes)
             continue
         unseen = [c for c in run.cards if c.memory is None][:per_day]
         end = session + timedelta(hours=20)

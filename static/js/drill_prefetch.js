@@ -94,6 +94,9 @@
         removePending(record.request_id);
         (body.buried || []).forEach(dropCard);
         if (body.status === "conflict") { dropCard(record.card_id); status(body.message); announce(body.message); }
+        // This rating used up the day's interview budget: the plan moved today's other bookings, so
+        // the cards kept ready may no longer be today's; ask for the queue again.
+        if (body.replanned) { queue = []; status(body.message); announce(body.message); }
         setCounts(body.counts);
       });
     });
