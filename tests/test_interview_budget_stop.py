@@ -139,3 +139,21 @@ def test_steps_under_way_count_against_the_budget(booked, clock):
     assert figures.booked_left
     assert service._budget_just_used(user, clock.now)
     assert db.session.scalar(select(func.count(PlannedReview.id))) > 0
+
+
+@pytest.mark.parametrize("budget", [1, 3, 7, 12, 20, 45])
+def test_the_minutes_needed_search_ends_for_any_budget(budget: int) -> None:
+    """The shortfall's "minutes a day needed" search steps in fives from the budget; with a budget
+    that is not a multiple of five it once looped for ever (budget 3: low 3, high 10, midpoint 10),
+    freezing the worker that made the plan."""
+    for need in range(budget + 1, 300, 7):
+        for peak in (0.0, need - 3.0, float(need), need + 17.0):
+            calls: list[float] = []
+
+            def meets(minutes: float) -> bool:
+                calls.append(minutes)
+                assert len(calls) < 100, f"the search does not end: {calls[-6:]}"
+                return minutes >= need
+            found = plans.minutes_to_reach(meets, budget, peak)
+            assert found >= need and len(calls) < 30
+            assert found < need + 5 or calls.count(found) == 1  # a multiple of five, or a doubling step

@@ -209,13 +209,16 @@ def minutes_to_reach(meets: Callable[[float], bool], budget_minutes: float, peak
     lo, hi = budget_minutes, max(budget_minutes, math.ceil(peak_minutes / 5) * 5)
     while hi < 24 * 60 and not meets(hi):
         lo, hi = hi, hi * 2  # the greedy order may need a little more than the free plan's peak
-    while hi - lo > 5:
+    while True:  # every step narrows (lo, hi), so this ends whatever the budget (3 minutes: lo 3, hi 10)
         mid = math.ceil((lo + hi) / 2 / 5) * 5
+        if mid >= hi:
+            mid = math.floor((lo + hi) / 2 / 5) * 5
+        if not lo < mid < hi:
+            return float(hi)
         if meets(mid):
             hi = mid
         else:
             lo = mid
-    return float(hi)
 
 
 @dataclass

@@ -113,3 +113,43 @@ def test_plan_page_at_phone_width_in_both_languages(live_server, browser):
         problems += [f"{lang}: {v['impact']} {v['id']}" for v in axe_violations(page, f"plan-{lang}")]
     assert problems == []
     context.close()
+
+
+def test_the_drill_stops_booking_when_the_days_minutes_are_used(live_server, page):
+    """Interview mode's budget in the prefetching drill: the rating that uses up the day's minutes
+    (the page's clock moved four minutes on while the answer was shown) says the plan moved the
+    rest of today's interview reviews (the page drops the cards it kept and asks for today's queue
+    again), and the rating is recorded."""
+    register(page, live_server, email="budget@example.com")
+    page.goto(live_server.url + "/postings/new")
+    page.fill("#text", POSTING)
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#review-form")
+    page.click("#review-save")
+    page.wait_for_selector("#posting-title")
+    if page.locator("#with_likely").count():
+        page.uncheck("#with_likely")
+    page.click("#study-posting button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    page.fill("#interview_date", page.evaluate("new Date(Date.now() + 4 * 864e5).toLocaleDateString('en-CA')"))
+    page.click("#readiness form button[type=submit]")
+    page.wait_for_selector("#on-the-day")
+    page.goto(live_server.url + "/plan")
+    page.fill("#budget", "3")
+    page.click("#plan-settings button[type=submit]")
+    page.wait_for_selector("#plan-calendar")
+
+    page.goto(live_server.url + "/drill")
+    page.wait_for_selector("#question-text")
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => Number(document.getElementById('drill').dataset.queued || 0) >= 1")
+    page.evaluate("() => { const real = Date.now; window.__ahead = 0; Date.now = () => real() + window.__ahead; }")
+    page.keyboard.press("Space")
+    page.wait_for_selector("#answer", state="visible")
+    page.evaluate("() => { window.__ahead = 4 * 60 * 1000; }")  # four minutes on this card
+    page.keyboard.press("3")
+    page.wait_for_function("() => document.getElementById('sync-status').innerText.includes('study time')")
+    status = page.locator("#sync-status").inner_text()
+    assert "the plan moved today's other interview reviews to the coming days" in status
+    page.wait_for_function("() => document.getElementById('drill').dataset.pending === '0'")
+    assert page.js_errors == []
