@@ -14,7 +14,7 @@ from prep.extensions import db
 from prep.interview import plans, service, simulate
 from prep.interview.planner import make_plan
 from prep.interview.plans import Interview, PlanCard, PlanSettings
-from tests.support.interview import make_posting, review_card
+from tests.support.interview import candidate, make_posting, review_card  # noqa: F401 (a fixture)
 
 NOW = datetime(2026, 3, 2, 7, 0, tzinfo=timezone.utc)
 TODAY = date(2026, 3, 2)
@@ -62,13 +62,6 @@ def test_the_simulated_session_stops_starting_cards_at_the_budget() -> None:
 
 
 # --- the rating views ---------------------------------------------------------------------------
-
-@pytest.fixture
-def candidate(clock, make_user, login):
-    user = make_user("cand@example.com", timezone="UTC")
-    login(user)
-    return user
-
 
 @pytest.fixture
 def booked(app, candidate, make_question, clock):

@@ -16,14 +16,7 @@ from prep.extensions import db
 from prep.interview import service
 from prep.interview.models import InterviewOutcome, InterviewSettings
 from prep.optimize import service as optimize
-from tests.support.interview import make_posting, review_card
-
-
-@pytest.fixture
-def candidate(clock, make_user, login):
-    user = make_user("cand@example.com", timezone="UTC")
-    login(user)
-    return user
+from tests.support.interview import candidate, make_posting, review_card  # noqa: F401 (a fixture)
 
 
 @pytest.fixture

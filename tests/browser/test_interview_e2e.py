@@ -29,9 +29,10 @@ def _predicted(page, url: str) -> float:
     return float(page.locator("#on-the-day .predicted-on-day").get_attribute("data-value"))
 
 
-def test_plan_drill_and_recall_on_the_day_rises(live_server, page):
-    register(page, live_server)
-    page.goto(live_server.url + "/postings/new")
+def _posting_with_interview(page, server, days: int) -> str:
+    """Import POSTING, study its questions and give it an interview ``days`` out on the browser's
+    own calendar (the account's zone came from it); returns the posting page's address."""
+    page.goto(server.url + "/postings/new")
     page.fill("#text", POSTING)
     page.click("#import-form button[type=submit]")
     page.wait_for_selector("#review-form")
@@ -42,12 +43,15 @@ def test_plan_drill_and_recall_on_the_day_rises(live_server, page):
         page.uncheck("#with_likely")
     page.click("#study-posting button[type=submit]")
     page.wait_for_selector(".flash-success")
-
-    # Ten days out, on the browser's own calendar (the account's zone came from it).
-    day = page.evaluate("new Date(Date.now() + 10 * 864e5).toLocaleDateString('en-CA')")
-    page.fill("#interview_date", day)
+    page.fill("#interview_date", page.evaluate(f"new Date(Date.now() + {days} * 864e5).toLocaleDateString('en-CA')"))
     page.click("#readiness form button[type=submit]")
     page.wait_for_selector("#on-the-day")
+    return posting_url
+
+
+def test_plan_drill_and_recall_on_the_day_rises(live_server, page):
+    register(page, live_server)
+    posting_url = _posting_with_interview(page, live_server, 10)
     questions = page.locator("a.posting-question").count()
     assert questions >= 4 and page.locator(".question-recall").count() == questions
 
@@ -87,17 +91,7 @@ def test_plan_page_at_phone_width_in_both_languages(live_server, browser):
                                   locale="en-US", bypass_csp=True)  # axe is injected inline
     page = context.new_page()
     register(page, live_server, email="phone@example.com")
-    page.goto(live_server.url + "/postings/new")
-    page.fill("#text", POSTING)
-    page.click("#import-form button[type=submit]")
-    page.wait_for_selector("#review-form")
-    page.click("#review-save")
-    page.wait_for_selector("#posting-title")
-    page.click("#study-posting button[type=submit]")
-    day = page.evaluate("new Date(Date.now() + 14 * 864e5).toLocaleDateString('en-CA')")
-    page.fill("#interview_date", day)
-    page.click("#readiness form button[type=submit]")
-    page.wait_for_selector("#on-the-day")
+    _posting_with_interview(page, live_server, 14)
     problems = []
     for lang, heading in (("zh", "面试计划"), ("en", "Interview plan")):
         page.goto(live_server.url + "/plan")
@@ -121,19 +115,7 @@ def test_the_drill_stops_booking_when_the_days_minutes_are_used(live_server, pag
     rest of today's interview reviews (the page drops the cards it kept and asks for today's queue
     again), and the rating is recorded."""
     register(page, live_server, email="budget@example.com")
-    page.goto(live_server.url + "/postings/new")
-    page.fill("#text", POSTING)
-    page.click("#import-form button[type=submit]")
-    page.wait_for_selector("#review-form")
-    page.click("#review-save")
-    page.wait_for_selector("#posting-title")
-    if page.locator("#with_likely").count():
-        page.uncheck("#with_likely")
-    page.click("#study-posting button[type=submit]")
-    page.wait_for_selector(".flash-success")
-    page.fill("#interview_date", page.evaluate("new Date(Date.now() + 4 * 864e5).toLocaleDateString('en-CA')"))
-    page.click("#readiness form button[type=submit]")
-    page.wait_for_selector("#on-the-day")
+    _posting_with_interview(page, live_server, 4)
     page.goto(live_server.url + "/plan")
     page.fill("#budget", "3")
     page.click("#plan-settings button[type=submit]")

@@ -1,11 +1,22 @@
-"""Interview-mode test data: a posting with an interview date and its questions, a reviewed card."""
+"""Interview-mode test data: a signed-in candidate, a posting with an interview date and its
+questions, a reviewed card."""
 from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.postings.models import Posting, PostingQuestion
+
+
+@pytest.fixture
+def candidate(clock, make_user, login):
+    """A signed-in candidate in UTC."""
+    user = make_user("cand@example.com", timezone="UTC")
+    login(user)
+    return user
 
 
 def make_posting(user, questions, *, days_ahead: int | None, now, title="ML engineer") -> Posting:
