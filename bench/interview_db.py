@@ -120,7 +120,7 @@ def _session(user, learner: _Learner, start: datetime, watched: set[int]) -> tup
 
 
 def run_cell(database: str, profile: str, horizon: int, questions: int, *, target: float = 0.9,
-             budget: int = 20, seed: int = 1) -> DbCell:
+             budget: int = 20, seed: int = 1, new_per_day: int = 20) -> DbCell:
     """One cell; needs an app context on an empty schema (a new account per cell)."""
     label = f"{profile}-{horizon}-{questions}-{seed}"
     learner = _Learner(profile, f"db-{label}")
@@ -137,7 +137,9 @@ def run_cell(database: str, profile: str, horizon: int, questions: int, *, targe
     for day in range(-simulate.HISTORY_DAYS, 0):
         _session(user, learner, datetime.combine(START + timedelta(days=day), time(simulate.SESSION_HOUR),
                                                  tzinfo=timezone.utc), set())
-    user.new_per_day = 0  # from now on only interview mode introduces questions
+    # The app's default new-card limit: the plan holds the asked questions it introduces later
+    # (they are not ordinary new cards), so interview mode alone decides when they come.
+    user.new_per_day = new_per_day
     asked = [add_question(f"Interview question {i} of {label}?", source=Source.content, owner_id=user.id).id
              for i in range(questions)]
     interview_day = START + timedelta(days=horizon)
@@ -183,14 +185,14 @@ def run_cell(database: str, profile: str, horizon: int, questions: int, *, targe
                   bookings_first_day=first_bookings)
 
 
-def run(database: str, profiles, horizons, sizes, *, target: float, budget: int) -> list[DbCell]:
+def run(database: str, profiles, horizons, sizes, *, target: float, budget: int, new_per_day: int = 20) -> list[DbCell]:
     with tempfile.TemporaryDirectory() as tmp, throwaway_database(database, Path(tmp), "interview") as url:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(Path(tmp) / "instance"),
                           "SECRET_KEY": "bench", "CONTENT_DIR": str(Path(tmp) / "content"),
                           "SCHEDULER_ENABLED": False, "TESTING": True})
         with app.app_context():
             db.create_all()
-            cells = [run_cell(database, p, h, n, target=target, budget=budget)
+            cells = [run_cell(database, p, h, n, target=target, budget=budget, new_per_day=new_per_day)
                      for p in profiles for h in horizons for n in sizes]
             db.session.remove()
             db.engine.dispose()
@@ -228,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", nargs="*", type=int, default=[60, 200])
     parser.add_argument("--target", type=float, default=0.9)
     parser.add_argument("--budget", type=int, default=20)
+    parser.add_argument("--new-per-day", type=int, default=20,
+                        help="the candidate's new-card limit during the interview period (default: the app's 20)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a verdict fails (target missed, more reviews than cram, "
                              "or a shortfall more than 0.03 off what the learner recalls)")
@@ -236,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     started = clock.monotonic()
     cells: list[DbCell] = []
     for database in args.db or ["sqlite"]:
-        cells += run(database, args.profiles, args.horizons, args.sizes, target=args.target, budget=args.budget)
+        cells += run(database, args.profiles, args.horizons, args.sizes, target=args.target, budget=args.budget,
+                     new_per_day=args.new_per_day)
     pure: dict[tuple, dict[str, simulate.Cell]] = {}
     for p in args.profiles:
         for h in args.horizons:

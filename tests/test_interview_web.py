@@ -107,7 +107,7 @@ def test_planned_review_is_an_ordinary_review_the_optimiser_reads(setup, clock):
     assert drill.next_card(user, clock.now) is None or drill.next_card(user, clock.now).id != card.id
 
 
-def test_the_rating_that_ends_a_session_plans_again(setup, client, clock):
+def test_the_rating_that_ends_a_session_plans_again(setup, client, clock, make_question):
     user, questions, cards, posting = setup
     card = cards[0]
     db.session.add(PlannedReview(user_id=user.id, card_id=card.id, day=clock.now.date()))
@@ -118,6 +118,8 @@ def test_the_rating_that_ends_a_session_plans_again(setup, client, clock):
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == len(questions)
     assert db.session.scalar(select(func.count(PlannedReview.id))) > 0
     assert db.session.get(InterviewSettings, user.id).planned_on == clock.now.date()
+    drill.add_to_study(user, [make_question().id], clock.now)  # a new card no interview asks
+    db.session.commit()
     assert not service.after_rating(user, clock.now)  # cards left: nothing planned again
 
 
@@ -325,3 +327,41 @@ def test_a_card_on_the_translation_is_the_asked_questions_card(app, candidate, m
     db.session.commit()
     assert db.session.scalar(select(func.count()).select_from(Card).where(Card.user_id == candidate.id)) == 1
     assert set(db.session.scalars(select(PlannedReview.card_id))) <= {card.id}
+
+
+def test_new_cards_the_plan_introduces_later_wait_for_their_day(app, candidate, make_question, clock):
+    """With a new-card limit above 0 (the default is 20), an asked question the plan introduces
+    on a later day is neither offered today as an ordinary new card nor counted as new: the plan,
+    not the new-card limit, decides when it comes. New cards no interview asks still come under
+    the limit, and on its booked day the held card is offered."""
+    from prep.drill import batch
+
+    now = clock.now
+    asked = [make_question() for _ in range(30)]
+    make_posting(candidate, asked, days_ahead=10, now=now)
+    other = make_question()
+    drill.add_to_study(candidate, [other.id], now)
+    candidate.new_per_day = 20
+    db.session.commit()
+    service.refresh_bookings(candidate, now)
+    db.session.commit()
+    today = drill.study_day(candidate, now).day
+    days: dict[int, set] = {}
+    for card_id, day in db.session.execute(select(PlannedReview.card_id, PlannedReview.day).where(
+            PlannedReview.hold.is_(False))):
+        days.setdefault(card_id, set()).add(day)
+    later = {c for c, d in days.items() if min(d) > today}
+    first_day = {c for c, d in days.items() if today in d}
+    assert later and first_day, "30 unseen questions over 10 days: introductions spread over the days"
+    other_card = db.session.scalar(select(Card.id).where(Card.question_id == other.id))
+    offered = set(batch.next_card_ids(candidate, now, 50))
+    assert not offered & later
+    assert other_card in offered and first_day <= offered
+    new_total = drill.tally_and_done(candidate, now)[0].new
+    assert new_total == len({c for c in db.session.scalars(select(Card.id).where(
+        Card.user_id == candidate.id, Card.state == CardState.new))} - later)
+    # On its first booked day the held card is offered (the clock moves; no new plan is made).
+    card = min(later, key=lambda c: min(days[c]))
+    day = min(days[card])
+    moved = now + timedelta(days=(day - today).days)
+    assert card in set(batch.next_card_ids(candidate, moved, 50))

@@ -33,6 +33,20 @@ def replace_bookings(user_id: int, bookings: Iterable[tuple[int, date]], today: 
     return len(rows)
 
 
+def add_bookings(user_id: int, bookings: Iterable[tuple[int, date]]) -> int:
+    """Add these (card id, day) bookings to the user's (studying ahead of the plan), leaving the
+    others as they are; a pair already booked is not added twice. Returns how many were added."""
+    pairs = sorted(set(bookings))
+    if not pairs:
+        return 0
+    have = {(row.card_id, row.day) for row in db.session.execute(select(PlannedReview.card_id, PlannedReview.day).where(
+        PlannedReview.user_id == user_id, PlannedReview.card_id.in_([c for c, _ in pairs])))}
+    added = [(c, d) for c, d in pairs if (c, d) not in have]
+    db.session.add_all(PlannedReview(user_id=user_id, card_id=c, day=d) for c, d in added)
+    db.session.flush()
+    return len(added)
+
+
 def booked_today(user_id: int, day: StudyDay) -> ColumnElement[bool]:
     """Cards booked for this study day and not answered yet today (a learning card answered
     today comes back through the learning steps, not through the booking)."""
@@ -45,7 +59,8 @@ def booked_today(user_id: int, day: StudyDay) -> ColumnElement[bool]:
 def not_held(study_date: Any) -> ColumnElement[bool]:
     """False for a card the plan holds back on ``study_date``: it has bookings (or a hold row) on
     a later day (its interview is still ahead) and no booking on this day. Such a card is not
-    offered as an ordinary due review even when FSRS makes it due: the plan decided when it is
+    offered as an ordinary due review even when FSRS makes it due, nor, while new, as an ordinary
+    new card under the daily new-card limit: the plan decided when it is introduced and
     reviewed, its last review included. From the day its hold ends (its last interview) this is
     true again and plain FSRS takes over. ``study_date`` is a value, a bound parameter or a
     column (the reminder sweep's ``CASE``)."""

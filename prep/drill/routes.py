@@ -18,6 +18,7 @@ from .. import clock
 from ..content.lookup import explanations_for, explanations_for_many
 from ..content.models import Explanation
 from ..extensions import db
+from ..interview import ahead as interview_ahead
 from ..interview import outcomes
 from ..interview import service as interview
 from ..postings.models import Posting
@@ -95,7 +96,8 @@ def drill():
         return redirect(url_for("drill.drill"))
     counts = service.counts(user, now, done, counted, streak=False)  # the drill does not show the streak
     if card is None:
-        return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now))
+        return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now),
+                               ahead_waiting=interview_ahead.waiting(user, now), ahead_step=interview_ahead.STEP)
     settings = service.scheduler_settings(user)
     locale = get_locale()
     lang = str(locale or "en")  # the templates' current_language

@@ -74,7 +74,8 @@ def pick_where(pick: queue.Pick) -> tuple[list[Any], tuple[Any, ...]]:
         return [*active, Card.state == CardState.review, Card.due < bindparam("day_end"),
                 planned.not_held(bindparam("study_date"))], by_due
     if pick is queue.Pick.new:
-        return [*active, Card.state == CardState.new], (Card.added_at, Card.id)
+        # A new card the plan introduces on a later day waits for it (not an ordinary new card).
+        return [*active, Card.state == CardState.new, planned.not_held(bindparam("study_date"))], (Card.added_at, Card.id)
     if pick is queue.Pick.planned:
         day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
         return [*active, planned.booked_today(bindparam("uid"), day)], by_due

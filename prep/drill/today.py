@@ -42,7 +42,7 @@ def tally_columns(now: Any, day_end: Any, day_start: Any, study_date: Any, horiz
         func.min(case((later, Card.due), else_=None), type_=UTCDateTime()).label("next_learning"),
         count(and_(active, Card.state == CardState.review, Card.due < day_end,
                    planned.not_held(study_date)), "reviews_due"),
-        count(and_(active, Card.state == CardState.new), "new"),
+        count(and_(active, Card.state == CardState.new, planned.not_held(study_date)), "new"),
         count(and_(Card.suspended.is_(False), Card.buried_until > now), "buried"),
         func.count(Card.id).label("total"),
         count(Card.suspended.is_(True), "suspended"),

@@ -25,6 +25,8 @@ class InterviewSettings(db.Model):
     budget_minutes: Mapped[int] = mapped_column(Integer, default=int(DEFAULT_BUDGET_MINUTES))
     #: The study day the drill's bookings were last computed for (None: never).
     planned_on: Mapped[date | None] = mapped_column(Date, default=None)
+    #: The study day the candidate chose to study ahead of the plan (the budget stop is off then).
+    ahead_on: Mapped[date | None] = mapped_column(Date, default=None)
 
 
 class InterviewOutcome(db.Model):

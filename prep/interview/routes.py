@@ -1,8 +1,9 @@
 """Interview mode's pages: the plan (``/plan``, with its settings) and "how did it go?"."""
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
@@ -13,7 +14,8 @@ from ..extensions import db
 from ..postings.forms import ImportPostingForm
 from ..postings.models import Posting
 from ..web.access import signed_in_user
-from . import outcomes, service
+from ..web.forms import EmptyForm
+from . import ahead, outcomes, service
 from .forms import OutcomeForm, PlanSettingsForm
 
 bp = Blueprint("interview", __name__)
@@ -59,6 +61,22 @@ def plan():
     found = service.plan_for(user, now, settings)
     return render_template("interview/plan.html", form=form, found=found, settings=settings), (
         400 if form.is_submitted() else 200)
+
+
+@bp.route("/plan/ahead", methods=["POST"])
+@login_required
+def study_ahead():
+    """Study the next few questions the plan introduces on later days, today."""
+    if not EmptyForm().validate():
+        abort(400)
+    booked = ahead.study_ahead(signed_in_user(), clock.now())
+    db.session.commit()
+    if booked:
+        flash(ngettext("%(num)s question added to today's study, ahead of the plan.",
+                       "%(num)s questions added to today's study, ahead of the plan.", booked), "success")
+    else:
+        flash(_("Your plan has no question left to study ahead."), "info")
+    return redirect(url_for("drill.drill"))
 
 
 @bp.route("/postings/<int:posting_id>/outcome", methods=["GET", "POST"])

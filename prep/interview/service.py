@@ -38,7 +38,8 @@ def settings_of(user: Any) -> InterviewSettings:
     """The candidate's interview-mode settings (the defaults, not stored, when never changed)."""
     row = db.session.get(InterviewSettings, user.id)
     return row or InterviewSettings(user_id=user.id, enabled=True, target=recall.DEFAULT_TARGET,
-                                    budget_minutes=int(plans.DEFAULT_BUDGET_MINUTES), planned_on=None)
+                                    budget_minutes=int(plans.DEFAULT_BUDGET_MINUTES), planned_on=None,
+                                    ahead_on=None)
 
 
 def save_settings(user: Any, *, enabled: bool, target: float, budget_minutes: int, now: datetime) -> None:
@@ -52,7 +53,7 @@ def save_settings(user: Any, *, enabled: bool, target: float, budget_minutes: in
     refresh_bookings(user, now)
 
 
-def _interview_ahead(user_id: Any, today: Any) -> tuple[Any, ...]:
+def interview_ahead_conditions(user_id: Any, today: Any) -> tuple[Any, ...]:
     """The conditions of a posting of the candidate's with an interview date after ``today``
     (values or bound parameters)."""
     return Posting.user_id == user_id, Posting.interview_date.is_not(None), Posting.interview_date > today
@@ -60,7 +61,7 @@ def _interview_ahead(user_id: Any, today: Any) -> tuple[Any, ...]:
 
 def interview_postings(user: Any, today: date) -> list[Posting]:
     """The candidate's own postings with an interview date after today, nearest first."""
-    return list(db.session.scalars(select(Posting).where(*_interview_ahead(user.id, today))
+    return list(db.session.scalars(select(Posting).where(*interview_ahead_conditions(user.id, today))
                                    .order_by(Posting.interview_date, Posting.id)))
 
 
@@ -224,7 +225,7 @@ def refresh_if_stale(user: Any, now: datetime) -> bool:
 def interview_ahead_column() -> Any:
     """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``,
     ``today``): :func:`after_rating`'s lookup, as a column the rating reads with its card."""
-    return select(Posting.id).where(*_interview_ahead(bindparam("uid"), bindparam("today"))).exists()
+    return select(Posting.id).where(*interview_ahead_conditions(bindparam("uid"), bindparam("today"))).exists()
 
 
 #: What :func:`after_rating` did: planned again at the session's end, or when this rating used up
@@ -260,10 +261,11 @@ def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | N
 def _budget_just_used(user: Any, now: datetime) -> bool:
     """Whether today's study time (:func:`today_of`) has reached the budget while a booking for
     today is left: the plan made again then books nothing more today. Once it has, no booking is
-    left, so this plans again at most once a day (unless the budget is raised)."""
+    left, so this plans again at most once a day (unless the budget is raised). Not on a day the
+    candidate chose to study ahead (:mod:`prep.interview.ahead`)."""
     settings = settings_of(user)
-    if not settings.enabled:
-        return False
+    if not settings.enabled or settings.ahead_on == drill.study_day(user, now).day:
+        return False  # off, or the candidate chose to study ahead of the plan today
     today = today_of(user, now)
     return today.booked_left and today.committed_seconds >= settings.budget_minutes * 60
 

@@ -1,7 +1,7 @@
 """End to end, interview mode: import a posting, study it, set its interview date 10 days out,
-see the plan (and its shortfall on a tight budget), drill some cards, and see the predicted recall
-on the interview day rise; the plan page at phone width, in both languages, with no serious axe
-violation."""
+see the plan (and its shortfall on a tight budget), study ahead of the plan from the drill's done
+screen, drill some cards, and see the predicted recall on the interview day rise; the plan page
+at phone width, in both languages, with no serious axe violation."""
 from __future__ import annotations
 
 import pytest
@@ -67,8 +67,15 @@ def test_plan_drill_and_recall_on_the_day_rises(live_server, page):
     assert page.locator("#plan-calendar tbody tr").count() == (12 if before_day_start else 11)
     before = _predicted(page, posting_url)
 
+    # One minute a day books nothing today: the questions wait for their days, and the drill
+    # offers to study some of them ahead of the plan.
     page.goto(live_server.url + "/drill")
-    page.wait_for_selector("#question-text")
+    page.wait_for_selector("#study-ahead")
+    assert "All done for now" in page.locator("#question-text").inner_text()
+    page.click("#study-ahead button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    assert "added to today's study, ahead of the plan" in page.locator(".flash-success").inner_text()
+    page.wait_for_selector("#rate-form", state="attached")
     page.wait_for_load_state("load")  # the drill's keys work once its script has run
     for _ in range(3):
         question = page.locator("#question-text").inner_text()

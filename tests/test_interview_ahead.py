@@ -1,0 +1,106 @@
+"""Studying ahead of the interview plan: the questions the plan introduces on later days wait
+for their day (held like reviews, not offered as ordinary new cards), the drill's done screen
+offers the next few now, and a day studied ahead has no budget stop."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from prep.drill import batch
+from prep.drill import service as drill
+from prep.drill.models import Card, CardState, PlannedReview
+from prep.extensions import db
+from prep.interview import ahead, service
+from prep.interview.models import InterviewSettings
+from tests.support.interview import candidate, make_posting  # noqa: F401 (a fixture)
+
+
+@pytest.fixture
+def planned(app, candidate, make_question, clock):
+    """Forty asked questions, an interview in 10 days, a 5-minute budget, the default new-card
+    limit (20): the plan introduces a few today and the rest on later days."""
+    questions = [make_question() for _ in range(40)]
+    make_posting(candidate, questions, days_ahead=10, now=clock.now)
+    candidate.new_per_day = 20
+    service.save_settings(candidate, enabled=True, target=0.9, budget_minutes=5, now=clock.now)
+    db.session.commit()
+    return candidate, questions
+
+
+def _today_bookings(user, now) -> set[int]:
+    today = drill.study_day(user, now).day
+    return set(db.session.scalars(select(PlannedReview.card_id).where(
+        PlannedReview.user_id == user.id, PlannedReview.day == today, PlannedReview.hold.is_(False))))
+
+
+def _drain(user, now) -> int:
+    """Answer (Easy) every card the drill offers now; returns how many."""
+    n = 0
+    while (card := drill.next_card(user, now)) is not None and n < 200:
+        drill.rate(user, card.id, card.version, 4, now, 20_000)
+        db.session.commit()
+        n += 1
+    return n
+
+
+def test_the_done_screen_offers_to_study_ahead(planned, client, clock):
+    user, questions = planned
+    booked = _today_bookings(user, clock.now)
+    assert 0 < len(booked) < 40
+    assert _drain(user, clock.now) == len(booked), "only today's bookings come, not 20 ordinary new cards"
+    waiting = ahead.waiting(user, clock.now)
+    assert waiting == 40 - len(booked)
+    page = client.get("/drill").get_data(as_text=True)
+    assert 'id="study-ahead"' in page
+    assert f"introduces {waiting} more questions on later days" in page
+    assert f"Study {ahead.STEP} questions ahead" in page
+
+
+def test_studying_ahead_books_the_next_questions_for_today(planned, client, clock):
+    user, questions = planned
+    first = _today_bookings(user, clock.now)
+    _drain(user, clock.now)
+    found = service.plan_for(user, clock.now)
+    by_first_day = sorted((min(days), q) for q, days in found.plan.planned.items() if days)
+    response = client.post("/plan/ahead", follow_redirects=True)
+    assert f"{ahead.STEP} questions added to today&#39;s study" in response.get_data(as_text=True)
+    added = _today_bookings(user, clock.now) - first
+    assert len(added) == ahead.STEP
+    cards = {c.id: c for c in db.session.scalars(select(Card).where(Card.id.in_(added)))}
+    assert all(c.state is CardState.new for c in cards.values())
+    # the ones the plan would have introduced first
+    expected = [q for _, q in by_first_day if q not in {c.question_id for c in db.session.scalars(
+        select(Card).where(Card.user_id == user.id, Card.state != CardState.new))}][:ahead.STEP]
+    assert {c.question_id for c in cards.values()} == set(expected)
+    assert set(batch.next_card_ids(user, clock.now, 50)) >= added
+    assert db.session.get(InterviewSettings, user.id).ahead_on == drill.study_day(user, clock.now).day
+    # a day studied ahead has no budget stop: the candidate chose to go past the minutes
+    assert not service._budget_just_used(user, clock.now)
+    assert _drain(user, clock.now) >= ahead.STEP
+    # the next day, the budget stop is back
+    tomorrow = clock.now + timedelta(days=1)
+    assert db.session.get(InterviewSettings, user.id).ahead_on < drill.study_day(user, tomorrow).day
+
+
+def test_nothing_to_study_ahead_without_an_interview_or_with_the_mode_off(app, candidate, make_question, client,
+                                                                          clock):
+    assert ahead.waiting(candidate, clock.now) == 0
+    response = client.post("/plan/ahead", follow_redirects=True)
+    assert "no question left to study ahead" in response.get_data(as_text=True)
+    questions = [make_question() for _ in range(10)]
+    make_posting(candidate, questions, days_ahead=5, now=clock.now)
+    service.save_settings(candidate, enabled=False, target=0.9, budget_minutes=5, now=clock.now)
+    db.session.commit()
+    assert ahead.waiting(candidate, clock.now) == 0
+    assert ahead.study_ahead(candidate, clock.now) == 0
+    assert 'id="study-ahead"' not in client.get("/drill").get_data(as_text=True)
+
+
+def test_study_ahead_needs_the_csrf_token(csrf_app, make_user):
+    from tests.support.app import PASSWORD  # noqa: F401 (the login helper's password)
+
+    client = csrf_app.test_client()
+    assert client.post("/plan/ahead").status_code in (400, 302)  # no token: refused, or sign-in first
+    assert db.session.scalar(select(PlannedReview.id)) is None
