@@ -74,6 +74,8 @@ def _reminded(make_user, make_question, tz: str, name: str) -> None:
     study = queue.study_day(REMIND_AT, tz, 4).day
     q = {k: make_question(f"{name}: what does the {k} card ask?") for k in ("due", "held", "booked", "later", "new")}
     _card(user, q["due"], due=REMIND_AT - timedelta(hours=3))
+    # due within 24 hours but after the study day ends (04:00 local): tomorrow's, not named
+    _card(user, make_question(f"{name}: what does the tomorrow card ask?"), due=REMIND_AT + timedelta(hours=20))
     _book(_card(user, q["held"], due=REMIND_AT - timedelta(hours=2)), study + timedelta(days=2))
     _book(_card(user, q["booked"], due=REMIND_AT + timedelta(days=10)), study)
     _book(_card(user, q["later"], due=REMIND_AT + timedelta(days=10)), study + timedelta(days=1))
@@ -84,7 +86,8 @@ def _reminded(make_user, make_question, tz: str, name: str) -> None:
 def test_the_reminder_names_what_the_drill_offers_on_each_users_study_day(app, make_user, make_question):
     """Two users whose study days differ (Shanghai is on 3/10, Los Angeles still on 3/9): each
     one's questions are the due review, then the card booked for *their* day, then the new card;
-    never the held card, nor the one booked for their tomorrow. One query for both."""
+    never the held card, nor the one booked for their tomorrow, nor one due after their day ends
+    (within 24 hours). One query for both."""
     _reminded(make_user, make_question, "Asia/Shanghai", "Shanghai")
     _reminded(make_user, make_question, "America/Los_Angeles", "LA")
     due = sorted(find_due(REMIND_AT), key=lambda u: u.timezone)

@@ -266,7 +266,7 @@ def expire_ended_days(now: datetime) -> int:
 
 def top_questions(users: Sequence[DueUser], now: datetime, limit: int = TOP_QUESTIONS) -> dict[int, list[str]]:
     """The first few questions each user will see (one query for all users): learning and review
-    cards due within a day and new cards, as the drill offers them on the user's study day under
+    cards due before the user's study day ends and new cards, as the drill offers them on that day under
     an interview plan: a card booked for that day counts like a due one (after them, before new
     cards), a review card the plan holds back does not (:func:`planned.not_held`)."""
     if not users:
@@ -281,16 +281,17 @@ def top_questions(users: Sequence[DueUser], now: datetime, limit: int = TOP_QUES
 
     user_ids = [u.user_id for u in users]
     user_days = (select(User.id.label("user_id"), per_user(lambda d: d.day, Date()).label("study_date"),
-                        per_user(lambda d: d.start, UTCDateTime()).label("study_start"))
+                        per_user(lambda d: d.start, UTCDateTime()).label("study_start"),
+                        per_user(lambda d: d.end, UTCDateTime()).label("study_end"))
                  .where(User.id.in_(user_ids)).cte("user_days"))
     ud = user_days.c
     active = and_(Card.suspended.is_(False), or_(Card.buried_until.is_(None), Card.buried_until <= now))
-    horizon = now + timedelta(days=1)
-    due_soon = and_(Card.due <= horizon, or_(Card.state != CardState.review, planned.not_held(ud.study_date)))
+    horizon = ud.study_end  # what the drill offers today: due before the user's study day ends
+    due_soon = and_(Card.due < horizon, or_(Card.state != CardState.review, planned.not_held(ud.study_date)))
     booked = planned.booked_today(Card.user_id, queue.StudyDay(day=ud.study_date, start=ud.study_start, end=None))
     rank = func.row_number().over(
         partition_by=Card.user_id,
-        order_by=(case((and_(Card.state != CardState.new, Card.due <= horizon), 0), (booked, 1), else_=2),
+        order_by=(case((and_(Card.state != CardState.new, Card.due < horizon), 0), (booked, 1), else_=2),
                   Card.due, Card.id)).label("rank")
     inner = (select(Card.user_id.label("user_id"), Question.text.label("text"), rank)
              .join(user_days, ud.user_id == Card.user_id)
