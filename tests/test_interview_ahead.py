@@ -54,7 +54,7 @@ def test_the_done_screen_offers_to_study_ahead(planned, client, clock):
     assert waiting == 40 - len(booked)
     page = client.get("/drill").get_data(as_text=True)
     assert 'id="study-ahead"' in page
-    assert f"introduces {waiting} more questions on later days" in page
+    assert f"{waiting} questions of your interviews are not started yet" in page
     assert f"Study {ahead.STEP} questions ahead" in page
 
 
