@@ -104,3 +104,18 @@ def test_study_ahead_needs_the_csrf_token(csrf_app, make_user):
     client = csrf_app.test_client()
     assert client.post("/plan/ahead").status_code in (400, 302)  # no token: refused, or sign-in first
     assert db.session.scalar(select(PlannedReview.id)) is None
+
+
+def test_the_plan_page_shows_todays_minutes_and_offers_to_study_ahead(planned, client, clock):
+    user, questions = planned
+    page = client.get("/plan").get_data(as_text=True)
+    assert "0 of 5 minutes used today" in page and 'id="budget-used"' not in page
+    assert "Study 5 questions ahead" in page
+    card = drill.next_card(user, clock.now)
+    drill.rate(user, card.id, card.version, 3, clock.now, 6 * 60_000)  # six minutes on one card
+    db.session.commit()
+    page = client.get("/plan").get_data(as_text=True)
+    assert 'id="budget-used"' in page
+    assert "Today's minutes are used" in page
+    zh = client.get("/plan", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
+    assert "今天已用" in zh
