@@ -177,11 +177,13 @@ def today_of(user: Any, now: datetime) -> Today:
                  booked_left=bool(booked))
 
 
-def refresh_bookings(user: Any, now: datetime) -> int:
+def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool = False) -> int:
     """Make the plan again and store the days it books a card on (replacing the earlier bookings;
     none when interview mode is off or no interview is ahead, so the cards follow plain FSRS).
     A question the plan introduces gets its card now (the drill offers only cards). Only POSTs
-    call this: pages never write. Returns the bookings stored."""
+    call this: pages never write. ``nothing_today``: today's budget is used, so no booking is
+    kept for today whatever the plan says (the budget stop then plans at most once a day).
+    Returns the bookings stored."""
     settings = settings_of(user)
     today = drill.study_day(user, now).day
     found = plan_for(user, now, settings) if settings.enabled else None
@@ -194,7 +196,7 @@ def refresh_bookings(user: Any, now: datetime) -> int:
             card_ids.update({q: c.id for q, c in cards_for(user.id, unseen).items()})
         # Two asked wordings of one question share a card: book each (card, day) once.
         pairs = list(dict.fromkeys((card_ids[q], day) for q, days in found.plan.planned.items()
-                                   for day in days if q in card_ids))
+                                   for day in days if q in card_ids and not (nothing_today and day == today)))
         # Every asked card is held until its last interview: reviewed when the plan says, not when
         # FSRS makes it due after its last planned review (the plan counted no such review).
         for interview in found.plan.interviews:
@@ -253,7 +255,7 @@ def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | N
         refresh_bookings(user, now)
         return PLANNED
     if _budget_just_used(user, now):
-        refresh_bookings(user, now)
+        refresh_bookings(user, now, nothing_today=True)
         return BUDGET_USED
     return None
 
