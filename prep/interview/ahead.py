@@ -8,7 +8,7 @@ Database edge; ``now`` is passed in; views commit.
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -17,7 +17,7 @@ from ..drill import planned as bookings
 from ..drill import service as drill
 from ..drill.cards import CardState
 from ..drill.groups import cards_for
-from ..drill.models import PlannedReview
+from ..drill.models import Card, PlannedReview
 from ..extensions import db
 from ..postings.models import Posting, PostingQuestion
 from . import service
@@ -40,17 +40,27 @@ def waiting(user: Any, now: datetime) -> int:
     if not asked:
         return 0
     cards = cards_for(user.id, asked)
-    booked = set(db.session.scalars(select(PlannedReview.card_id).where(
-        PlannedReview.user_id == user.id, PlannedReview.day == today, PlannedReview.hold.is_(False))))
+    booked = _booked_on(user.id, today)
     count, counted = 0, set()
     for question_id in asked:
         card = cards.get(question_id)
         if card is None:
             count += 1
-        elif card.id not in counted and card.state is CardState.new and not card.suspended and card.id not in booked:
+        elif card.id not in counted and _unintroduced(card, booked):
             counted.add(card.id)  # two asked wordings of one question are one card
             count += 1
     return count
+
+
+def _booked_on(user_id: int, day: date) -> set[int]:
+    """The user's cards booked (not merely held) for ``day``."""
+    return set(db.session.scalars(select(PlannedReview.card_id).where(
+        PlannedReview.user_id == user_id, PlannedReview.day == day, PlannedReview.hold.is_(False))))
+
+
+def _unintroduced(card: Card, booked: set[int]) -> bool:
+    """A card studying ahead can bring today: new, not suspended, not already booked today."""
+    return card.state is CardState.new and not card.suspended and card.id not in booked
 
 
 def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
@@ -63,12 +73,10 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
         return 0
     today = found.today
     cards = cards_for(user.id, found.questions)
-    booked = set(db.session.scalars(select(PlannedReview.card_id).where(
-        PlannedReview.user_id == user.id, PlannedReview.day == today, PlannedReview.hold.is_(False))))
+    booked = _booked_on(user.id, today)
 
     def unintroduced(q: int) -> bool:
-        card = cards.get(q)
-        return card is None or (card.state is CardState.new and not card.suspended and card.id not in booked)
+        return q not in cards or _unintroduced(cards[q], booked)
 
     planned_first = {q: min(days) for q, days in found.plan.planned.items() if days}
     dropped = list(found.plan.shortfall.drop_first) if found.plan.shortfall else []
