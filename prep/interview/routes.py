@@ -59,8 +59,7 @@ def plan():
         form.process(data={"enabled": settings.enabled, "target": round(settings.target * 100),
                            "budget": settings.budget_minutes})
     found = service.plan_for(user, now, settings)
-    today = service.today_of(user, now) if found else None
-    return render_template("interview/plan.html", form=form, found=found, settings=settings, today=today,
+    return render_template("interview/plan.html", form=form, found=found, settings=settings,
                            ahead_waiting=ahead.waiting(user, now) if found else 0, ahead_step=ahead.STEP,
                            ahead_form=EmptyForm()), 400 if form.is_submitted() else 200
 

@@ -66,6 +66,14 @@ def interview_postings(user: Any, today: date) -> list[Posting]:
 
 
 @dataclass(frozen=True)
+class Today:
+    """Today's study as interview mode's budget counts it (:func:`today_of`)."""
+
+    committed_seconds: float  # time spent, plus an answer for each card in its steps
+    booked_left: bool         # a booking for today not answered yet
+
+
+@dataclass(frozen=True)
 class UserPlan:
     """A candidate's plan and what the pages need to show it."""
 
@@ -74,6 +82,7 @@ class UserPlan:
     questions: dict[int, str]             # question id (the plan's card id) -> text
     card_ids: dict[int, int]              # question id -> the candidate's card id, when there is one
     today: date
+    studied: Today                        # today's study as the budget counts it (the plan read it)
 
     def forecast(self, posting_id: int) -> plans.InterviewForecast | None:
         return next((f for f in self.plan.interviews if f.interview_id == posting_id), None)
@@ -100,11 +109,12 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
     plan_cards = [plans.PlanCard(q, memory_of(by_question[q]) if q in by_question else None) for q in question_ids]
     plan_cards += [plans.PlanCard(c.question_id, memory_of(c)) for c in others if c.question_id not in question_ids]
     interviews = [plans.Interview(p.id, p.interview_date, asked[p.id]) for p in postings]
+    studied = today_of(user, now)
     plan = make_plan(plan_cards, interviews, plan_settings(user, settings), now,
-                     spent_today_seconds=today_of(user, now).committed_seconds)
+                     spent_today_seconds=studied.committed_seconds)
     texts = {pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions}
     return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=texts,
-                    card_ids={q: c.id for q, c in by_question.items()}, today=today)
+                    card_ids={q: c.id for q, c in by_question.items()}, today=today, studied=studied)
 
 
 def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
@@ -149,14 +159,6 @@ def _answers(logs: list[Any]) -> list[recall.Answer]:
         answers.append(recall.Answer(elapsed_days=elapsed, stability=float(before["stability"]),
                                      recalled=row.rating > 1))
     return answers
-
-
-@dataclass(frozen=True)
-class Today:
-    """Today's study as interview mode's budget counts it (:func:`today_of`)."""
-
-    committed_seconds: float  # time spent, plus an answer for each card in its steps
-    booked_left: bool         # a booking for today not answered yet
 
 
 def today_of(user: Any, now: datetime) -> Today:
