@@ -78,6 +78,10 @@ def read_rating_json(body: Any) -> RatingJson | None:
                       key_point=[p for p in points if _int(p, 0, MAX_POINTS - 1) is not None])
 
 
+#: The longest time on one card a rating records: a card left open overnight is still a rating.
+MAX_ANSWER_MS = 86_400_000
+
+
 @dataclass(frozen=True)
 class RatingPost:
     """A rating posted by the drill's form, read as :class:`RateForm` validates it."""
@@ -92,8 +96,8 @@ class RatingPost:
     token: str
 
     def duration(self, now: datetime) -> int | None:
-        """Time on the card: the browser's measure, else since the page was rendered (no JS).
-        A card left open overnight is still a rating; the time on it is capped at a day."""
+        """Time on the card: the browser's measure, else since the page was rendered (no JS),
+        capped at :data:`MAX_ANSWER_MS`."""
         duration = self.duration_ms
         if duration is None and self.shown_at:
             try:
@@ -102,7 +106,7 @@ class RatingPost:
                     duration = int((now - shown_at.astimezone(timezone.utc)).total_seconds() * 1000)
             except (ValueError, OverflowError):  # a malformed or out-of-range time
                 duration = None
-        return None if duration is None else max(0, min(duration, 86_400_000))
+        return None if duration is None else max(0, min(duration, MAX_ANSWER_MS))
 
 
 def _form_int(form: Any, name: str, low: int, high: int, *, required: bool) -> int | None | bool:

@@ -31,7 +31,7 @@ from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
 from . import batch, cramming, previews, scheduling, self_grading, service, tally
-from .forms import NoteForm, RateFormValues, read_rating_form, read_rating_json
+from .forms import MAX_ANSWER_MS, NoteForm, RateFormValues, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
 bp = Blueprint("drill", __name__)
@@ -235,7 +235,7 @@ def rate_json():
         return jsonify(error=_("That rating could not be read; the card was not changed.")), 400
     user, now = signed_in_user(), _now()
     ticks = _key_points(data.key_points_of, data.key_point)
-    duration = None if data.elapsed_ms is None else min(data.elapsed_ms, 86_400_000)
+    duration = None if data.elapsed_ms is None else min(data.elapsed_ms, MAX_ANSWER_MS)
     rated, planned, counts = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks,
                                    data.request_id, counts=True)
     replanned = planned == interview.BUDGET_USED
