@@ -7,8 +7,9 @@ interview mode's settings saved through :func:`prep.interview.service.save_setti
 and stores the bookings with the ORM), then each day a drill session: the plan made again on the
 day's first request (:func:`service.refresh_if_stale`), cards taken from the drill's queue
 (:func:`prep.drill.service.next_card`, which reads the bookings) and rated with
-:func:`prep.drill.service.rate` until the queue is empty, and the plan made again after the
-session (:func:`service.after_rating`). The learner's 28-day history goes through the drill too,
+:func:`prep.drill.service.rate` until the queue is empty, each rating followed by
+:func:`service.after_rating` as the rating views do (the plan made again at the session's end, or
+when the day's budget is used). The learner's 28-day history goes through the drill too,
 so seconds per answer, the calibration and the answers per new card come from stored review logs.
 
 Only interview mode runs here: ``plain`` and ``cram`` do not use the bookings, and come from the
@@ -166,9 +167,7 @@ def run_cell(database: str, profile: str, horizon: int, questions: int, *, targe
             db.session.commit()
         watched = set(db.session.scalars(select(Card.id).where(Card.user_id == user.id,
                                                                  Card.question_id.in_(asked))))
-        minutes, on_interview, n, other = _session(user, learner, now, watched)
-        service.after_rating(user, now + timedelta(minutes=minutes))
-        db.session.commit()
+        minutes, on_interview, n, other = _session(user, learner, now, watched)  # plans as the ratings do
         per_day.append(minutes)
         per_day_interview.append(on_interview)
         answers += n
