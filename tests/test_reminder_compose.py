@@ -11,21 +11,21 @@ import pytest
 from flask import Flask
 
 from prep.reminders import compose as fast
-from prep.reminders.sweep_rules import DueUser, ReminderEmail
+from prep.reminders.sweep_rules import DueUser, InterviewLine, ReminderEmail
 
 HEADERS = ("From", "To", "Message-ID", "List-Unsubscribe", "List-Unsubscribe-Post", "List-Id",
            "Auto-Submitted", "Subject", "Content-Type")
 
 
 def _mail(language: str | None, *, name: str, due: tuple[int, int, int], streak: int,
-          questions: tuple[str, ...]) -> ReminderEmail:
+          questions: tuple[str, ...], interviews: tuple[InterviewLine, ...] = ()) -> ReminderEmail:
     user = DueUser(user_id=7, email="ada@example.com", display_name=name, timezone="Asia/Shanghai",
                    remind_minute=540, local_date=date(2026, 3, 10),
                    day_end=datetime(2026, 3, 10, 16, tzinfo=timezone.utc), email_channel=True,
                    in_app_channel=False, learning=due[0], reviews=due[1], new=due[2], log_id=3, attempts=1,
                    language=language)
     return ReminderEmail(user=user, top_questions=questions, streak=streak,
-                         message_id="<reminder-7-2026-03-10@127.0.0.1>")
+                         message_id="<reminder-7-2026-03-10@127.0.0.1>", interviews=interviews)
 
 
 CASES = [
@@ -37,9 +37,23 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("language,name,due,streak,questions", CASES)
-def test_fast_composer_matches_the_reference(app: Flask, language, name, due, streak, questions) -> None:
-    mail = _mail(language, name=name, due=due, streak=streak, questions=questions)
+INTERVIEWS = (
+    InterviewLine("Acme <GPU> & Co — NCCL engineer", date(2026, 3, 11), 1, 0.874, 0.9, False),
+    InterviewLine("字节跳动 — 通信库研发", date(2026, 3, 14), 4, 0.93, 0.9, True),
+    InterviewLine("Posting #9", date(2026, 3, 30), 20),
+)
+CASES += [
+    ("en", "Ada", (1, 2, 0), 3, ("Explain RDMA verbs",), INTERVIEWS),
+    ("zh", "小明", (0, 1, 0), 0, (), INTERVIEWS[1:]),
+    ("zh", "李雷", (2, 0, 0), 2, ("问题一",), INTERVIEWS[:1]),
+    ("en", "Bob", (0, 0, 3), 0, (), INTERVIEWS[2:]),
+]
+CASES = [case if len(case) == 6 else case + ((),) for case in CASES]
+
+
+@pytest.mark.parametrize("language,name,due,streak,questions,interviews", CASES)
+def test_fast_composer_matches_the_reference(app: Flask, language, name, due, streak, questions, interviews) -> None:
+    mail = _mail(language, name=name, due=due, streak=streak, questions=questions, interviews=interviews)
     with app.app_context():
         reference = fast.compose_reference(mail)
         raw = fast.compose(mail)
@@ -87,3 +101,26 @@ def test_fast_composer_is_fast(app: Flask) -> None:
             fast.compose_reference(mail)
         reference_s = (time.thread_time() - started) * 4
     assert fast_s * 3 < reference_s, (fast_s, reference_s)
+
+
+def test_the_email_names_each_interview_ahead_with_its_forecast(app: Flask) -> None:
+    mail = _mail("en", name="Ada", due=(1, 0, 0), streak=0, questions=(), interviews=INTERVIEWS)
+    with app.app_context():
+        parsed = message_from_bytes(fast.compose(mail).as_bytes(), policy=policy.default)
+    text = parsed.get_body(("plain",)).get_content()
+    html = parsed.get_body(("html",)).get_content()
+    assert "Acme <GPU> & Co — NCCL engineer: in 1 day (2026-03-11). Predicted recall on the day: 87%, " \
+           "below your 90% target." in text
+    assert "字节跳动 — 通信库研发: in 4 days (2026-03-14). Predicted recall on the day: 93%, on track." in text
+    assert "Posting #9: in 20 days (2026-03-30)." in text
+    assert "/plan" in text
+    assert "Acme &lt;GPU&gt; &amp; Co" in html and "<GPU>" not in html
+    assert 'href="http' in html and '/plan"' in html
+
+
+def test_no_interview_section_without_interviews(app: Flask) -> None:
+    mail = _mail("en", name="Ada", due=(1, 0, 0), streak=0, questions=())
+    with app.app_context():
+        parsed = message_from_bytes(fast.compose(mail).as_bytes(), policy=policy.default)
+    assert "Interviews ahead" not in parsed.get_body(("plain",)).get_content()
+    assert "Interviews ahead" not in parsed.get_body(("html",)).get_content()

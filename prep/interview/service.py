@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, delete, func, select
 
 from ..drill import planned as bookings
 from ..drill import service as drill
@@ -21,7 +21,7 @@ from ..drill.groups import cards_for
 from ..drill.models import Card, ReviewLog
 from ..extensions import db
 from ..zones import user_zone
-from ..postings.models import Posting
+from ..postings.models import Posting, PostingForecast
 from . import plans, recall
 from .models import InterviewSettings
 from .planner import make_plan
@@ -206,11 +206,22 @@ def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool = False) -
                 if row.card_id in card_ids and interview.day > holds.get(card_ids[row.card_id], today):
                     holds[card_ids[row.card_id]] = interview.day
     stored = bookings.replace_bookings(user.id, pairs, today, holds.items())
+    _store_forecasts(user.id, found.plan if found is not None else None, today, now)
     if db.session.get(InterviewSettings, user.id) is None:
         db.session.add(settings)
     settings.planned_on = today
     db.session.flush()
     return stored
+
+
+def _store_forecasts(user_id: int, plan: plans.Plan | None, today: date, now: datetime) -> None:
+    """Keep the stored plan's recall on the day per posting with an interview ahead (what the
+    daily reminder says), replacing the earlier ones; none without a plan."""
+    db.session.execute(delete(PostingForecast).where(PostingForecast.user_id == user_id))
+    if plan is not None:
+        db.session.add_all(PostingForecast(posting_id=f.interview_id, user_id=user_id, recall_on_day=f.recall_on_day,
+                                           target=plan.target, met=f.met, made_at=now)
+                           for f in plan.interviews if f.day > today)
 
 
 def refresh_if_stale(user: Any, now: datetime) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, ColumnElement, Date, ForeignKey, Integer, String, Text, UniqueConstraint, or_
+from sqlalchemy import JSON, ColumnElement, Date, Float, ForeignKey, Integer, String, Text, UniqueConstraint, or_
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -95,3 +95,20 @@ class BankDecision(db.Model):
     decision: Mapped[str] = mapped_column(String(20))  # "rejected"
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     decided_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+
+
+class PostingForecast(db.Model):
+    """The recall on the interview day that the candidate's last stored interview plan predicted
+    for this posting's questions. Interview mode writes it whenever it stores a plan (after a
+    session, on a new day, when a date, target or budget changes); the daily reminder reads it,
+    so the email can say how the interview stands without making a plan per user. No row: no plan
+    counts this posting (interview mode off, or no interview ahead)."""
+
+    __tablename__ = "posting_forecasts"
+
+    posting_id: Mapped[int] = mapped_column(ForeignKey("postings.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    recall_on_day: Mapped[float] = mapped_column(Float)
+    target: Mapped[float] = mapped_column(Float)
+    met: Mapped[bool] = mapped_column()
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)

@@ -23,7 +23,7 @@ from flask_babel import force_locale, get_translations, ngettext
 from markupsafe import escape
 
 from .. import clock
-from .sweep_rules import ReminderEmail
+from .sweep_rules import InterviewLine, ReminderEmail
 
 _TOKEN = re.compile("\x1a([a-z0-9_]+)\x1a")
 _FIELDS = ("due", "learning", "reviews", "new", "streak")
@@ -93,11 +93,30 @@ def _plural_key(n: int) -> int:
     return int(plural(n)) if plural is not None else int(n != 1)
 
 
+def _interviews(lines: tuple[InterviewLine, ...], tokens: bool) -> list[dict[str, Any]]:
+    """The templates' interview lines: the values, or (``tokens``) placeholders to fill per email."""
+    if not tokens:
+        return [{"name": iv.name, "days": iv.days_left, "date": iv.day.isoformat(), "pct": iv.percent,
+                 "target": iv.target_percent, "shape": iv.shape} for iv in lines]
+    return [{"name": f"\x1aiv{k}_name\x1a", "days": _Slot(iv.days_left, f"iv{k}_days"),
+             "date": f"\x1aiv{k}_date\x1a", "pct": f"\x1aiv{k}_pct\x1a", "target": f"\x1aiv{k}_target\x1a",
+             "shape": iv.shape} for k, iv in enumerate(lines)]
+
+
+def _interview_values(lines: tuple[InterviewLine, ...]) -> dict[str, str]:
+    values = {}
+    for k, iv in enumerate(lines):
+        values.update({f"iv{k}_name": iv.name, f"iv{k}_days": str(iv.days_left), f"iv{k}_date": iv.day.isoformat(),
+                       f"iv{k}_pct": iv.percent, f"iv{k}_target": iv.target_percent})
+    return values
+
+
 def _prepared(language: str, mail: ReminderEmail) -> _Prepared:
     user = mail.user
     with force_locale(language):
         key = (language, _plural_key(user.due_count), _plural_key(mail.streak), bool(mail.streak),
-               bool(user.learning or user.reviews or user.new), len(mail.top_questions))
+               bool(user.learning or user.reviews or user.new), len(mail.top_questions),
+               tuple((_plural_key(iv.days_left), iv.shape) for iv in mail.interviews))
     cache: dict[Any, _Prepared] = current_app.extensions.setdefault("prep_reminder_prepared", {})
     found = cache.get(key)
     if found is not None:
@@ -107,7 +126,8 @@ def _prepared(language: str, mail: ReminderEmail) -> _Prepared:
     slots = {name: _Slot(value, name) for name, value in counts.items()}
     context = {**slots, "name": "\x1aname\x1a", "questions": [f"\x1aq{k}\x1a" for k in range(len(mail.top_questions))],
                "drill_url": "\x1adrill_url\x1a", "settings_url": "\x1asettings_url\x1a",
-               "unsubscribe_url": "\x1aunsubscribe_url\x1a", "local_date": user.local_date}
+               "unsubscribe_url": "\x1aunsubscribe_url\x1a", "local_date": user.local_date,
+               "interviews": _interviews(mail.interviews, tokens=True), "plan_url": "\x1aplan_url\x1a"}
     with current_app.test_request_context("/", base_url=current_app.config["BASE_URL"]), force_locale(language):
         subject = ngettext("%(num)s card to review today", "%(num)s cards to review today", slots["due"])
         prepared = _Prepared(subject=_split(str(subject)),
@@ -169,14 +189,15 @@ def compose(mail: ReminderEmail) -> RawMessage | EmailMessage:
     if urls.get("base") != base:
         urls.clear()
         urls.update(base=base, drill_url=external_url("drill.drill"),
-                    settings_url=external_url("reminders.settings"))
+                    settings_url=external_url("reminders.settings"), plan_url=external_url("interview.plan"))
     prepared = _prepared(user.language or "en", mail)
     values = {"name": user.display_name or user.email.split("@")[0], "drill_url": urls["drill_url"],
               "settings_url": urls["settings_url"], "unsubscribe_url": unsubscribe_url(user.user_id),
               "due": str(user.due_count), "learning": str(user.learning), "reviews": str(user.reviews),
-              "new": str(user.new), "streak": str(mail.streak)}
+              "new": str(user.new), "streak": str(mail.streak), "plan_url": urls["plan_url"]}
     for k, q in enumerate(mail.top_questions):
         values[f"q{k}"] = q
+    values.update(_interview_values(mail.interviews))
     html_values = {k: str(escape(v)) for k, v in values.items()}
     from_line, sender = _static_headers(domain)
     boundary = f"=_prep_{uuid.uuid4().hex}"
@@ -208,6 +229,7 @@ def compose_reference(mail: ReminderEmail) -> EmailMessage:
         "settings_url": external_url("reminders.settings"),
         "unsubscribe_url": unsubscribe_url(user.user_id),
         "local_date": user.local_date,
+        "interviews": _interviews(mail.interviews, tokens=False), "plan_url": external_url("interview.plan"),
     }
     message = EmailMessage()
     message["From"] = current_app.config["MAIL_FROM"]

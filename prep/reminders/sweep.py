@@ -28,7 +28,7 @@ from ..extensions import db
 from ..mail import SEND_ERRORS, Transport
 from .sweep_claim import claim
 from .sweep_query import (BATCH_SIZE, expire_ended_days, find_due, find_due_page, record_failure, record_sent,
-                          record_skipped, streaks, top_questions, user_ids_after, zone_clocks)
+                          record_skipped, streaks, top_questions, interviews_ahead, user_ids_after, zone_clocks)
 from .sweep_rules import DuePage, DueUser, ReminderEmail, SweepReport, ZoneClocks, describe, message_id
 
 log = logging.getLogger(__name__)
@@ -125,25 +125,27 @@ def _page_user_by_user(zc: ZoneClocks, after: int, batch_size: int, now: datetim
     return DuePage(due=due, last_id=ids[-1] if len(ids) >= batch_size else None), won
 
 
-def _page_extras(senders: list[DueUser], now: datetime) -> tuple[dict, dict, dict[DueUser, str]]:
-    """Top questions and streaks for a page, in two queries; when a row breaks them, the same
-    per user, so only the users whose rows are bad are left out."""
+def _page_extras(senders: list[DueUser], now: datetime) -> tuple[dict, dict, dict, dict[DueUser, str]]:
+    """Top questions, streaks and interviews ahead for a page, in three queries; when a row
+    breaks them, the same per user, so only the users whose rows are bad are left out."""
     try:
-        return top_questions(senders, now), streaks(senders, now), {}
+        return top_questions(senders, now), streaks(senders, now), interviews_ahead(senders, now), {}
     except Exception:  # noqa: BLE001 - narrowed below to the users it comes from
         db.session.rollback()
         log.warning("reminder sweep: a page's extras failed; retrying user by user", exc_info=True)
     questions: dict = {}
     streak_of: dict = {}
+    interviews: dict = {}
     broken: dict[DueUser, str] = {}
     for user in senders:
         try:
             questions.update(top_questions([user], now))
             streak_of.update(streaks([user], now))
+            interviews.update(interviews_ahead([user], now))
         except Exception as err:  # noqa: BLE001
             db.session.rollback()
             broken[user] = describe(err)
-    return questions, streak_of, broken
+    return questions, streak_of, interviews, broken
 
 
 def _skip(user: DueUser, now: datetime, finished: Callable[[], datetime], error: str, report: SweepReport) -> None:
@@ -165,7 +167,7 @@ def send_page(now: datetime, senders: list[DueUser], transport: Transport, compo
     """Send one page's emails; record the sent ones in groups, each failure at once."""
     if not senders:
         return
-    questions, streak_of, broken = _page_extras(senders, now)
+    questions, streak_of, interviews, broken = _page_extras(senders, now)
     for user, error in broken.items():
         _skip(user, now, finished, error, report)
     senders = [u for u in senders if u not in broken]
@@ -185,7 +187,8 @@ def send_page(now: datetime, senders: list[DueUser], transport: Transport, compo
     try:
         for user in senders:
             mail = ReminderEmail(user=user, top_questions=tuple(questions.get(user.user_id, ())),
-                                 streak=streak_of.get(user.user_id, 0), message_id=message_id(user, domain))
+                                 streak=streak_of.get(user.user_id, 0), message_id=message_id(user, domain),
+                                 interviews=tuple(interviews.get(user.user_id, ())))
             try:
                 message = compose(mail)
             except Exception as err:  # this user's data: skip them, remind the others

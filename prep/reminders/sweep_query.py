@@ -26,15 +26,17 @@ from ..drill import planned, queue, today
 from ..drill.models import Card, CardState, ReviewLog
 from ..drill.tally import Tally, queue_counts
 from ..extensions import db
+from ..postings.models import Posting, PostingForecast
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 from . import timing
 from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, ReminderAttempt, ReminderLog,
                      ReminderSettings, ReminderStatus)
-from .sweep_rules import DuePage, DueUser, ZoneClocks, clocks_at, next_attempt, streak
+from .sweep_rules import DuePage, DueUser, InterviewLine, ZoneClocks, clocks_at, next_attempt, streak
 
 BATCH_SIZE = 500
 TOP_QUESTIONS = 3
+TOP_INTERVIEWS = 3
 STREAK_LOOKBACK = timedelta(days=400)
 #: The tally counts a reminder is decided and worded by (what is due now and new today).
 _TALLY_USED = ("learning_now", "reviews_due", "new", "planned")
@@ -320,6 +322,28 @@ def streaks(users: Sequence[DueUser], now: datetime) -> dict[int, int]:
             .where(ReviewLog.user_id.in_(ids), ReviewLog.reviewed_at >= now - STREAK_LOOKBACK)):
         reviews[user_id].append(reviewed_at)
     return {uid: streak(reviews[uid], now, tz, hour) for uid, (tz, hour) in meta.items()}
+
+
+def interviews_ahead(users: Sequence[DueUser], now: datetime, limit: int = TOP_INTERVIEWS) -> dict[int, list[InterviewLine]]:
+    """Each user's nearest interviews after their study day (their own postings with an interview
+    date), with the recall on the day their last stored plan predicted (one query for all users)."""
+    if not users:
+        return {}
+    days = {u.user_id: (u.study_day or queue.study_day(now, u.timezone)).day for u in users}
+    out: dict[int, list[InterviewLine]] = defaultdict(list)
+    rows = db.session.execute(
+        select(Posting.user_id, Posting.id, Posting.company, Posting.title, Posting.interview_date,
+               PostingForecast.recall_on_day, PostingForecast.target, PostingForecast.met)
+        .outerjoin(PostingForecast, PostingForecast.posting_id == Posting.id)
+        .where(Posting.user_id.in_(list(days)), Posting.interview_date > min(days.values()))
+        .order_by(Posting.user_id, Posting.interview_date, Posting.id))
+    for user_id, posting_id, company, title, day, recall, target, met in rows:
+        left = (day - days[user_id]).days
+        if left > 0 and len(out[user_id]) < limit:
+            name = " — ".join(part for part in (company, title) if part) or f"Posting #{posting_id}"
+            out[user_id].append(InterviewLine(name=name, day=day, days_left=left, recall=recall, target=target,
+                                              met=met))
+    return out
 
 
 # --- recording results -----------------------------------------------------------------------

@@ -59,6 +59,32 @@ class DueUser:
 
 
 @dataclass(frozen=True)
+class InterviewLine:
+    """An interview ahead as the reminder names it: the posting, the date, the days left, and the
+    recall on the day the candidate's last stored plan predicted (None: no plan counts it)."""
+
+    name: str
+    day: date
+    days_left: int
+    recall: float | None = None
+    target: float | None = None
+    met: bool | None = None
+
+    @property
+    def percent(self) -> str:
+        return f"{round((self.recall or 0.0) * 100)}"
+
+    @property
+    def target_percent(self) -> str:
+        return f"{round((self.target or 0.0) * 100)}"
+
+    @property
+    def shape(self) -> str:
+        """Which sentence names it: ``met``, ``short`` or ``plain`` (no forecast)."""
+        return "plain" if self.recall is None else "met" if self.met else "short"
+
+
+@dataclass(frozen=True)
 class ReminderEmail:
     """What a reminder email says; :func:`.sweep.run_sweep`'s ``compose`` turns it into a message."""
 
@@ -66,6 +92,7 @@ class ReminderEmail:
     top_questions: tuple[str, ...]
     streak: int
     message_id: str
+    interviews: tuple[InterviewLine, ...] = ()
 
 
 @dataclass
