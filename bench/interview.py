@@ -106,7 +106,8 @@ def _fails(mode: simulate.Cell, cram: simulate.Cell | None, target: float) -> bo
     return abs(mode.recalled - mode.predicted) > 0.03
 
 
-def needed_table(cells: list[simulate.Cell], seed: int, target: float) -> tuple[str, list[simulate.Cell]]:
+def needed_table(cells: list[simulate.Cell], seed: int, target: float,
+                 fill: bool = False) -> tuple[str, list[simulate.Cell]]:
     """Interview mode run again with the minutes a day its first plan said would reach the target."""
     rows = ["| learner | days | questions | minutes asked | recalled | answers | most minutes in a day |",
             "|---|---|---|---|---|---|---|"]
@@ -115,7 +116,7 @@ def needed_table(cells: list[simulate.Cell], seed: int, target: float) -> tuple[
         if cell.strategy != "interview" or cell.on_track or not cell.minutes_needed:
             continue
         rerun = simulate.run_cell(cell.profile, cell.horizon, cell.questions, "interview", seed=seed, target=target,
-                                  budget_minutes=cell.minutes_needed)
+                                  budget_minutes=cell.minutes_needed, fill=fill)
         again.append(rerun)
         rows.append(f"| {cell.profile} | {cell.horizon} | {cell.questions} | {cell.minutes_needed:g} | "
                     f"{rerun.recalled:.3f} | {rerun.reviews} | {rerun.peak_minutes:g} |")
@@ -137,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="exit 1 when a verdict fails (target missed, more reviews than cram, "
                              "or a shortfall more than 0.03 off what the learner recalls)")
     parser.add_argument("--json", metavar="PATH", help="also write every cell as JSON here")
+    parser.add_argument("--fill", action="store_true",
+                        help="interview mode: when a session's bookings are done with minutes left, plan again "
+                             "and go on with what it books for the same day, as the app does (default: each day "
+                             "is the session-start plan's bookings, as in the tables of docs/interview-mode.md)")
     parser.add_argument("--check-needed", action="store_true",
                         help="run interview mode again with the minutes a day each shortfall asked for")
     args = parser.parse_args(argv)
@@ -145,12 +150,12 @@ def main(argv: list[str] | None = None) -> int:
         return _main_seeds(args, [int(s) for s in args.seeds.split(",") if s.strip()], started)
     cells = simulate.run_table(strategies=tuple(args.strategies), profiles=tuple(args.profiles), horizons=tuple(args.horizons),
                                sizes=tuple(args.sizes), seed=args.seed, target=args.target,
-                               budget_minutes=args.budget)
+                               budget_minutes=args.budget, fill=args.fill)
     text = table(cells, args.target)
     sys.stdout.write(text + "\n")
     again: list[simulate.Cell] = []
     if args.check_needed:
-        needed, again = needed_table(cells, args.seed, args.target)
+        needed, again = needed_table(cells, args.seed, args.target, args.fill)
         sys.stdout.write("\n" + needed + "\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
@@ -166,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
 def _main_seeds(args: argparse.Namespace, seeds: list[int], started: float) -> int:
     by_seed = {seed: simulate.run_table(strategies=tuple(args.strategies), profiles=tuple(args.profiles),
                                         horizons=tuple(args.horizons), sizes=tuple(args.sizes), seed=seed,
-                                        target=args.target, budget_minutes=args.budget) for seed in seeds}
+                                        target=args.target, budget_minutes=args.budget, fill=args.fill)
+               for seed in seeds}
     sys.stdout.write(seeds_table(by_seed, args.target) + "\n")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -52,3 +52,13 @@ def test_the_seeds_table_gives_each_cells_mean_spread_and_failures() -> None:
     assert row.endswith("| 2/3 |")               # seed 2 off by 0.10; seed 3 on track, more answers than cram
     summary = next(line for line in text.splitlines() if line.startswith("| fast forgetter | 3 |"))
     assert "| 0.053 | -0.100 | 2 | 0.017, 1 | 2 |" in summary
+
+
+def test_the_fill_goes_on_with_what_the_plan_books_when_the_drill_runs_out() -> None:
+    """As the app does (``service.after_rating``): the session's bookings done with minutes left,
+    the plan made again books more of the same day, up to the budget."""
+    plain = simulate.run_cell("as modelled", 7, 200, "interview")
+    filled = simulate.run_cell("as modelled", 7, 200, "interview", fill=True)
+    assert filled.predicted == plain.predicted  # the day-0 plan is the same
+    assert filled.reviews > plain.reviews
+    assert filled.peak_minutes <= 20 + 3  # the budget stop: no card started once the day's minutes are used

@@ -200,8 +200,13 @@ def fitted_settings(profile: str, start: date = date(2026, 3, 2), seed: int = 1)
 
 def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed: int = 1,
              start: date = date(2026, 3, 2), target: float = recall.DEFAULT_TARGET,
-             budget_minutes: float = plans.DEFAULT_BUDGET_MINUTES) -> Cell:
-    """One cell of the table: ``questions`` new questions, an interview ``horizon`` days after ``start``."""
+             budget_minutes: float = plans.DEFAULT_BUDGET_MINUTES, fill: bool = False) -> Cell:
+    """One cell of the table: ``questions`` new questions, an interview ``horizon`` days after ``start``.
+
+    ``fill`` (interview mode): when a session's bookings are done with minutes left, the plan is
+    made again from the answers just given and the time spent, and the session goes on with what
+    it books for the same day, as the app does when the drill runs out of cards
+    (:func:`prep.interview.service.after_rating`); without it each day is the session-start plan's."""
     learner = PROFILES[profile]
     past = history(profile, start, seed)
     app_settings = fitted_settings(profile, start, seed)
@@ -222,19 +227,18 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
         if run.rng.random() < learner.skip_day_probability:
             continue
         if strategy == "interview":
-            settings = plans.PlanSettings(
-                target=target, budget_minutes=budget_minutes,
-                seconds_per_review=plans.seconds_per_review(run.durations_ms),
-                session_hour=SESSION_HOUR, interview_hour=INTERVIEW_HOUR,
-                stability_scale=recall.calibrate(run.app, run.answers),
-                answers_per_new=plans.answers_per_new(_first_day_answers(run.log)),
-                first_ratings=plans.first_ratings(_first_ratings(run.log)))
-            plan = make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings,
-                                   session, explain_shortfall=first is None)
+            plan = _plan(run, interview, target, budget_minutes, session, explain_shortfall=first is None)
             first, last = first or plan, plan
-            planned = plan.day(today)
-            order = list(planned.reviews) + list(planned.new) if planned else []
-            run.session([run.cards[i] for i in order], session, day, budget_minutes=budget_minutes)
+            t = run.session(_booked(run, plan, today), session, day, budget_minutes=budget_minutes)
+            for _ in range(FILL_ROUNDS if fill else 0):  # the drill ran out: plan again, go on
+                spent = run.minutes_by_day.get(day, 0.0) * 60
+                if spent >= budget_minutes * 60:
+                    break
+                booked = _booked(run, _plan(run, interview, target, budget_minutes, t, spent_today_seconds=spent,
+                                            explain_shortfall=False), today)
+                if not booked:
+                    break
+                t = run.session(booked, t, day, budget_minutes=budget_minutes)
             continue
         unseen = [c for c in run.cards if c.memory is None][:per_day]
         end = session + timedelta(hours=20)
@@ -255,6 +259,31 @@ def run_cell(profile: str, horizon: int, questions: int, strategy: str, *, seed:
                        "minutes_needed": first.shortfall.minutes_needed if first.shortfall else None,
                        "last_predicted": round(last.interviews[0].recall_on_day, 3) if last else None})
     return cell
+
+
+#: At most this many plans made again in one session when the drill runs out (each books what is
+#: left of the day's budget, so two or three suffice).
+FILL_ROUNDS = 5
+
+
+def _plan(run: _Run, interview: plans.Interview, target: float, budget_minutes: float, now: datetime, *,
+          spent_today_seconds: float = 0.0, explain_shortfall: bool) -> plans.Plan:
+    """The plan as the app makes it at ``now``: seconds per answer, calibration, answers per new
+    card and first answers from the learner's answers so far."""
+    settings = plans.PlanSettings(
+        target=target, budget_minutes=budget_minutes, seconds_per_review=plans.seconds_per_review(run.durations_ms),
+        session_hour=SESSION_HOUR, interview_hour=INTERVIEW_HOUR,
+        stability_scale=recall.calibrate(run.app, run.answers),
+        answers_per_new=plans.answers_per_new(_first_day_answers(run.log)),
+        first_ratings=plans.first_ratings(_first_ratings(run.log)))
+    return make_plan([plans.PlanCard(c.index, c.memory) for c in run.cards], [interview], settings, now,
+                     spent_today_seconds=spent_today_seconds, explain_shortfall=explain_shortfall)
+
+
+def _booked(run: _Run, plan: plans.Plan, today: date) -> list[_Card]:
+    """Today's bookings of ``plan``: reviews, then new cards."""
+    planned = plan.day(today)
+    return [run.cards[i] for i in (list(planned.reviews) + list(planned.new) if planned else [])]
 
 
 def _first_day_answers(log: list[fit.Review]) -> list[int]:
@@ -290,7 +319,7 @@ def _answers(app: fsrs.Scheduler, log: list[fit.Review]) -> list[recall.Answer]:
 def run_table(*, profiles: tuple[str, ...] = tuple(PROFILES), horizons: tuple[int, ...] = (7, 14, 30),
               sizes: tuple[int, ...] = (60, 200), strategies: tuple[str, ...] = STRATEGIES, seed: int = 1,
               target: float = recall.DEFAULT_TARGET,
-              budget_minutes: float = plans.DEFAULT_BUDGET_MINUTES) -> list[Cell]:
+              budget_minutes: float = plans.DEFAULT_BUDGET_MINUTES, fill: bool = False) -> list[Cell]:
     """Every cell of profiles x horizons x sizes x strategies."""
-    return [run_cell(p, h, n, s, seed=seed, target=target, budget_minutes=budget_minutes)
+    return [run_cell(p, h, n, s, seed=seed, target=target, budget_minutes=budget_minutes, fill=fill)
             for p in profiles for h in horizons for n in sizes for s in strategies]
