@@ -21,7 +21,6 @@ from ..drill.models import Card, PlannedReview
 from ..extensions import db
 from ..postings.models import Posting, PostingQuestion
 from . import service
-from .models import InterviewSettings
 
 #: Questions one "study ahead" adds to today.
 STEP = 5
@@ -68,8 +67,9 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
     it would (its first planned day, then the questions it drops, in value order), adding their
     cards to the candidate's study; mark today as studied ahead so the budget stop leaves them.
     Returns how many were booked."""
-    found = service.plan_for(user, now)
-    if found is None or not service.settings_of(user).enabled:
+    settings = service.settings_of(user)
+    found = service.plan_for(user, now, settings) if settings.enabled else None
+    if found is None:
         return 0
     today = found.today
     cards = cards_for(user.id, found.questions)
@@ -90,10 +90,7 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
     cards.update(cards_for(user.id, [q for q in chosen if q not in cards]))
     new_ids = list(dict.fromkeys(cards[q].id for q in chosen if q in cards))
     bookings.add_bookings(user.id, [(card_id, today) for card_id in new_ids])
-    settings = db.session.get(InterviewSettings, user.id)
-    if settings is None:
-        settings = service.settings_of(user)
-        db.session.add(settings)
     settings.ahead_on = today
+    db.session.add(settings)  # the defaults become a stored row
     db.session.flush()
     return len(new_ids)

@@ -207,9 +207,8 @@ def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool = False) -
                     holds[card_ids[row.card_id]] = interview.day
     stored = bookings.replace_bookings(user.id, pairs, today, holds.items())
     _store_forecasts(user.id, found.plan if found is not None else None, today, now)
-    if db.session.get(InterviewSettings, user.id) is None:
-        db.session.add(settings)
     settings.planned_on = today
+    db.session.add(settings)  # the defaults become a stored row
     db.session.flush()
     return stored
 
