@@ -17,6 +17,12 @@ from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 
 
+def display_name(company: str | None, title: str | None, posting_id: int) -> str:
+    """A posting's name from its columns: "Company — Title", or whichever of them is known, else
+    its number (:attr:`Posting.display_name`; for queries that read the columns, not the row)."""
+    return " — ".join(part for part in (company, title) if part) or f"Posting #{posting_id}"
+
+
 class Posting(db.Model):
     __tablename__ = "postings"
     # Re-importing the same posting (same normalised text) is a no-op per owner.
@@ -57,7 +63,7 @@ class Posting(db.Model):
     @property
     def display_name(self) -> str:
         """"Company — Title", or whichever of them is known."""
-        return " — ".join(part for part in (self.company, self.title) if part) or f"Posting #{self.id}"
+        return display_name(self.company, self.title, self.id)
 
     @staticmethod
     def readable_by(user_id: int) -> ColumnElement[bool]:

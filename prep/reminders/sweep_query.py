@@ -26,7 +26,7 @@ from ..drill import planned, queue, today
 from ..drill.models import Card, CardState, ReviewLog
 from ..drill.tally import Tally, queue_counts
 from ..extensions import db
-from ..postings.models import Posting, PostingForecast
+from ..postings.models import Posting, PostingForecast, display_name
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 from . import timing
@@ -340,9 +340,8 @@ def interviews_ahead(users: Sequence[DueUser], now: datetime, limit: int = TOP_I
     for user_id, posting_id, company, title, day, recall, target, met in rows:
         left = (day - days[user_id]).days
         if left > 0 and len(out[user_id]) < limit:
-            name = " — ".join(part for part in (company, title) if part) or f"Posting #{posting_id}"
-            out[user_id].append(InterviewLine(name=name, day=day, days_left=left, recall=recall, target=target,
-                                              met=met))
+            out[user_id].append(InterviewLine(name=display_name(company, title, posting_id), day=day, days_left=left,
+                                              recall=recall, target=target, met=met))
     return out
 
 
