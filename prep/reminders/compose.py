@@ -93,22 +93,24 @@ def _plural_key(n: int) -> int:
     return int(plural(n)) if plural is not None else int(n != 1)
 
 
+def _interview_fields(iv: InterviewLine) -> dict[str, Any]:
+    """What the templates say of one interview (``days`` a count, the others text)."""
+    return {"name": iv.name, "days": iv.days_left, "date": iv.day.isoformat(), "pct": iv.percent,
+            "target": iv.target_percent}
+
+
 def _interviews(lines: tuple[InterviewLine, ...], tokens: bool) -> list[dict[str, Any]]:
-    """The templates' interview lines: the values, or (``tokens``) placeholders to fill per email."""
+    """The templates' interview lines: the values, or (``tokens``) placeholders to fill per email
+    (:func:`_interview_values`)."""
     if not tokens:
-        return [{"name": iv.name, "days": iv.days_left, "date": iv.day.isoformat(), "pct": iv.percent,
-                 "target": iv.target_percent, "shape": iv.shape} for iv in lines]
-    return [{"name": f"\x1aiv{k}_name\x1a", "days": _Slot(iv.days_left, f"iv{k}_days"),
-             "date": f"\x1aiv{k}_date\x1a", "pct": f"\x1aiv{k}_pct\x1a", "target": f"\x1aiv{k}_target\x1a",
-             "shape": iv.shape} for k, iv in enumerate(lines)]
+        return [{**_interview_fields(iv), "shape": iv.shape} for iv in lines]
+    return [{**{field: f"\x1aiv{k}_{field}\x1a" for field in _interview_fields(iv)},
+             "days": _Slot(iv.days_left, f"iv{k}_days"), "shape": iv.shape} for k, iv in enumerate(lines)]
 
 
 def _interview_values(lines: tuple[InterviewLine, ...]) -> dict[str, str]:
-    values = {}
-    for k, iv in enumerate(lines):
-        values.update({f"iv{k}_name": iv.name, f"iv{k}_days": str(iv.days_left), f"iv{k}_date": iv.day.isoformat(),
-                       f"iv{k}_pct": iv.percent, f"iv{k}_target": iv.target_percent})
-    return values
+    """The placeholders' values of :func:`_interviews`' lines."""
+    return {f"iv{k}_{field}": str(value) for k, iv in enumerate(lines) for field, value in _interview_fields(iv).items()}
 
 
 def _prepared(language: str, mail: ReminderEmail) -> _Prepared:
