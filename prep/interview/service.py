@@ -72,6 +72,10 @@ class Today:
     committed_seconds: float  # time spent, plus an answer for each card in its steps
     booked_left: bool         # a booking for today not answered yet
 
+    def budget_used(self, budget_minutes: float) -> bool:
+        """Whether today's committed time has reached a daily budget of this many minutes."""
+        return self.committed_seconds >= budget_minutes * 60
+
 
 @dataclass(frozen=True)
 class UserPlan:
@@ -281,7 +285,7 @@ def _budget_just_used(user: Any, now: datetime) -> bool:
     if not settings.enabled or settings.ahead_on == drill.study_day(user, now).day:
         return False  # off, or the candidate chose to study ahead of the plan today
     today = today_of(user, now)
-    return today.booked_left and today.committed_seconds >= settings.budget_minutes * 60
+    return today.booked_left and today.budget_used(settings.budget_minutes)
 
 
 def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewForecast | None:
