@@ -92,8 +92,8 @@ class PostingQuestion(db.Model):
 
 
 class BankDecision(db.Model):
-    """An instructor's decision about a question candidates imported privately: rejected ones
-    are never admitted to the shared bank by the account threshold."""
+    """An instructor's decision about a question candidates imported privately ("approved" or
+    "rejected"): either takes its wording out of the review queue."""
 
     __tablename__ = "bank_decisions"
 
@@ -101,6 +101,21 @@ class BankDecision(db.Model):
     decision: Mapped[str] = mapped_column(String(20))  # "rejected"
     decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     decided_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+
+
+class BankEvent(db.Model):
+    """One change of a public question's place in the shared bank (its history): ``action`` is the
+    :class:`~prep.questions.models.Publication` it moved to, ``actor_id`` the instructor (None: a
+    migration, or a deleted account), ``reason`` what they wrote."""
+
+    __tablename__ = "bank_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    question_id: Mapped[int] = mapped_column(ForeignKey("questions.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(20))  # published | pending | withdrawn
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+    reason: Mapped[str] = mapped_column(Text, default="")
 
 
 class PostingForecast(db.Model):

@@ -21,6 +21,15 @@ class Source(str, enum.Enum):
     user = "user"
 
 
+class Publication(str, enum.Enum):
+    """Where a public question (``owner_id`` None) stands in the shared bank. A candidate's private
+    question is its owner's whatever this says (it stays ``published``)."""
+
+    published = "published"   # every account sees it
+    pending = "pending"       # waits for an instructor's review; only instructors see it
+    withdrawn = "withdrawn"   # an instructor took it out (restorable); only instructors see it
+
+
 class LinkOrigin(str, enum.Enum):
     content = "content"   # the explanation lists this question in its front matter
     auto = "auto"         # the linker's lexical ranking
@@ -54,6 +63,10 @@ class Question(db.Model):
     # Set for a candidate's own question: private to that user.
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+    # Only a public question's matters: other accounts see it while it is published (see :meth:`shared`).
+    publication: Mapped[Publication] = mapped_column(
+        Enum(Publication, native_enum=False, length=16), default=Publication.published,
+        server_default=Publication.published.value)
     # A translation group: the group's first question (its root) has None, every other wording
     # of the same question points to the root. A candidate has one card per group, shown in
     # their language (see :meth:`wording` and prep.questions.translations).
@@ -115,9 +128,21 @@ class Question(db.Model):
         return [link for link in self.accepted_links if link.is_confident(min_score)]
 
     @staticmethod
+    def shared() -> ColumnElement[bool]:
+        """The shared bank every account sees, as a query condition: public and published (not
+        pending review, not withdrawn)."""
+        return and_(Question.owner_id.is_(None), Question.publication == Publication.published)
+
+    @staticmethod
     def visible_to(user_id: int) -> ColumnElement[bool]:
-        """The bank a user can see, as a query condition: the public questions and their own."""
-        return or_(Question.owner_id.is_(None), Question.owner_id == user_id)
+        """The bank a user can see, as a query condition: the shared bank and their own."""
+        return or_(Question.shared(), Question.owner_id == user_id)
+
+    def is_visible_to(self, user_id: int | None) -> bool:
+        """:meth:`visible_to` for this row."""
+        if self.owner_id is None:
+            return self.publication is Publication.published
+        return self.owner_id == user_id
 
 
 class QuestionExplanation(db.Model):
