@@ -54,15 +54,24 @@ def _strip(value: str | None) -> str | None:
 
 
 class RegisterForm(FlaskForm):
+    """Only the address: the password is chosen on the page the mailed link opens
+    (:class:`ConfirmRegistrationForm`; why in prep.accounts.registration)."""
+
     email = EmailField(_l("Email"), validators=[DataRequired(), Email(message=_l("Enter a valid email address.")),
                                                 Length(max=254)], filters=[_strip])
+    submit = SubmitField(_l("Create account"))
+
+
+class ConfirmRegistrationForm(FlaskForm):
+    """The page the registration link opens: the new account's password, name and time zone."""
+
     display_name = StringField(_l("Name (optional)"), validators=[Optional(), Length(max=80)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), _check_password],
                              description=_l("At least 8 characters; a long passphrase is best."))
     confirm = PasswordField(_l("Repeat password"),
                             validators=[DataRequired(), EqualTo("password", message=_l("The passwords differ."))])
     timezone = HiddenField(default="UTC")
-    submit = SubmitField(_l("Create account"))
+    submit = SubmitField(_l("Create my account"))
 
 
 class LoginForm(FlaskForm):

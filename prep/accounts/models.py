@@ -71,8 +71,10 @@ class AttemptCounter(db.Model):
 
 class PendingRegistration(db.Model):
     """A registration for an address with no account yet, waiting for its owner to follow the
-    emailed link; see :mod:`prep.accounts.registration`. No account exists (and none can log in)
-    until then, so the answer to a registration is the same whether the address has an account."""
+    emailed link; see :mod:`prep.accounts.registration`. It holds no password: whoever follows the
+    link (the address's owner) chooses it then, so registering someone else's address first takes
+    nothing over. No account exists (and none can log in) until then, so the answer to a
+    registration is the same whether the address has an account."""
 
     __tablename__ = "pending_registrations"
 
@@ -80,8 +82,6 @@ class PendingRegistration(db.Model):
     # SHA-256 of the link's random token: the database alone does not give a working link.
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     email: Mapped[str] = mapped_column(String(254), index=True)
-    password_hash: Mapped[str] = mapped_column(String(255))
-    display_name: Mapped[str] = mapped_column(String(80), default="")
-    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    # The footer language at registration: the account's when the link's page has none chosen.
     language: Mapped[str | None] = mapped_column(String(8), default=None)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now, index=True)

@@ -1,18 +1,24 @@
-"""Registration that does not tell whether an address has an account (issue 16 item 7).
+"""Registration that does not tell whether an address has an account, and that nobody can take
+over by registering someone else's address first.
 
-Registering answers the same page with the same status for every address. For an address with
-no account, the registration waits in ``pending_registrations`` and its owner gets a link; the
-account is created (and its owner logged in, on the same first screen as before) when the link
-is followed. For an address that has an account, nothing changes and its owner gets a mail
-saying they already have one. Until the link is followed there is no account, so logging in
-with the password just chosen cannot tell the two cases apart either. Both paths hash the
-password and compose one mail, so they take about the same time.
+Registering asks only for the address, and answers the same page with the same status for every
+address. For an address with no account, the registration waits in ``pending_registrations`` and
+the address gets a link; the page the link opens asks for the password (and a name and the time
+zone), and sending it creates the account and logs its owner in on the same first screen as
+before. For an address that has an account, nothing changes and its owner gets a mail saying they
+already have one. Until the link is followed there is no account, so nothing can log in and tell
+the two cases apart either.
 
-Each registration has its own link and password: whoever registered someone else's address
-cannot take it over (the owner's own link creates the account with the owner's password, and
-every other pending link for the address dies with it). The link is a random token; only its
-SHA-256 is stored. A pending registration expires after ``REGISTER_CONFIRM_MAX_AGE`` seconds
-(default a day) and is deleted by a later registration.
+Why the password is chosen at the link (as OWASP's guidance and most large services do) rather
+than at registration: a password given before the address is proven belongs to whoever typed it.
+When it was stored with the pending registration, an attacker could register the victim's address
+with the attacker's password, and the victim, registering too, could follow the attacker's mail
+(the two mails were identical) and create the account with the attacker's password. Now a
+registration carries no secret: every link for an address is as good as another, and the account
+gets the password of the person who read the mail. The link is a random token; only its SHA-256
+is stored. A pending registration expires after ``REGISTER_CONFIRM_MAX_AGE`` seconds (default a
+day) and is deleted by a later registration; creating the account deletes every pending one for
+the address.
 """
 from __future__ import annotations
 
@@ -33,9 +39,9 @@ from sqlalchemy.exc import IntegrityError
 from .. import clock
 from ..extensions import db
 from .models import PendingRegistration, Role, User
+from .errors import InvalidEmail, PasswordRefused
 from .passwords import hash_password, password_problem
 from .reset import _header, deliver
-from .errors import InvalidEmail, PasswordRefused
 from .service import find_user, normalize_email
 
 DEFAULT_MAX_AGE = 86400  # seconds a link works
@@ -67,26 +73,20 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def start(email: str, password: str, *, display_name: str, timezone: str, language: str | None,
-          now: datetime) -> Started:
+def start(email: str, *, language: str | None, now: datetime) -> Started:
     """Register ``email``: a pending registration and its token for a new address, or the account
-    that holds it. Raises :class:`AccountError` for a malformed address or a refused password, the
-    same for every address. Adds to the session; the caller commits."""
+    that holds it. Raises :class:`InvalidEmail` for a malformed address, the same for every
+    address. Adds to the session; the caller commits."""
     email = normalize_email(email)
     if not email or "@" not in email:
         raise InvalidEmail()
-    if password_problem(password):
-        raise PasswordRefused(password)
-    password_hash = hash_password(password)  # on both paths: the same work whether or not the address is known
     db.session.execute(delete(PendingRegistration).where(PendingRegistration.created_at < now - timedelta(
         seconds=max_age())))
     user = find_user(email)
     if user is not None:
         return Started(email, existing=user)
     token = secrets.token_urlsafe(32)
-    db.session.add(PendingRegistration(token_hash=_digest(token), email=email, password_hash=password_hash,
-                                       display_name=display_name.strip()[:80], timezone=timezone,
-                                       language=language, created_at=now))
+    db.session.add(PendingRegistration(token_hash=_digest(token), email=email, language=language, created_at=now))
     db.session.flush()
     return Started(email, token=token)
 
@@ -103,12 +103,17 @@ def pending_for(token: str, now: datetime) -> PendingRegistration:
     return pending
 
 
-def confirm(token: str, now: datetime) -> User:
-    """Create the account a link names (every other pending registration of the address goes);
-    raises :class:`LinkInvalid` or :class:`LinkExpired`. Commits."""
+def confirm(token: str, password: str, *, display_name: str, timezone: str, language: str | None,
+            now: datetime) -> User:
+    """Create the account a link names, with the password chosen on the link's page (every other
+    pending registration of the address goes); raises :class:`LinkInvalid`, :class:`LinkExpired`
+    or :class:`PasswordRefused`. ``language`` (the page's footer choice) wins over the one
+    registered. Commits."""
     pending = pending_for(token, now)
-    user = User(email=pending.email, password_hash=pending.password_hash, role=Role.candidate,
-                display_name=pending.display_name, timezone=pending.timezone, language=pending.language,
+    if password_problem(password):
+        raise PasswordRefused(password)
+    user = User(email=pending.email, password_hash=hash_password(password), role=Role.candidate,
+                display_name=display_name.strip()[:80], timezone=timezone, language=language or pending.language,
                 created_at=now)
     try:
         db.session.execute(delete(PendingRegistration).where(PendingRegistration.email == pending.email))

@@ -13,13 +13,14 @@ from ..i18n import LANGUAGES
 from ..web.access import signed_in_user
 from ..web.redirects import safe_local_target
 from ..zones import is_user_zone
-from . import registration
-from .attempts import account_key, forget, give_back, parse_limit, take
-from .forms import ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm, ResetPasswordForm, SettingsForm
+from . import registration, throttle
+from .attempts import account_key
+from .forms import (ConfirmRegistrationForm, ForgotPasswordForm, LoginForm, PasswordChangeForm, RegisterForm,
+                    ResetPasswordForm, SettingsForm)
 from .models import User
 from .passwords import hash_password, verify_password
 from .reset import TokenExpired, TokenInvalid, send_reset_email, spend_like_send, user_for_token
-from .service import AccountError, authenticate, find_user, user_by_id
+from .service import AccountError, authenticate, find_user, normalize_email, user_by_id
 from .sessions import login_time_valid, parse_identity, start_session
 
 bp = Blueprint("accounts", __name__)
@@ -64,51 +65,50 @@ def index():
 @bp.route("/register", methods=["GET", "POST"])
 def register():
     """The same page and status whether or not the address has an account (see
-    prep.accounts.registration): a new address gets a link that creates the account, a known one
-    a mail saying so."""
+    prep.accounts.registration): a new address gets a link whose page sets the password and
+    creates the account, a known one a mail saying so. Past the mails one address may get, the
+    same page says one was sent a short while ago (prep.accounts.throttle)."""
     if current_user.is_authenticated:
         return redirect(url_for("drill.dashboard"))
     form = RegisterForm()
     if form.validate_on_submit():
-        if not _take("register-address", _client_address(), "REGISTER_LIMIT_IP", "10 per hour") or \
-                not _take("register-account", account_key(form.email.data), "REGISTER_LIMIT_ACCOUNT", "3 per hour"):
+        now = clock.now()
+        if not throttle.admit_request("register", _client_address(), now):
             abort(429)
-        language = session.get("lang") if session.get("lang") in LANGUAGES else None  # chosen in the footer
-        try:
-            started = registration.start(form.email.data, form.password.data,
-                                         display_name=form.display_name.data or "",
-                                         timezone=_valid_zone(form.timezone.data), language=language, now=clock.now())
+        page = {"email": normalize_email(form.email.data), "hours": registration.max_age() // 3600 or 1}
+        if not throttle.may_mail("register", account_key(form.email.data), now):
+            return render_template("accounts/register_sent.html", recent=True, **page)
+        try:  # the language chosen in the footer, for the mail and the account
+            started = registration.start(form.email.data, language=_session_language(), now=now)
         except AccountError as err:
             db.session.rollback()
             form.email.errors.append(str(err.message))
         else:
             db.session.commit()
             registration.send(started, str(get_locale() or "en"))
-            return render_template("accounts/register_sent.html", email=started.email,
-                                   hours=registration.max_age() // 3600 or 1)
+            return render_template("accounts/register_sent.html", recent=False, **page)
     return render_template("accounts/register.html", form=form), (400 if form.errors else 200)
 
 
 @bp.route("/register/confirm/<token>", methods=["GET", "POST"])
 def confirm_registration(token: str):
-    """The emailed link: a button that creates the account, logs its owner in and opens the
-    first screen (a POST, so a mail scanner that follows links creates nothing)."""
+    """The emailed link: a page where the address's owner chooses the password; sending it
+    creates the account, logs its owner in and opens the first screen (a POST, so a mail scanner
+    that follows links creates nothing)."""
+    form = ConfirmRegistrationForm()
     try:
-        if request.method == "POST":  # CSRF is checked for every POST (CSRFProtect)
-            user = registration.confirm(token, clock.now())
-        else:
-            pending = registration.pending_for(token, clock.now())
+        pending = registration.pending_for(token, clock.now())
+        user = registration.confirm(token, form.password.data, display_name=form.display_name.data or "",
+                                    timezone=_valid_zone(form.timezone.data), language=_session_language(),
+                                    now=clock.now()) if form.validate_on_submit() else None
     except registration.LinkExpired:
-        problem = _("This link has expired. Register again to get a new one.")
+        return _link_problem(_("This link has expired. Register again to get a new one."))
     except registration.LinkInvalid:
-        problem = _("This link is not valid (it may have been used already). If you have an account, log in.")
-    else:
-        problem = None
-    if problem:
-        db.session.rollback()
-        return render_template("accounts/register_confirm.html", problem=problem), 400
-    if request.method == "GET":
-        return render_template("accounts/register_confirm.html", problem=None, email=pending.email)
+        return _link_problem(_("This link is not valid (it may have been used already). If you have an account, "
+                               "log in."))
+    if user is None:
+        return render_template("accounts/register_confirm.html", form=form, problem=None, email=pending.email), (
+            400 if form.errors else 200)
     _clear_session()
     login_user(user)
     start_session()
@@ -117,15 +117,17 @@ def confirm_registration(token: str):
     return redirect(url_for("postings.new"))
 
 
+def _link_problem(problem: str):
+    db.session.rollback()
+    return render_template("accounts/register_confirm.html", problem=problem), 400
+
+
+def _session_language() -> str | None:
+    return session.get("lang") if session.get("lang") in LANGUAGES else None
+
+
 def _client_address() -> str:
     return get_remote_address() or "unknown"
-
-
-def _take(kind: str, key: str, setting: str, default: str) -> bool:
-    if not current_app.config.get("RATELIMIT_ENABLED", True):
-        return True
-    limit, seconds = parse_limit(current_app.config.get(setting, default))
-    return take(kind, key, limit=limit, seconds=seconds, now=clock.now())
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -135,22 +137,23 @@ def login():
     form = LoginForm()
     if form.validate_on_submit():
         account, address = account_key(form.email.data), _client_address()
+        device = throttle.known_device(request.cookies.get(throttle.device_cookie_name()), account)
         # Counted before the password is checked, atomically: concurrent tries cannot slip past.
-        if not _take("login-address", address, "LOGIN_LIMIT_IP", "20 per 15 minutes") or \
-                not _take("login-account", account, "LOGIN_LIMIT_ACCOUNT", "5 per 15 minutes"):
+        if not throttle.admit_login(account, address, device, clock.now()):
             abort(429)
         user = authenticate(form.email.data, form.password.data)
         if user is None:
             form.password.errors.append(_("Wrong email or password."))
         else:
-            forget("login-account", account)
-            give_back("login-address", address)  # a success does not count against a shared address
+            throttle.login_succeeded(account, address, device)
             db.session.commit()
             next_url = safe_local_target(request.args.get("next"), url_for("drill.dashboard"))
             _clear_session()  # a fresh session at login
             login_user(user, remember=form.remember.data)
             start_session(remember=bool(form.remember.data))
-            return redirect(next_url)
+            response = redirect(next_url)
+            throttle.remember_device(response, account)  # this device's logins no longer share others' limits
+            return response
     return render_template("accounts/login.html", form=form), (400 if form.errors else 200)
 
 
@@ -210,12 +213,19 @@ def change_password():
 
 @bp.route("/password/forgot", methods=["GET", "POST"])
 def forgot_password():
-    """Always the same answer, whether or not an account exists for the address."""
+    """Always the same answer, whether or not an account exists for the address. Never refused
+    for the address's sake: past the mails it may get, nothing new is sent and the answer says a
+    link sent a short while ago still works (prep.accounts.throttle)."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
-        if not _take("reset-address", _client_address(), "RESET_LIMIT_IP", "10 per 15 minutes") or \
-                not _take("reset-account", account_key(form.email.data), "RESET_LIMIT_ACCOUNT", "3 per 15 minutes"):
+        now = clock.now()
+        if not throttle.admit_request("reset", _client_address(), now):
             abort(429)
+        if not throttle.may_mail("reset", account_key(form.email.data), now):
+            flash(_("If an account exists for that address, a link to choose a new password was sent to it in the "
+                    "last %(minutes)d minutes, and it still works. Look in your inbox and spam folder.",
+                    minutes=throttle.mail_window_minutes("reset")), "info")
+            return redirect(url_for("accounts.login"))
         user = find_user(form.email.data)
         if user is not None:
             send_reset_email(user)
