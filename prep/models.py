@@ -7,6 +7,7 @@ from .leases import Lease  # noqa: F401
 from .optimize.models import OptimizationRun
 from .postings.models import BankDecision, BankEvent, Posting, PostingForecast, PostingQuestion  # noqa: F401
 from .reminders.models import Notification, ReminderAttempt, ReminderLog, ReminderSettings  # noqa: F401
+from .secret_keys import SecretKeyHost  # noqa: F401
 from .questions.models import LinkOrigin, Question, QuestionExplanation, Source, Tag
 
 __all__ = [
