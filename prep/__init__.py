@@ -60,6 +60,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     _register_blueprints(app)
     from .errors import register_error_handlers
     from .web.input_guard import register_input_guard
+    from .web.json_body import register_json_body
     from .web.templating import register_template_helpers
 
     from .cli import register_cli
@@ -71,6 +72,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     register_template_helpers(app)
     register_input_guard(app)
+    register_json_body(app)
     return app
 
 

@@ -1,9 +1,10 @@
-"""Registration does not tell whether an address has an account (issue 16 item 7).
+"""Registration does not tell whether an address has an account, and cannot be pre-taken.
 
 Same page and status for a known and a new address; the known address gets a mail saying it
-already has an account, the new one a link that creates the account and logs its owner in on the
-first screen, as registering did before. No account exists until the link is followed, so the
-password just chosen does not log in either (else logging in would tell). On SQLite and
+already has an account, the new one a link whose page sets the password, creates the account and
+logs its owner in on the first screen. No account exists until the link is followed, so nothing
+logs in before (else logging in would tell). Registering asks no password, so registering someone
+else's address first takes nothing over, whichever of the mails its owner follows. On SQLite and
 PostgreSQL, and once through a real SMTP server (aiosmtpd).
 """
 from __future__ import annotations
@@ -41,8 +42,13 @@ def _link(message) -> str | None:
     return found.group(0).split("127.0.0.1:5000", 1)[1] if found else None
 
 
-def _register(client, address: str, password: str = PASSWORD, **extra):
-    return client.post("/register", data={"email": address, "password": password, "confirm": password, **extra})
+def _register(client, address: str, **extra):
+    return client.post("/register", data={"email": address, **extra})
+
+
+def _confirm(client, link: str, password: str = PASSWORD, **extra):
+    """Send the page the link opens: the password (twice) and whatever else is given."""
+    return client.post(link, data={"password": password, "confirm": password, **extra})
 
 
 def _page(response, address: str) -> str:
@@ -57,23 +63,28 @@ def _users() -> int:
 
 def test_known_and_new_addresses_get_the_same_answer(app, client, make_user):
     make_user("known@example.com")
-    known = _register(client, "known@example.com", OTHER)
-    new = _register(app.test_client(), "new@example.com", OTHER)
+    known = _register(client, "known@example.com")
+    new = _register(app.test_client(), "new@example.com")
     assert known.status_code == new.status_code == 200
     assert _page(known, "known@example.com") == _page(new, "new@example.com")
     assert "Check your inbox" in new.get_data(as_text=True)
     # Spelled differently, the known address still answers the same page.
-    assert _page(_register(app.test_client(), " KNOWN@Example.com", OTHER), "known@example.com") == \
+    assert _page(_register(app.test_client(), " KNOWN@Example.com"), "known@example.com") == \
         _page(new, "new@example.com")
     assert _users() == 1  # no account yet for the new address
 
 
-def test_the_new_password_does_not_log_in_before_the_link(app, client, make_user):
-    """Else an attacker could register an address and try its password: a login would mean the
-    address was free."""
+def test_the_register_page_asks_no_password(client):
+    page = client.get("/register").get_data(as_text=True)
+    assert 'name="email"' in page and 'type="password"' not in page
+
+
+def test_nothing_logs_in_before_the_link(app, client, make_user):
+    """Else an attacker could register an address and try logging in: a login would mean the
+    address was free. Registering takes no password, and a password sent with it is ignored."""
     make_user("known@example.com")
     for address in ("known@example.com", "fresh@example.com"):
-        _register(app.test_client(), address, OTHER)
+        _register(app.test_client(), address, password=OTHER, confirm=OTHER)
         r = app.test_client().post("/login", data={"email": address, "password": OTHER})
         assert r.status_code == 400 and "Wrong email or password." in r.get_data(as_text=True), address
     assert client.post("/login", data={"email": "known@example.com", "password": PASSWORD}).status_code == 302
@@ -81,7 +92,7 @@ def test_the_new_password_does_not_log_in_before_the_link(app, client, make_user
 
 def test_the_mail_to_a_known_address_says_it_has_an_account(app, client, make_user):
     user = make_user("known@example.com", display_name="Kim")
-    _register(client, "Known@example.com", OTHER)
+    _register(client, "Known@example.com")
     [mail] = _mails(app)
     assert mail["To"].addresses[0].addr_spec == "known@example.com"
     assert mail["Subject"] == "You already have a prep account"
@@ -93,17 +104,26 @@ def test_the_mail_to_a_known_address_says_it_has_an_account(app, client, make_us
     assert verify_password(user.password_hash, PASSWORD)  # nothing changed on the account
 
 
-def test_the_link_creates_the_account_and_opens_the_first_screen(app, client):
-    r = _register(client, "New@Example.com", display_name="Nan", timezone="Asia/Shanghai")
+def test_the_link_asks_the_password_and_creates_the_account(app, client):
+    r = _register(client, "New@Example.com")
     assert r.status_code == 200
     [mail] = _mails(app)
     assert mail["To"].addresses[0].addr_spec == "new@example.com"
     assert mail["Subject"] == "Finish creating your prep account"
+    assert "choose your password" in _body(mail)
     link = _link(mail)
     page = client.get(link)  # a mail scanner following the link creates nothing
-    assert page.status_code == 200 and "new@example.com" in page.get_data(as_text=True)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "new@example.com" in text
+    assert 'name="password"' in text and 'name="confirm"' in text and 'autocomplete="new-password"' in text
     assert _users() == 0
-    r = client.post(link)
+    # A refused password or two that differ: a message next to the field, nothing created.
+    bad = _confirm(client, link, "short")
+    assert bad.status_code == 400 and "Use at least 8 characters" in bad.get_data(as_text=True)
+    differ = client.post(link, data={"password": PASSWORD, "confirm": PASSWORD + "x"})
+    assert differ.status_code == 400 and "The passwords differ." in differ.get_data(as_text=True)
+    assert _users() == 0
+    r = _confirm(client, link, display_name="Nan", timezone="Asia/Shanghai")
     assert r.status_code == 302 and r.headers["Location"].endswith("/postings/new")
     landing = client.get("/postings/new").get_data(as_text=True)
     assert "Bring a job posting or an interview report, or start from a target role." in landing
@@ -113,7 +133,7 @@ def test_the_link_creates_the_account_and_opens_the_first_screen(app, client):
     assert client.get("/dashboard").status_code == 200
     assert db.session.scalar(select(func.count()).select_from(PendingRegistration)) == 0
     # The link works once; the password logs in from now on.
-    again = app.test_client().post(link)
+    again = _confirm(app.test_client(), link, OTHER)
     assert again.status_code == 400 and "not valid" in again.get_data(as_text=True)
     assert app.test_client().get(link).status_code == 400
     assert app.test_client().post("/login", data={"email": "new@example.com", "password": PASSWORD}).status_code \
@@ -126,22 +146,32 @@ def test_the_footer_language_carries_to_the_account_and_the_mail(app, client):
     assert "请查收邮件" in page
     [mail] = _mails(app)
     assert mail["Subject"] == "完成创建你的 prep 账号"
-    client.post(_link(mail))
+    _confirm(client, _link(mail))
     assert db.session.scalar(select(User.language).where(User.email == "zh@example.com")) == "zh"
 
 
-def test_someone_elses_registration_cannot_take_the_address(app, client):
-    """An attacker registers the victim's address first; the victim registers too. The victim's
-    own link makes the account with the victim's password, and the attacker's link dies."""
-    _register(app.test_client(), "victim@example.com", OTHER)  # the attacker, who never sees the mail
-    _register(client, "victim@example.com", PASSWORD)
+@pytest.mark.parametrize("followed", ["attackers", "victims"])
+def test_someone_elses_registration_cannot_take_the_address(app, client, followed):
+    """Pre-takeover: an attacker registers the victim's address first (with a password of the
+    attacker's, as the old form took it); the victim registers too, gets two mails that look
+    alike and follows either. The account gets the victim's password, never the attacker's."""
+    attacker = app.test_client()
+    _register(attacker, "victim@example.com", password=OTHER, confirm=OTHER)  # never sees the mail
+    _register(client, "victim@example.com", password=PASSWORD, confirm=PASSWORD)
     attackers, victims = (_link(m) for m in _mails(app))
-    assert client.post(victims).status_code == 302
-    assert app.test_client().post(attackers).status_code == 400
+    link = attackers if followed == "attackers" else victims
+    page = client.get(link).get_data(as_text=True)
+    assert 'name="password"' in page  # the victim is asked for the password, whichever mail it was
+    assert client.post(link, data={"password": PASSWORD, "confirm": PASSWORD}).status_code == 302
     user = db.session.scalar(select(User).where(User.email == "victim@example.com"))
     assert verify_password(user.password_hash, PASSWORD) and not verify_password(user.password_hash, OTHER)
-    assert app.test_client().post("/login", data={"email": "victim@example.com", "password": OTHER}).status_code \
-        == 400
+    assert attacker.post("/login", data={"email": "victim@example.com", "password": OTHER}).status_code == 400
+    assert attacker.get("/dashboard").status_code == 302  # the attacker has no session either
+    # Every other link for the address died with the account: the attacker cannot set a password.
+    other = victims if followed == "attackers" else attackers
+    assert _confirm(attacker, other, OTHER).status_code == 400
+    db.session.refresh(user)
+    assert verify_password(user.password_hash, PASSWORD)
 
 
 def test_expired_forged_and_odd_links(app, client):
@@ -151,7 +181,7 @@ def test_expired_forged_and_odd_links(app, client):
     pending = db.session.scalar(select(PendingRegistration))
     pending.created_at = pending.created_at.replace(year=pending.created_at.year - 1)
     db.session.commit()
-    r = client.post(link)
+    r = _confirm(client, link)
     assert r.status_code == 400 and "expired" in r.get_data(as_text=True)
     assert _users() == 0
     for token in ("forged", "x" * 5000, link.rsplit("/", 1)[1][:-2] + "ab", "%00", "é"):
@@ -171,7 +201,7 @@ def test_the_link_followed_twice_at_once_makes_one_account(app, client):
     def follow() -> None:
         c = FlaskClient(app, app.response_class, use_cookies=True)  # each request its own context
         barrier.wait()
-        statuses.append(c.post(link).status_code)
+        statuses.append(_confirm(c, link).status_code)
 
     threads = [threading.Thread(target=follow) for _ in range(6)]
     for t in threads:
@@ -185,9 +215,9 @@ def test_the_link_followed_twice_at_once_makes_one_account(app, client):
 def test_bad_input_is_reported_alike_for_every_address(client, make_user):
     make_user("known@example.com")
     for address in ("known@example.com", "new@example.com"):
-        r = _register(client, address, "short")
-        assert r.status_code == 400 and "Use at least 8 characters" in r.get_data(as_text=True)
-    r = _register(client, "not-an-address")
+        r = _register(client, address.replace("@", " at "))
+        assert r.status_code == 400 and "Enter a valid email address." in r.get_data(as_text=True)
+    r = _register(client, "")
     assert r.status_code == 400 and 'class="error"' in r.get_data(as_text=True)
 
 
@@ -199,10 +229,27 @@ def test_the_confirmation_needs_the_csrf_token(csrf_app, client):
     token = csrf_token_from(client.get("/register").get_data(as_text=True))
     assert _register(client, "csrf@example.com", csrf_token=token).status_code == 200
     link = _link(_mails(csrf_app)[0])
-    assert client.post(link).status_code == 400
+    assert _confirm(client, link).status_code == 400
     assert _users() == 0
     page = client.get(link).get_data(as_text=True)
-    assert client.post(link, data={"csrf_token": csrf_token_from(page)}).status_code == 302
+    assert _confirm(client, link, csrf_token=csrf_token_from(page)).status_code == 302
+
+
+def test_past_the_mails_an_address_may_get_the_answer_is_the_same_and_nothing_is_sent(app, make_user):
+    """An address gets at most REGISTER_LIMIT_ACCOUNT mails per window; a registration past that
+    is not refused (an attacker's must not block the owner's, whose inbox has working links) and
+    answers the same page for a known and a new address."""
+    make_user("known@example.com")
+    pages = {}
+    for address in ("known@example.com", "new@example.com"):
+        for _ in range(3):
+            assert _register(app.test_client(), address).status_code == 200
+        r = _register(app.test_client(), address)
+        assert r.status_code == 200 and "a short while ago" in r.get_data(as_text=True)
+        pages[address] = _page(r, address)
+    assert pages["known@example.com"] == pages["new@example.com"]
+    assert len(_mails(app)) == 6  # three each, the fourth sent nothing
+    assert db.session.scalar(select(func.count()).select_from(PendingRegistration)) == 3
 
 
 # ---- through a real SMTP server, as in production (the mail is sent from a thread)
@@ -240,12 +287,12 @@ def _wait_for(inbox: _Inbox, n: int) -> None:
 
 def test_both_mails_over_smtp(app, client, make_user, smtp_inbox):
     make_user("known@example.com")
-    known = _register(client, "known@example.com", OTHER)
-    new = _register(app.test_client(), "new@example.com", OTHER)
+    known = _register(client, "known@example.com")
+    new = _register(app.test_client(), "new@example.com")
     assert _page(known, "known@example.com") == _page(new, "new@example.com")
     _wait_for(smtp_inbox, 2)
     by_address = {m["To"].addresses[0].addr_spec: m for m in smtp_inbox.messages}
     assert "you already have an account" in _body(by_address["known@example.com"])
     link = _link(by_address["new@example.com"])
-    assert link and app.test_client().post(link).status_code == 302
+    assert link and _confirm(app.test_client(), link).status_code == 302
     assert not list((Path(app.instance_path) / "outbox").glob("*.eml"))
