@@ -629,6 +629,19 @@ def test_calendar_feed_private_and_revocable(app: Flask, client, login, make_use
     assert client.get("/calendar/not-a-token.ics").status_code == 404
 
 
+def test_the_settings_page_builds_the_calendar_link_from_base_url_not_the_host_header(
+        app: Flask, client, login, make_user) -> None:
+    app.config["BASE_URL"] = "https://prep.example.org/app"
+    login(make_user())
+    client.post("/settings/reminders/calendar")
+    session = client.get_cookie(app.config["SESSION_COOKIE_NAME"])  # the same login, sent to the forged host
+    client.set_cookie(session.key, session.value, domain="evil.example.net")
+    page = client.get("/settings/reminders", headers={"Host": "evil.example.net"}).get_data(as_text=True)
+    link = page.split('id="calendar-url"', 1)[0].rsplit('value="', 1)[1].split('"', 1)[0]
+    assert link.startswith("https://prep.example.org/app/calendar/") and link.endswith(".ics")
+    assert "evil.example.net" not in page
+
+
 # --- CLI and scheduler -------------------------------------------------------------------------
 
 def test_cli_remind_dry_run_and_real(app: Flask, runner, smtp: Recorder, learner) -> None:

@@ -30,7 +30,8 @@ def settings():
     if not form.is_submitted():
         form.show(row)
     now = clock.now()
-    calendar_url = (url_for("reminders.calendar_feed", token=row.calendar_token, _external=True)
+    # Under PREP_BASE_URL, as in the emails: never the Host header a request came with.
+    calendar_url = (service.external_url("reminders.calendar_feed", token=row.calendar_token)
                     if row.calendar_token else None)
     return render_template(
         "reminders/settings.html", form=form, action_form=EmptyForm(), user=user, row=row,
