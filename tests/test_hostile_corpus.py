@@ -89,6 +89,7 @@ def _requests(app, case: dict[str, Any]) -> Iterator[tuple[str, Callable[[Any], 
     elif kind == "json":
         yield "import", lambda c: c.post("/export/import", data={"file": (io.BytesIO(text.encode()), "export.json")},
                                          content_type="multipart/form-data"), candidate
+        yield "rate-json", lambda c: c.post("/drill/rate.json", data=text, content_type="application/json"), candidate
     elif kind in ("steps", "timezone"):
         def settings(c, field="learning_steps" if kind == "steps" else "timezone"):
             _action, data = read_form(c.get("/settings").get_data(as_text=True).replace(

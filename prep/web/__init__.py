@@ -8,6 +8,7 @@
 - :mod:`prep.web.redirects`: same-site redirect targets (``safe_local_target``).
 - :mod:`prep.web.templating`: Jinja filters (``local_time``).
 - :mod:`prep.web.input_guard`: refuses NUL characters in any request value.
+- :mod:`prep.web.json_body`: malformed or over-deep JSON bodies are a JSON 400 (``MAX_JSON_DEPTH``).
 
 Features import these; nothing here imports a feature.
 """
