@@ -15,7 +15,8 @@ PUBLIC = {"accounts.index", "accounts.login", "accounts.register", "accounts.log
           "reminders.calendar_feed", "reminders.unsubscribe_confirm"}
 INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.question_links", "stats.questions",
               "content.preview", "content.decide_link", "postings.pending", "postings.approve_pending",
-              "postings.reject_pending", "content.revision", "content.restore_revision", "content.restore_removed"}
+              "postings.reject_pending", "content.revision", "content.restore_revision", "content.restore_removed",
+              "postings.withdraw_question", "postings.withdrawn", "postings.restore_question"}
 # GET routes naming one of A's objects: only A may see them.
 OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show",
          "interview.outcome"}
@@ -90,6 +91,7 @@ def test_others_cannot_act_on_as_objects(app, world, role):
     ("/instructor/questions/{public_question_id}/links", {"slug": "rdma-verbs"}),
     ("/explanations/{slug}/revisions/1/restore", {}),
     ("/explanations/{slug}/restore", {}),
+    ("/instructor/questions/{public_question_id}/withdraw", {"reason": "taken over"}),
 ])
 def test_candidates_cannot_post_instructor_actions(app, world, url, data):
     client = role_client(app, world, "b")

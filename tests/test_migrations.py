@@ -155,3 +155,50 @@ def test_explanations_links_and_cards_survive_and_each_gets_one_revision(tmp_pat
                 (RDMA_FILE, RDMA_FILE, 1)]
         db.session.remove()
         db.engine.dispose()
+
+
+def test_questions_public_only_by_the_importer_count_go_back_to_review(tmp_path, database_url):
+    """0020 publishes nothing: a public posting question that no shipped sample asks and no
+    instructor approved (so public only through the importer count) goes back to pending, with a
+    history row; content, sample and approved questions stay published."""
+    from prep.postings.bank import pending_questions
+
+    app = _fresh_app(tmp_path, database_url)
+    with app.app_context():
+        upgrade(revision="0020_bank_publication-1")
+        with db.engine.begin() as conn:
+            for user_id in (1, 2):
+                conn.execute(text(
+                    "INSERT INTO users (id, email, display_name, password_hash, role, created_at, session_version,"
+                    " timezone, day_start_hour, new_per_day, reviews_per_day, desired_retention, learning_steps,"
+                    " relearning_steps, maximum_interval) VALUES (:id, :email, '', 'x', 'candidate',"
+                    " '2026-01-01 00:00:00', 1, 'UTC', 4, 20, 200, 0.9, '1m 10m', '10m', 36500)"),
+                    {"id": user_id, "email": f"u{user_id}@example.com"})
+            for qid, words, source, owner in [(1, "What is RDMA?", "content", None),
+                                              (2, "Why is the sky green on rings?", "posting", None),
+                                              (3, "Why is the sky green on rings?", "posting", 1),
+                                              (4, "What does a sample ask?", "posting", None),
+                                              (5, "What did an instructor approve?", "posting", None)]:
+                conn.execute(text("INSERT INTO questions (id, text, norm, lang, source, owner_id, created_at)"
+                                  " VALUES (:id, :text, :norm, 'en', :source, :owner, '2026-01-01 00:00:00')"),
+                             {"id": qid, "text": words, "norm": "".join(ch for ch in words.lower() if ch.isalnum()),
+                              "source": source, "owner": owner})
+            for pid, owner, qid in [(1, None, 4), (2, 2, 2)]:  # a shipped sample; user 2's posting asking 2
+                conn.execute(text(
+                    "INSERT INTO postings (id, user_id, raw_text, content_hash, sections, skills, recognised_sections,"
+                    " created_at) VALUES (:id, :owner, 'x', :hash, '{}', '[]', true, '2026-01-01 00:00:00')"),
+                    {"id": pid, "owner": owner, "hash": str(pid) * 64})
+                conn.execute(text("INSERT INTO posting_questions (posting_id, question_id, section, position, text)"
+                                  " VALUES (:pid, :qid, '', 0, 'x')"), {"pid": pid, "qid": qid})
+            conn.execute(text("INSERT INTO bank_decisions (norm, decision, decided_at) VALUES"
+                              " ('whatdidaninstructorapprove', 'approved', '2026-01-01 00:00:00')"))
+        upgrade()
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT id, publication FROM questions ORDER BY id")).all() == [
+                (1, "published"), (2, "pending"), (3, "published"), (4, "published"), (5, "published")]
+            assert conn.execute(text("SELECT question_id, action, actor_id FROM bank_events")).all() == [
+                (2, "pending", None)]
+        [waiting], total = pending_questions()
+        assert total == 1 and (waiting.question_id, waiting.accounts) == (2, 2)  # user 1's copy, user 2's posting
+        db.session.remove()
+        db.engine.dispose()

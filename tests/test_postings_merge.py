@@ -235,22 +235,19 @@ def test_a_candidates_own_question_is_reused(bank, make_user):
 PLANTED = "=HYPERLINK(\"http://evil.example\", \"Why is the sky green on NCCL rings?\")"
 
 
-def test_a_planted_question_stays_private_until_enough_accounts_ask_it(bank, make_user):
-    """Issue 19 item 6: what one account imports does not reach the shared bank unreviewed."""
-    first, second, third = make_user(), make_user(), make_user()
+def test_a_planted_question_stays_private_however_many_accounts_ask_it(bank, make_user):
+    """What candidates import reaches the shared bank only through an instructor's approval: the
+    number of accounts asking it ranks the review queue and never publishes it."""
+    first, second, third, fourth = make_user(), make_user(), make_user(), make_user()
     outcome = import_posting(first, posting("Spam", PLANTED), FIXED_NOW)
     db.session.commit()
     [planted] = outcome.new_questions
     assert planted.owner_id == first.id
+    for n, user in enumerate((second, third, fourth)):
+        import_posting(user, posting(f"Spam{n}", PLANTED), FIXED_NOW)
+        db.session.commit()
     assert find_public_question(PLANTED) is None  # invisible to everyone else
-    import_posting(second, posting("Spam2", PLANTED), FIXED_NOW)
-    db.session.commit()
-    assert find_public_question(PLANTED) is None
-    import_posting(third, posting("Spam3", PLANTED), FIXED_NOW)  # the third independent account
-    db.session.commit()
-    public = find_public_question(PLANTED)
-    assert public is not None and public.owner_id is None
-    # Each candidate keeps their own copy (and their cards on it).
+    # Each candidate has their own copy (and their cards on it).
     assert db.session.scalar(select(func.count(Question.id)).where(Question.norm == planted.norm)) == 4
 
 

@@ -53,7 +53,7 @@ def _t(value: str | None) -> datetime | None:
 def _find_question(user: User, text: str, own_first: bool) -> Question | None:
     norm = normalize_question(text)
     rows = db.session.scalars(select(Question).where(
-        Question.norm == norm, (Question.owner_id.is_(None)) | (Question.owner_id == user.id))).all()
+        Question.norm == norm, Question.visible_to(user.id))).all()
     if not rows:
         return None
     rows = sorted(rows, key=lambda q: ((q.owner_id is None) == own_first, q.id))

@@ -27,7 +27,7 @@ def uncovered_skills(min_postings: int = 1) -> list[SkillGap]:
 
 
 def unanswered_statement(min_score: float | None = None):
-    """Public bank questions with no explanation that answers them (an accepted link, automatic
+    """Published bank questions with no explanation that answers them (an accepted link, automatic
     ones scoring at least ``min_score``, by default the config's ``LINK_MIN_SCORE``), most-asked
     (by postings) first: ``(Question, postings)`` rows."""
     if min_score is None:
@@ -37,7 +37,7 @@ def unanswered_statement(min_score: float | None = None):
     asked = select(PostingQuestion.question_id, postings).group_by(PostingQuestion.question_id).subquery()
     return (select(Question, func.coalesce(asked.c.n, 0))
             .outerjoin(asked, asked.c.question_id == Question.id)
-            .where(Question.owner_id.is_(None), Question.id.not_in(linked))
+            .where(Question.shared(), Question.id.not_in(linked))
             .order_by(func.coalesce(asked.c.n, 0).desc(), Question.id))
 
 

@@ -63,6 +63,13 @@ class ApprovePendingForm(FlaskForm):
     submit = SubmitField(_l("Add to the bank"))
 
 
+class WithdrawForm(FlaskForm):
+    """An instructor withdraws a public question from the shared bank, saying why."""
+
+    reason = TextAreaField(_l("Why (kept in the history)"), validators=[Optional(), Length(max=500)])
+    submit = SubmitField(_l("Withdraw from the shared bank"))
+
+
 class StudyPostingForm(FlaskForm):
     """"Study this posting": its questions, and the likely ones unless unticked."""
 

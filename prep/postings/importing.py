@@ -19,11 +19,11 @@ from sqlalchemy.orm import lazyload
 
 from ..content.sync import current_linker, link_question
 from ..extensions import db
-from ..questions.models import Question, Source, Tag
+from ..questions.models import Publication, Question, Source, Tag
 from ..questions.normalize import normalize_question
 from ..questions.service import add_question, get_or_create_tags, merge_tags
 from ..skills import load_taxonomy
-from .bank import BankCheck, admit_if_asked, bank_check, bank_index, own_candidates
+from .bank import BankCheck, bank_check, bank_index, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
@@ -207,8 +207,6 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
     db.session.flush()  # every new question, tag, link in one flush (multi-row INSERTs)
     seen: set[int] = set()
     for asked, question, created, tags in chosen:
-        if created and owner_id is not None:
-            admit_if_asked(question, tags, linker)
         if question.group_id in seen:
             continue  # two phrasings of one question in the same posting (or a wording and its translation)
         seen.add(question.group_id)
@@ -253,7 +251,7 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
                 if duplicate is not None:
                     question = pending.get(duplicate.id) or db.session.get(Question, duplicate.id)
             if question is None:
-                # A candidate's new question is theirs alone until the bank admits it (see :func:`.bank.admit_if_asked`).
+                # A candidate's new question is theirs alone until an instructor approves it (see :func:`.bank.approve`).
                 question = add_question(asked.text, source=Source.posting, owner_id=owner_id,
                                         new=norm not in mine, flush=False)  # tagged below
                 mine.setdefault(question.norm, question)
@@ -279,7 +277,8 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
 
 def _by_norm(owner_id: int | None, norms: list[str]) -> tuple[dict[str, Question], dict[str, Question]]:
     """The owner's questions and the public ones with these normalised texts (one query; the
-    lowest id first for a text two rows share), as ``(own, public)`` by norm."""
+    lowest id first for a text two rows share), as ``(own, public)`` by norm. A candidate's import
+    finds only published public questions; a shared sample's (no owner) finds every public one."""
     own: dict[str, Question] = {}
     public: dict[str, Question] = {}
     if not norms:
@@ -291,6 +290,8 @@ def _by_norm(owner_id: int | None, norms: list[str]) -> tuple[dict[str, Question
     unread = [lazyload(Question.links)] + ([lazyload(Question.tags)] if owner_id is not None else [])
     for question in db.session.scalars(select(Question).where(Question.norm.in_(sorted(set(norms))), owners)
                                        .order_by(Question.id).options(*unread)):
+        if owner_id is not None and question.owner_id is None and question.publication is not Publication.published:
+            continue  # waiting for review or withdrawn: the candidate gets their own copy
         (public if question.owner_id is None else own).setdefault(question.norm, question)
     return own, public
 

@@ -15,31 +15,36 @@ from ..drill import service as drill_service
 from ..extensions import db
 from ..interview import service as interview_service
 from .. import clock
-from ..questions.models import Question, Source
+from ..questions.models import Publication, Question
 from ..web.access import instructor_required, signed_in_user
 from ..web.args import page_arg
 from ..web.forms import EmptyForm
 from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError
 from .extract import UNCERTAIN_BELOW
-from .forms import BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm, StudyPostingForm
+from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm,
+                    StudyPostingForm, WithdrawForm)
 from .models import Posting
 from .service import (
     PostingLimitError,
-    admit_to_bank,
+    approve,
+    awaiting_review,
     companies_of,
-    decide,
     delete_posting,
+    history,
     import_posting,
     import_role,
+    keep_out,
     likely_questions,
     pending_questions,
     postings_asking,
     postings_for,
     preview_posting,
-    reject_from_bank,
+    restore,
     role_choices,
     sample_postings,
+    withdraw,
+    withdrawn_questions,
 )
 from .study import posting_page, study_question_ids
 
@@ -305,25 +310,34 @@ def delete(posting_id: int):
     return render_template("postings/delete.html", posting=posting, form=form)
 
 
-# --- the shared bank's review queue (instructors) -----------------------------------------------
+# --- the shared bank's review queue and withdrawals (instructors) --------------------------------
 
 PENDING_PAGE_SIZE = 50
+
+
+def _pages(total: int) -> int:
+    return max(1, -(-total // PENDING_PAGE_SIZE))
 
 
 @bp.route("/instructor/pending")
 @instructor_required
 def pending():
-    """Questions candidates imported privately, waiting for the shared bank, most accounts first."""
+    """Questions candidates imported, waiting for an instructor's review, most accounts first."""
     page = page_arg()  # the queue is grouped by wording: pending_questions pages it itself
     rows, total = pending_questions(limit=PENDING_PAGE_SIZE, offset=(page - 1) * PENDING_PAGE_SIZE)
     return render_template("postings/pending.html", rows=rows, total=total, page=page, form=EmptyForm(),
-                           pages=max(1, -(-total // PENDING_PAGE_SIZE)))
+                           pages=_pages(total))
 
 
 def _pending_or_404(question_id: int) -> Question:
-    """A privately imported question (a candidate's copy from a posting); anything else is a 404."""
-    return db.first_or_404(select(Question).where(Question.id == question_id, Question.owner_id.is_not(None),
-                                                  Question.source == Source.posting))
+    """A question in the review queue (a candidate's copy from a posting, or a public question
+    waiting for review); anything else is a 404."""
+    return db.first_or_404(select(Question).where(Question.id == question_id, awaiting_review()))
+
+
+def _public_or_404(question_id: int, publication: Publication) -> Question:
+    return db.first_or_404(select(Question).where(Question.id == question_id, Question.owner_id.is_(None),
+                                                  Question.publication == publication))
 
 
 @bp.route("/instructor/pending/<int:question_id>/approve", methods=["POST"])
@@ -333,9 +347,7 @@ def approve_pending(question_id: int):
     if not form.validate():
         abort(400)
     question = _pending_or_404(question_id)
-    text = " ".join((form.text.data or question.text).split()) or question.text
-    public = admit_to_bank(text, [t.name for t in question.tags])
-    decide(question.norm, "approved", current_user.id, clock.now())  # the wording may have changed
+    public = approve(question, form.text.data or question.text, current_user.id, clock.now())
     db.session.commit()
     flash(_("Added to the shared bank: %(text)s", text=public.text), "success")
     return redirect(url_for("postings.pending"))
@@ -347,7 +359,46 @@ def reject_pending(question_id: int):
     if not EmptyForm().validate():
         abort(400)
     question = _pending_or_404(question_id)
-    reject_from_bank(question.norm, current_user.id, clock.now())
+    keep_out(question, current_user.id, clock.now())
     db.session.commit()
     flash(_("Kept out of the shared bank: %(text)s", text=question.text), "info")
     return redirect(url_for("postings.pending"))
+
+
+@bp.route("/instructor/questions/<int:question_id>/withdraw", methods=["GET", "POST"])
+@instructor_required
+def withdraw_question(question_id: int):
+    """Confirm, then withdraw a published question from the shared bank (restorable)."""
+    question = _public_or_404(question_id, Publication.published)
+    form = WithdrawForm()
+    if not form.is_submitted():
+        return render_template("postings/withdraw.html", question=question, form=form, history=history(question.id))
+    if not form.validate():
+        return render_template("postings/withdraw.html", question=question, form=form,
+                               history=history(question.id)), 400
+    withdraw(question, current_user.id, form.reason.data or "", clock.now())
+    db.session.commit()
+    flash(_("Withdrawn from the shared bank: %(text)s", text=question.text), "success")
+    return redirect(url_for("postings.withdrawn"))
+
+
+@bp.route("/instructor/withdrawn")
+@instructor_required
+def withdrawn():
+    """The withdrawn questions: who withdrew each, when and why, and a restore button."""
+    page = page_arg()
+    rows, total = withdrawn_questions(limit=PENDING_PAGE_SIZE, offset=(page - 1) * PENDING_PAGE_SIZE)
+    return render_template("postings/withdrawn.html", rows=rows, total=total, page=page, form=EmptyForm(),
+                           pages=_pages(total))
+
+
+@bp.route("/instructor/questions/<int:question_id>/restore", methods=["POST"])
+@instructor_required
+def restore_question(question_id: int):
+    if not EmptyForm().validate():
+        abort(400)
+    question = _public_or_404(question_id, Publication.withdrawn)
+    restore(question, current_user.id, clock.now())
+    db.session.commit()
+    flash(_("Back in the shared bank: %(text)s", text=question.text), "success")
+    return redirect(url_for("postings.withdrawn"))

@@ -18,9 +18,9 @@ from ..drill import service as drill_service
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from ..skills import load_taxonomy
-from .bank import (BANK_ADMIT_ACCOUNTS, PendingQuestion, admit_to_bank, database_key, decide,
-                   explanations_fingerprint, pending_accounts, pending_questions, questions_fingerprint,
-                   reject_from_bank)
+from .bank import (PendingQuestion, WithdrawnQuestion, approve, awaiting_review, database_key, decide,
+                   explanations_fingerprint, history, keep_out, pending_questions, questions_fingerprint, restore,
+                   withdraw, withdrawn_questions)
 from .decode import read_posting_file
 from .errors import PostingInputError
 from .importing import (MAX_POSTINGS_PER_USER, ROLES_DIR, ImportResult, PostingLimitError, Preview, Review,
@@ -30,12 +30,13 @@ from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
 from .models import Posting, PostingQuestion
 
 __all__ = [  # what the views, the CLI and the tests call, wherever it is written
-    "BANK_ADMIT_ACCOUNTS", "MAX_POSTINGS_PER_USER", "ROLES_DIR", "SAMPLES_DIR", "ImportResult", "PendingQuestion",
-    "PostingLimitError", "Preview", "Review", "ReviewedQuestion", "admit_to_bank", "companies_of", "count_postings",
-    "decide", "delete_posting", "find_posting_by_hash", "import_posting", "import_role", "likely_questions",
-    "load_sample_postings", "normalise_posting_text", "pending_accounts", "pending_questions", "posting_for",
-    "posting_hash", "postings_asking", "postings_for", "preview_posting", "question_tags", "reject_from_bank",
-    "role_choices", "sample_postings", "study_posting",
+    "MAX_POSTINGS_PER_USER", "ROLES_DIR", "SAMPLES_DIR", "ImportResult", "PendingQuestion", "PostingLimitError",
+    "Preview", "Review", "ReviewedQuestion", "WithdrawnQuestion", "approve", "awaiting_review", "companies_of",
+    "count_postings", "decide", "delete_posting", "find_posting_by_hash", "history", "import_posting",
+    "import_role", "keep_out", "likely_questions", "load_sample_postings", "normalise_posting_text",
+    "pending_questions", "posting_for", "posting_hash", "postings_asking", "postings_for", "preview_posting",
+    "question_tags", "restore", "role_choices", "sample_postings", "study_posting", "withdraw",
+    "withdrawn_questions",
 ]
 
 #: Where the sample postings ``prep init`` loads are shipped.
@@ -152,7 +153,7 @@ def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
     Cached in the process like :func:`.bank.bank_candidates`: read again when the public
     questions (count, highest id and that row's text), the explanations (count, newest update)
     or the links (count, highest id, rejected ones, total score) change."""
-    key = (questions_fingerprint(Question.owner_id.is_(None)), explanations_fingerprint(), _links_fingerprint())
+    key = (questions_fingerprint(Question.shared()), explanations_fingerprint(), _links_fingerprint())
     url = database_key()
     cached = _LIKELY_CACHE.get(url)
     if cached is not None and cached[0] == key:
@@ -163,7 +164,7 @@ def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
     rows = db.session.execute(
         select(Question.id, Question.text, QuestionExplanation.slug)
         .join(QuestionExplanation, QuestionExplanation.question_id == Question.id)
-        .where(Question.owner_id.is_(None), QuestionExplanation.rejected.is_(False))
+        .where(Question.shared(), QuestionExplanation.rejected.is_(False))
         .order_by(Question.id, QuestionExplanation.score.desc())).all()
     taxonomy = load_taxonomy()
     bank: dict[int, tuple[int, str, frozenset[str], str]] = {}

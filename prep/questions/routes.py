@@ -119,8 +119,9 @@ def index():
 def show(question_id: int):
     question = _question_or_404(question_id)
     translations_form = TranslationForm() if current_user.is_instructor else None
+    others = [q for q in question.group() if q is not question and q.is_visible_to(current_user.id)]
     return render_template("questions/show.html", question=question, card=_card_for(current_user.id, question),
-                           action_form=EmptyForm(), translation_form=translations_form,
+                           action_form=EmptyForm(), translation_form=translations_form, others=others,
                            explanations=explanations_for(question, lang=str(get_locale())))
 
 

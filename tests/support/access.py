@@ -91,7 +91,8 @@ def world(app, make_user):
 OVERRIDES = {("reminders.unsubscribe_confirm", "token"): "unsub_token",
              ("accounts.reset_password", "token"): "reset_token",
              ("accounts.confirm_registration", "token"): "register_token",
-             ("content.question_links", "question_id"): "public_question_id"}
+             ("content.question_links", "question_id"): "public_question_id",
+             ("postings.withdraw_question", "question_id"): "public_question_id"}
 
 
 def route_url(rule, ids) -> str | None:
