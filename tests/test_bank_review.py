@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from prep.accounts.models import Role
 from prep.extensions import db
-from prep.postings.service import history, import_posting, withdrawn_questions
+from prep.postings.service import import_posting
 from prep.questions.service import find_public_question
 from tests.support.clock import FIXED_NOW
 
@@ -157,6 +157,8 @@ def test_three_accounts_importing_a_question_do_not_publish_it(app, client, make
 
 
 def test_approval_publishes_and_withdrawal_hides_with_history(app, client, make_user, login, explained, clock):
+    from prep.postings.service import history, withdrawn_questions
+
     importers, outcomes = _three_importers(make_user)
     other = make_user("other@example.com")
     viewer = login(other)
