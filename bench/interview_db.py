@@ -45,7 +45,7 @@ from prep.drill import service as drill
 from prep.drill.models import Card
 from prep.drill.planned import bookings
 from prep.extensions import db
-from prep.interview import service, simulate
+from prep.interview import jobs, service, simulate
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import Source
 from prep.questions.service import add_question
@@ -163,8 +163,7 @@ def run_cell(database: str, profile: str, horizon: int, questions: int, *, targe
     answers = others = 0
     for day in range(horizon):
         now = datetime.combine(START + timedelta(days=day), time(simulate.SESSION_HOUR), tzinfo=timezone.utc)
-        if service.refresh_if_stale(user, now):
-            db.session.commit()
+        jobs.make_and_store(user.id, now)  # the day's first plan, as the sweep makes it (commits)
         watched = set(db.session.scalars(select(Card.id).where(Card.user_id == user.id,
                                                                  Card.question_id.in_(asked))))
         minutes, on_interview, n, other = _session(user, learner, now, watched)  # plans as the ratings do
@@ -188,7 +187,8 @@ def run(database: str, profiles, horizons, sizes, *, target: float, budget: int,
     with tempfile.TemporaryDirectory() as tmp, throwaway_database(database, Path(tmp), "interview") as url:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(Path(tmp) / "instance"),
                           "SECRET_KEY": "bench", "CONTENT_DIR": str(Path(tmp) / "content"),
-                          "SCHEDULER_ENABLED": False, "TESTING": True})
+                          "SCHEDULER_ENABLED": False, "TESTING": True,
+                          "PLAN_RUNNER": "inline"})
         with app.app_context():
             db.create_all()
             cells = [run_cell(database, p, h, n, target=target, budget=budget, new_per_day=new_per_day)

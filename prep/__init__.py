@@ -66,6 +66,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .cli import register_cli
     from .reminders.wiring import init_app as init_reminders
 
+    from .interview.jobs import init_app as init_plan_jobs
+
+    init_plan_jobs(app)  # before the reminders: their scheduler runs the plan sweep too
     init_reminders(app)
 
     register_cli(app)

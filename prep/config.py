@@ -67,6 +67,8 @@ _SETTINGS: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "BASE_URL": ("BASE_URL", _parse_str),
     "REDIS_URL": ("REDIS_URL", _parse_str),
     "REMINDER_QUEUE": ("REMINDER_QUEUE", _parse_str),
+    "PLAN_RUNNER": ("PLAN_RUNNER", _parse_str),
+    "PLAN_QUEUE": ("PLAN_QUEUE", _parse_str),
     "BEHIND_HTTPS": ("BEHIND_HTTPS", _parse_bool),
     "SCHEDULER": ("SCHEDULER_ENABLED", _parse_bool),
     "SQLITE_BUSY_TIMEOUT_MS": ("SQLITE_BUSY_TIMEOUT_MS", _parse_int),
@@ -88,6 +90,10 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "BASE_URL": "http://127.0.0.1:5000",
         "REDIS_URL": None,
         "REMINDER_QUEUE": "prep-reminders",
+        # Where interview plans are made: "thread" (a background thread), "rq" (PREP_REDIS_URL's
+        # queue, run by `prep worker`), "inline" (after the commit, tests); None: rq with Redis.
+        "PLAN_RUNNER": None,
+        "PLAN_QUEUE": "prep-plans",
         "BEHIND_HTTPS": False,
         "SCHEDULER_ENABLED": True,
         "SQLITE_BUSY_TIMEOUT_MS": 15000,

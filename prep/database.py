@@ -26,9 +26,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from flask import Flask, g, has_request_context, request, request_started
+from flask import Flask, g, has_app_context, has_request_context, request, request_started
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
@@ -50,9 +52,26 @@ def read_only_request() -> bool:
     return has_request_context() and bool(g.get(_READ_ONLY, False))
 
 
+_READING = "_prep_reading_only"
+
+
+@contextmanager
+def reading_only() -> Iterator[None]:
+    """Transactions begun inside take a deferred BEGIN, outside any request too (a background
+    job's long read, such as making a plan, must not hold the write lock); the caller ends the
+    transaction before writing."""
+    previous = g.get(_READING, False)
+    setattr(g, _READING, True)
+    try:
+        yield
+    finally:
+        setattr(g, _READING, previous)
+
+
 def begin_statement() -> str:
     """The BEGIN that SQLite transactions use here and now."""
-    return "BEGIN" if read_only_request() else "BEGIN IMMEDIATE"
+    reading = has_app_context() and bool(g.get(_READING, False))
+    return "BEGIN" if reading or read_only_request() else "BEGIN IMMEDIATE"
 
 
 class WriteLock:

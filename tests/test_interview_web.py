@@ -13,8 +13,8 @@ from sqlalchemy import func, select
 from prep.drill import service as drill
 from prep.drill.models import Card, CardState, PlannedReview, ReviewLog
 from prep.extensions import db
-from prep.interview import service
-from prep.interview.models import InterviewOutcome, InterviewSettings
+from prep.interview import jobs, service
+from prep.interview.models import InterviewOutcome, InterviewSettings, StoredPlan
 from prep.optimize import service as optimize
 from tests.support.interview import candidate, make_posting, review_card  # noqa: F401 (a fixture)
 
@@ -26,6 +26,14 @@ def setup(app, candidate, make_question, clock):
     cards = [review_card(candidate, q, now=now, days_ago=10, stability=12.0) for q in questions[:4]]
     posting = make_posting(candidate, questions, days_ahead=10, now=now)
     return candidate, questions, cards, posting
+
+
+@pytest.fixture
+def planned(setup, clock):
+    """The setup with its plan made and stored, as the plan job does after a date is set."""
+    service.refresh_bookings(setup[0], clock.now)
+    db.session.commit()
+    return setup
 
 
 # --- the service --------------------------------------------------------------------------------
@@ -138,6 +146,7 @@ def test_after_rating_needs_an_interview_ahead(app, candidate, make_question, cl
     assert db.session.get(InterviewSettings, candidate.id) is None
     make_posting(candidate, [question], days_ahead=1, now=clock.now, title="tomorrow")
     assert service.after_rating(candidate, clock.now)
+    db.session.commit()  # the plan asked for is made after the commit
     assert db.session.get(InterviewSettings, candidate.id).planned_on == clock.now.date()
 
 
@@ -213,7 +222,7 @@ def test_the_plan_is_cheap_to_make(setup, make_question, clock):
 
 # --- pages ----------------------------------------------------------------------------------------
 
-def test_plan_page_shows_the_calendar_and_verdict(setup, client):
+def test_plan_page_shows_the_calendar_and_verdict(planned, client):
     html = client.get("/plan").get_data(as_text=True)
     assert 'id="plan-calendar"' in html and "<caption" in html and 'scope="row"' in html
     assert "predicted on the day" in html
@@ -238,8 +247,8 @@ def test_plan_settings_small_budget_shows_the_shortfall(setup, client):
     assert 'id="shortfall"' in html and "cannot reach" in html and 'class="drop-first"' in html
 
 
-def test_posting_page_and_dashboard_show_recall_on_the_day(setup, client):
-    user, questions, cards, posting = setup
+def test_posting_page_and_dashboard_show_recall_on_the_day(planned, client):
+    user, questions, cards, posting = planned
     html = client.get(f"/postings/{posting.id}").get_data(as_text=True)
     assert 'id="on-the-day"' in html and html.count('class="question-recall"') == len(questions)
     html = client.get("/dashboard").get_data(as_text=True)
@@ -285,28 +294,34 @@ def test_changing_or_deleting_the_posting_plans_again(setup, client, clock):
     assert db.session.scalar(select(func.count(PlannedReview.id))) == 0
 
 
-def test_a_new_study_day_plans_again_on_its_first_request(setup, clock):
+def test_a_new_study_day_makes_the_plan_again_in_the_sweep(setup, app, clock):
     user, questions, cards, posting = setup
     service.refresh_bookings(user, clock.now)
     db.session.commit()
-    assert not service.refresh_if_stale(user, clock.now)  # planned today: nothing to do
+    assert jobs.sweep(app, clock.now) == 0  # planned today: nothing to do
     later = clock.now + timedelta(days=1)
-    assert service.refresh_if_stale(user, later)  # a passed-in now on the next study day
-    db.session.commit()
+    assert jobs.sweep(app, later) == 1  # the next study day: its plan
+    db.session.expire_all()
     assert db.session.get(InterviewSettings, user.id).planned_on == drill.study_day(user, later).day
-    assert not service.refresh_if_stale(user, later)
+    assert db.session.get(StoredPlan, user.id).made_on == drill.study_day(user, later).day
+    assert jobs.sweep(app, later) == 0
     days = set(db.session.scalars(select(PlannedReview.day)))
     assert days and min(days) >= drill.study_day(user, later).day
 
 
-def test_the_first_page_of_a_new_day_refreshes_the_bookings(setup, app, client, clock):
+def test_the_first_page_of_a_new_day_hands_the_plan_to_the_thread(setup, app, client, clock):
+    """The first page of a new day reads yesterday's plan (saying its age), writes nothing, and
+    hands the day's plan to the background thread, which makes it."""
     user, questions, cards, posting = setup
     app.config["SESSION_IDLE_MINUTES"] = 3 * 24 * 60  # still signed in the next day
     service.refresh_bookings(user, clock.now)
     db.session.commit()
+    app.config["PLAN_RUNNER"] = "thread"
     clock.shift(timedelta(days=1))
-    response = client.get("/drill")
-    assert response.status_code == 200, response.headers.get("Location")
+    html = client.get("/plan").get_data(as_text=True)
+    assert 'id="plan-stale"' in html and 'id="plan-calendar"' in html
+    app.extensions["prep.plan_thread"].executor.shutdown(wait=True)  # the thread's plan is made
+    db.session.expire_all()
     assert db.session.get(InterviewSettings, user.id).planned_on == drill.study_day(user, clock.now).day
 
 

@@ -33,6 +33,12 @@ def replace_bookings(user_id: int, bookings: Iterable[tuple[int, date]], today: 
     return len(rows)
 
 
+def drop_bookings_on(user_id: int, day: date) -> None:
+    """Drop the user's bookings for ``day`` (the day's budget is used), keeping the holds."""
+    db.session.execute(delete(PlannedReview).where(PlannedReview.user_id == user_id, PlannedReview.day == day,
+                                                   PlannedReview.hold.is_(False)))
+
+
 def add_bookings(user_id: int, bookings: Iterable[tuple[int, date]]) -> int:
     """Add these (card id, day) bookings to the user's (studying ahead of the plan), leaving the
     others as they are; a pair already booked is not added twice. Returns how many were added."""

@@ -19,6 +19,7 @@ from ..content.lookup import explanations_for, explanations_for_many
 from ..content.models import Explanation
 from ..extensions import db
 from ..interview import ahead as interview_ahead
+from ..interview import jobs as interview_jobs
 from ..interview import outcomes
 from ..interview import service as interview
 from ..postings.models import Posting
@@ -70,6 +71,7 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 def dashboard():
     user, now = signed_in_user(), _now()
     counts = service.counts(user, now)
+    interview_jobs.ensure_fresh(user, now)  # the first page of a day: the day's plan, in the background
     return render_template("drill/dashboard.html", counts=counts, **_today_context(counts, now),
                            interviews=interview.upcoming(user, now),
                            ask_outcome=outcomes.to_ask(user, service.study_day(user, now).day))

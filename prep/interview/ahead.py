@@ -68,8 +68,8 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
     cards to the candidate's study; mark today as studied ahead so the budget stop leaves them.
     Returns how many were booked."""
     settings = service.settings_of(user)
-    found = service.plan_for(user, now, settings) if settings.enabled else None
-    if found is None:
+    found = service.stored_plan(user, now) if settings.enabled else None
+    if found is None or found.plan is None:
         return 0
     today = found.today
     cards = cards_for(user.id, found.questions)

@@ -1,5 +1,6 @@
 """Interview mode's stored rows: a candidate's settings (on/off, target recall on the day, daily
-budget) and how an interview went (the questions that came up, other questions, a rating)."""
+budget), the plan last made for them, and how an interview went (the questions that came up,
+other questions, a rating)."""
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -27,6 +28,25 @@ class InterviewSettings(db.Model):
     planned_on: Mapped[date | None] = mapped_column(Date, default=None)
     #: The study day the candidate chose to study ahead of the plan (the budget stop is off then).
     ahead_on: Mapped[date | None] = mapped_column(Date, default=None)
+
+
+class StoredPlan(db.Model):
+    """A candidate's interview plan as the background job last made it (pages read it, never
+    make it). ``requested_at`` is set by the change that asks for a new plan (a rating, a date,
+    the settings); ``made_for`` is the request the stored plan answered, so a plan is due while
+    ``requested_at`` is after it, or when it was made on an earlier study day (``made_on``)."""
+
+    __tablename__ = "interview_plans"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    requested_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None, index=True)
+    #: The study day whose budget is used up: the plan made that day books nothing more on it.
+    nothing_today_on: Mapped[date | None] = mapped_column(Date, default=None)
+    made_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    made_for: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+    made_on: Mapped[date | None] = mapped_column(Date, default=None)
+    cpu_ms: Mapped[int | None] = mapped_column(Integer, default=None)
+    plan: Mapped[dict | None] = mapped_column(JSON, default=None)
 
 
 class InterviewOutcome(db.Model):

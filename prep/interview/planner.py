@@ -42,6 +42,9 @@ from .plans import (MAX_REVIEWS_PER_INTERVIEW, CardForecast, Interview, Intervie
 
 #: When the budget cannot reach the target, plans with each card aimed this much lower are tried too.
 SHORT_MARGINS = (0.05, 0.10)
+#: The most introduction days tried for one unseen card (half spread evenly over the days before
+#: its interview, half the least loaded): the search is linear in questions x days.
+INTRO_CHOICES = 16
 
 
 def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
@@ -71,6 +74,17 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     return Plan(days=plan.days, interviews=plan.interviews, target=plan.target,
                 budget_minutes=plan.budget_minutes, seconds_per_review=plan.seconds_per_review,
                 planned=plan.planned, shortfall=Shortfall(minutes_needed, tuple(result.dropped)))
+
+
+def _intro_days(days: int, loads: list[float]) -> list[int | None]:
+    """Introduction days to try for an unseen card whose interview is ``days`` days after the
+    first possible one: every day when they are few, else :data:`INTRO_CHOICES` of them."""
+    if days <= INTRO_CHOICES:
+        return list(range(days))
+    half = INTRO_CHOICES // 2
+    spread = {round(i * (days - 1) / (half - 1)) for i in range(half)}
+    quiet = sorted(range(days), key=lambda d: (loads[d], -d))[:half]
+    return sorted(spread | set(quiet))
 
 
 class _Planner(MemoryModel):
@@ -123,7 +137,7 @@ class _Planner(MemoryModel):
         seen_today = self.last_day(start)
         if seen_today is not None and seen_today >= 0:
             first_free = 1  # reviewed today already: its next review is on a later day
-        options: list[int | None] = [None] if start is not None else list(range(0, max(targets[0] - 1, 0)))
+        options: list[int | None] = [None] if start is not None else _intro_days(max(targets[0] - 1, 0), loads)
         best: CardPlan | None = None
         for intro in options:
             if intro is not None and loads[intro] + self.intro_cost + self.first_answer_cost(intro, targets[0]) > capacity:
@@ -228,8 +242,8 @@ class _Planner(MemoryModel):
             low, _high = scheduling.fuzz_range(interval, 36500) if interval >= 3 else (interval, interval)
             window = [d for d in range(max(first, due - (interval - low)), due + 1)
                       if room(d, self.review_cost(card, d))]
-            if not window:
-                window = [d for d in range(first, due + 1) if room(d, self.review_cost(card, d))][-1:]
+            if not window:  # the latest day with room before it
+                window = next(([d] for d in range(due, first - 1, -1) if room(d, self.review_cost(card, d))), [])
             if not window:
                 return None, card, first
             day = min(window, key=lambda d: (load(d), -d))

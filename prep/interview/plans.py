@@ -241,3 +241,38 @@ class CardPlan:
     cost: float
     recalls: tuple[float, ...]  # expected recall on each of the card's interview days
     met: bool
+
+
+def plan_to_json(plan: Plan) -> dict:
+    """The plan as plain JSON values (dates as ISO strings), for storing; :func:`plan_from_json`
+    reads it back equal."""
+    return {
+        "days": [[d.day.isoformat(), list(d.new), list(d.reviews), d.other_reviews, d.answers, d.minutes]
+                 for d in plan.days],
+        "interviews": [{"id": f.interview_id, "day": f.day.isoformat(), "now": f.recall_now,
+                        "on_day": f.recall_on_day, "met": f.met,
+                        "cards": [[c.card_id, c.recall_now, c.recall_on_day] for c in f.cards]}
+                       for f in plan.interviews],
+        "target": plan.target, "budget_minutes": plan.budget_minutes,
+        "seconds_per_review": plan.seconds_per_review,
+        "shortfall": (None if plan.shortfall is None else
+                      {"minutes_needed": plan.shortfall.minutes_needed, "drop_first": list(plan.shortfall.drop_first)}),
+        "planned": [[card_id, [d.isoformat() for d in days]] for card_id, days in plan.planned.items()],
+    }
+
+
+def plan_from_json(data: dict) -> Plan:
+    """The plan :func:`plan_to_json` stored."""
+    shortfall = data.get("shortfall")
+    return Plan(
+        days=tuple(PlanDay(date.fromisoformat(day), tuple(new), tuple(reviews), int(other), float(answers),
+                           float(minutes)) for day, new, reviews, other, answers, minutes in data["days"]),
+        interviews=tuple(InterviewForecast(
+            interview_id=int(f["id"]), day=date.fromisoformat(f["day"]), recall_now=float(f["now"]),
+            recall_on_day=float(f["on_day"]), met=bool(f["met"]),
+            cards=tuple(CardForecast(int(c), float(now), float(on_day)) for c, now, on_day in f["cards"]))
+            for f in data["interviews"]),
+        target=float(data["target"]), budget_minutes=float(data["budget_minutes"]),
+        seconds_per_review=float(data["seconds_per_review"]),
+        shortfall=None if shortfall is None else Shortfall(shortfall["minutes_needed"], tuple(shortfall["drop_first"])),
+        planned={int(card_id): tuple(date.fromisoformat(d) for d in days) for card_id, days in data["planned"]})

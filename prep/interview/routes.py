@@ -1,47 +1,23 @@
 """Interview mode's pages: the plan (``/plan``, with its settings) and "how did it go?"."""
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
-from flask_login import current_user, login_required
+from flask_babel import format_timedelta, ngettext
+from flask_login import login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
 from .. import clock
-from ..drill import service as drill_service
 from ..extensions import db
 from ..postings.forms import ImportPostingForm
 from ..postings.models import Posting
 from ..web.access import signed_in_user
 from ..web.forms import EmptyForm
-from . import ahead, outcomes, service
+from . import ahead, jobs, outcomes, service
 from .forms import OutcomeForm, PlanSettingsForm
 
 bp = Blueprint("interview", __name__)
-
-#: Blueprints whose pages show or use the day's bookings: their first request of a new study day
-#: makes the plan again (see :func:`service.refresh_if_stale`).
-PLAN_READERS = frozenset({"drill", "interview", "postings", "stats", "accounts"})
-
-
-#: The session remembers "user id:study day" once that day's plan was looked at, so the pages
-#: after the first of a day skip the settings read (a plan is only ever made for the current day).
-PLAN_CHECKED = "plan_checked"
-
-
-@bp.before_app_request
-def _plan_for_the_new_day():
-    if request.blueprint not in PLAN_READERS or not current_user.is_authenticated:
-        return
-    now = clock.now()
-    checked = f"{current_user.id}:{drill_service.study_day(current_user, now).day.isoformat()}"
-    if session.get(PLAN_CHECKED) == checked:
-        return
-    if service.refresh_if_stale(current_user, now):
-        db.session.commit()
-    session[PLAN_CHECKED] = checked
-
 
 @bp.route("/plan", methods=["GET", "POST"])
 @login_required
@@ -53,14 +29,16 @@ def plan():
         service.save_settings(user, enabled=form.enabled.data, target=form.target.data / 100,
                               budget_minutes=form.budget.data, now=now)
         db.session.commit()
-        flash(_("Settings saved; the plan was made again."), "success")
+        flash(_("Settings saved; the plan is being made again."), "success")
         return redirect(url_for("interview.plan"))
     if not form.is_submitted():
         form.process(data={"enabled": settings.enabled, "target": round(settings.target * 100),
                            "budget": settings.budget_minutes})
-    found = service.plan_for(user, now, settings)
-    return render_template("interview/plan.html", form=form, found=found, settings=settings,
-                           ahead_waiting=ahead.waiting(user, now) if found else 0, ahead_step=ahead.STEP,
+    found = service.stored_plan(user, now)
+    jobs.ensure_fresh(user, now)
+    age = format_timedelta(found.made_at - now, add_direction=True) if found and found.made_at else None
+    return render_template("interview/plan.html", form=form, found=found, settings=settings, plan_age=age,
+                           ahead_waiting=ahead.waiting(user, now) if found and found.plan else 0, ahead_step=ahead.STEP,
                            ahead_form=EmptyForm()), 400 if form.is_submitted() else 200
 
 

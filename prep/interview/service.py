@@ -2,8 +2,11 @@
 and the postings with an interview ahead, and the bookings the drill offers each day.
 
 The planning itself is the pure :mod:`prep.interview.planner`; this module gathers its inputs
-(seconds per answer and the calibration from the candidate's own history) and stores the days
-the plan books as :class:`prep.drill.models.PlannedReview` rows. ``now`` is passed in; views commit.
+(seconds per answer and the calibration from the candidate's own history) and stores the plan
+(:class:`.models.StoredPlan`) and the days it books (:class:`prep.drill.models.PlannedReview`
+rows). A plan is made by :func:`refresh_bookings`, which only the background job
+(:mod:`prep.interview.jobs`) calls; requests ask for one (:func:`request_plan`) and pages read the
+stored one (:func:`stored_plan`). ``now`` is passed in; callers commit.
 """
 from __future__ import annotations
 
@@ -23,11 +26,19 @@ from ..extensions import db
 from ..zones import user_zone
 from ..postings.models import Posting, PostingForecast
 from . import plans, recall
-from .models import InterviewSettings
+from .models import InterviewSettings, StoredPlan
 from .planner import make_plan
 
 #: How many of the candidate's latest answers the seconds per answer and the calibration read.
 HISTORY_ANSWERS = 1000
+#: The farthest interview a plan looks at, in days (the forms refuse dates beyond it).
+HORIZON_DAYS = 366
+#: The most interviews planned together (the nearest ones); the others are shown with the recall
+#: plain FSRS predicts and planned once an earlier one has passed.
+MAX_PLANNED_INTERVIEWS = 3
+#: ``db.session.info`` key: the candidates whose plan this transaction asked for, with the time
+#: it asked (the job module dispatches them after the commit).
+PLANS_REQUESTED = "prep.plans_requested"
 
 
 class SettingsError(ValueError):
@@ -43,14 +54,30 @@ def settings_of(user: Any) -> InterviewSettings:
 
 
 def save_settings(user: Any, *, enabled: bool, target: float, budget_minutes: int, now: datetime) -> None:
-    """Store the settings and book the drill's days again from the new plan."""
+    """Store the settings and ask for a plan made from them (a raised budget may book today again)."""
     if not 0.5 <= target <= 0.99 or not 1 <= budget_minutes <= 600:
         raise SettingsError(target, budget_minutes)
     row = db.session.get(InterviewSettings, user.id) or InterviewSettings(user_id=user.id)
     row.enabled, row.target, row.budget_minutes = enabled, target, budget_minutes
     db.session.add(row)
+    request_plan(user.id, now, today_open=True)
+
+
+def request_plan(user_id: int, now: datetime, *, nothing_today_on: date | None = None,
+                 today_open: bool = False) -> None:
+    """Ask for the candidate's plan to be made again (a change it depends on is being committed):
+    one row written in the caller's transaction; the background job makes the plan after the
+    commit. ``nothing_today_on``: that study day's budget is used, so the plan books nothing
+    more on it; ``today_open``: a settings change lifts that."""
+    row = db.session.get(StoredPlan, user_id) or StoredPlan(user_id=user_id)
+    row.requested_at = now if row.requested_at is None else max(now, row.requested_at + timedelta(microseconds=1))
+    if nothing_today_on is not None:
+        row.nothing_today_on = nothing_today_on
+    elif today_open:
+        row.nothing_today_on = None
+    db.session.add(row)
     db.session.flush()
-    refresh_bookings(user, now)
+    db.session.info.setdefault(PLANS_REQUESTED, {})[user_id] = now
 
 
 def interview_ahead_conditions(user_id: Any, today: Any) -> tuple[Any, ...]:
@@ -60,9 +87,15 @@ def interview_ahead_conditions(user_id: Any, today: Any) -> tuple[Any, ...]:
 
 
 def interview_postings(user: Any, today: date) -> list[Posting]:
-    """The candidate's own postings with an interview date after today, nearest first."""
-    return list(db.session.scalars(select(Posting).where(*interview_ahead_conditions(user.id, today))
-                                   .order_by(Posting.interview_date, Posting.id)))
+    """The candidate's own postings with an interview date after today and within the horizon
+    (a date stored before dates were checked is left out, not planned), nearest first."""
+    return list(db.session.scalars(select(Posting).where(
+        *interview_ahead_conditions(user.id, today), Posting.interview_date <= _last_plannable(today))
+        .order_by(Posting.interview_date, Posting.id)))
+
+
+def _last_plannable(today: date) -> date:
+    return today + timedelta(days=HORIZON_DAYS)
 
 
 @dataclass(frozen=True)
@@ -87,16 +120,21 @@ class UserPlan:
     card_ids: dict[int, int]              # question id -> the candidate's card id, when there is one
     today: date
     studied: Today                        # today's study as the budget counts it (the plan read it)
+    made_at: datetime | None = None       # when the stored plan was made (None: made just now)
+    pending: bool = False                 # a newer plan is asked for (or it is an earlier day's)
 
     def forecast(self, posting_id: int) -> plans.InterviewForecast | None:
-        return next((f for f in self.plan.interviews if f.interview_id == posting_id), None)
+        """The plan's forecast for this posting, when the plan was made for its current date."""
+        posting = self.postings.get(posting_id)
+        return next((f for f in self.plan.interviews if f.interview_id == posting_id
+                     and posting is not None and f.day == posting.interview_date), None)
 
 
 def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None) -> UserPlan | None:
     """The plan from ``now`` over every question of the candidate's postings with an interview
     ahead, or None when there is none. Cards are named by question id."""
     today = drill.study_day(user, now).day
-    postings = interview_postings(user, today)
+    postings = interview_postings(user, today)[:MAX_PLANNED_INTERVIEWS]
     if not postings:
         return None
     settings = settings or settings_of(user)
@@ -183,16 +221,33 @@ def today_of(user: Any, now: datetime) -> Today:
                  booked_left=bool(booked))
 
 
-def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool = False) -> int:
-    """Make the plan again and store the days it books a card on (replacing the earlier bookings;
-    none when interview mode is off or no interview is ahead, so the cards follow plain FSRS).
-    A question the plan introduces gets its card now (the drill offers only cards). Only POSTs
-    call this: pages never write. ``nothing_today``: today's budget is used, so no booking is
-    kept for today whatever the plan says (the budget stop then plans at most once a day).
-    Returns the bookings stored."""
+def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool | None = None,
+                     requested: datetime | None = None) -> int:
+    """Make the plan again (:func:`make_plan_for`) and store it (:func:`store_plan`) in the
+    caller's transaction. The plan job does the two in separate transactions, so that making the
+    plan holds no write lock. Returns the bookings stored."""
+    return store_plan(user, now, make_plan_for(user, now), nothing_today=nothing_today, requested=requested)
+
+
+def make_plan_for(user: Any, now: datetime) -> UserPlan | None:
+    """The plan as :func:`plan_for` makes it, or None when interview mode is off (reads only)."""
+    settings = settings_of(user)
+    return plan_for(user, now, settings) if settings.enabled else None
+
+
+def store_plan(user: Any, now: datetime, found: UserPlan | None, *, nothing_today: bool | None = None,
+               requested: datetime | None = None) -> int:
+    """Store a plan made by :func:`make_plan_for` (:class:`.models.StoredPlan`, the pages' copy)
+    and the days it books a card on, replacing the earlier bookings (none without a plan: the
+    cards follow plain FSRS). A question the plan introduces gets its card now (the drill offers
+    only cards). ``nothing_today``: today's budget is used, so no booking is kept for today
+    whatever the plan says (None: as the stored request says). ``requested``: the request this
+    plan answers (its time). Returns the bookings stored."""
     settings = settings_of(user)
     today = drill.study_day(user, now).day
-    found = plan_for(user, now, settings) if settings.enabled else None
+    row = db.session.get(StoredPlan, user.id) or StoredPlan(user_id=user.id)
+    if nothing_today is None:
+        nothing_today = row.nothing_today_on == today
     pairs: list[tuple[int, date]] = []
     holds: dict[int, date] = {}
     if found is not None:
@@ -206,11 +261,17 @@ def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool = False) -
         # Every asked card is held until its last interview: reviewed when the plan says, not when
         # FSRS makes it due after its last planned review (the plan counted no such review).
         for interview in found.plan.interviews:
-            for row in interview.cards:
-                if row.card_id in card_ids and interview.day > holds.get(card_ids[row.card_id], today):
-                    holds[card_ids[row.card_id]] = interview.day
+            for card_row in interview.cards:
+                if card_row.card_id in card_ids and interview.day > holds.get(card_ids[card_row.card_id], today):
+                    holds[card_ids[card_row.card_id]] = interview.day
     stored = bookings.replace_bookings(user.id, pairs, today, holds.items())
     _store_forecasts(user.id, found.plan if found is not None else None, today, now)
+    row.plan = plans.plan_to_json(found.plan) if found is not None else None
+    row.made_at, row.made_on = now, today
+    row.made_for = requested if requested is not None else (row.requested_at or now)
+    if nothing_today:
+        row.nothing_today_on = today
+    db.session.add(row)
     settings.planned_on = today
     db.session.add(settings)  # the defaults become a stored row
     db.session.flush()
@@ -227,16 +288,31 @@ def _store_forecasts(user_id: int, plan: plans.Plan | None, today: date, now: da
                            for f in plan.interviews if f.day > today)
 
 
-def refresh_if_stale(user: Any, now: datetime) -> bool:
-    """Plan again when the stored plan was made on an earlier study day (the first request of a
-    new day): yesterday's bookings assumed yesterday's answers and budget. Only candidates who
-    ever had a plan are looked at (one primary-key read otherwise). True when it planned (the
-    caller commits)."""
-    row = db.session.get(InterviewSettings, user.id)
-    if row is None or row.planned_on is None or row.planned_on >= drill.study_day(user, now).day:
-        return False
-    refresh_bookings(user, now)
-    return True
+def plan_due(row: StoredPlan | None, settings: InterviewSettings | None, today: date) -> bool:
+    """Whether the candidate's plan should be made again: a change asked for one after the stored
+    plan was made, or the stored plan (or the drill's bookings) are from an earlier study day."""
+    if row is not None and row.requested_at is not None and (row.made_for is None or row.requested_at > row.made_for):
+        return True
+    made_on = row.made_on if row is not None and row.made_on is not None else (settings.planned_on if settings else None)
+    return made_on is not None and made_on < today
+
+
+def stored_plan(user: Any, now: datetime) -> UserPlan | None:
+    """The plan the background job last stored for the candidate, with what the pages need to
+    show it, or None when no interview is ahead. Reads only (a page never plans): its ``plan``
+    is None while the first one is being made; ``pending`` says a newer one is on its way."""
+    today = drill.study_day(user, now).day
+    postings = interview_postings(user, today)
+    if not postings:
+        return None
+    row = db.session.get(StoredPlan, user.id)
+    settings = db.session.get(InterviewSettings, user.id)
+    plan = plans.plan_from_json(row.plan) if row is not None and row.plan else None
+    texts = {pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions}
+    card_ids = {q: c.id for q, c in cards_for(user.id, list(texts)).items()} if plan is not None else {}
+    return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=texts, card_ids=card_ids,
+                    today=today, studied=today_of(user, now), made_at=row.made_at if row is not None else None,
+                    pending=plan_due(row, settings, today) or (plan is None and (settings is None or settings.enabled)))
 
 
 @functools.cache
@@ -252,8 +328,8 @@ PLANNED, BUDGET_USED = "planned", "budget_used"
 
 
 def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | None:
-    """After a rating: when interview mode has an interview ahead, plan again from the answers
-    just given and book the days (the caller commits) if the drill has no card left (the session
+    """After a rating: when interview mode has an interview ahead, ask for the plan to be made
+    again from the answers just given (the caller commits; the job plans after) if the drill has no card left (the session
     is over: :data:`PLANNED`) or if today's study time, counting the steps under way, has reached
     the daily budget with bookings for today left (:data:`BUDGET_USED`): the plan then books
     nothing more today, so the drill stops offering today's bookings and the budget holds on a
@@ -268,10 +344,14 @@ def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | N
     if not ahead:
         return None
     if not drill.has_card_now(user, now):
-        refresh_bookings(user, now)
+        request_plan(user.id, now)
         return PLANNED
     if _budget_just_used(user, now):
-        refresh_bookings(user, now, nothing_today=True)
+        # The stop itself is immediate (today's bookings go now); the plan that moves them to
+        # the coming days is made in the background.
+        today = drill.study_day(user, now).day
+        bookings.drop_bookings_on(user.id, today)
+        request_plan(user.id, now, nothing_today_on=today)
         return BUDGET_USED
     return None
 
@@ -297,8 +377,18 @@ def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewF
         return None
     settings = settings_of(user)
     if settings.enabled:
-        found = plan_for(user, now, settings)
-        return found.forecast(posting.id) if found else None
+        found = stored_plan(user, now)
+        forecast = found.forecast(posting.id) if found is not None and found.plan is not None else None
+        if forecast is not None or found is None or posting.id not in found.postings:
+            return forecast
+        if not found.pending:  # planned without it (beyond the interviews planned together)
+            return _plain_forecast(user, posting, settings, now)
+        return None
+    return _plain_forecast(user, posting, settings, now)
+
+
+def _plain_forecast(user: Any, posting: Posting, settings: InterviewSettings, now: datetime) -> plans.InterviewForecast:
+    """Recall now and on the day of a posting's questions with no review more (plain FSRS)."""
     question_ids = list(dict.fromkeys(pq.question_id for pq in posting.questions))
     cards = {q: memory_of(c) for q, c in cards_for(user.id, question_ids).items()}
     free = replace(plan_settings(user, settings), budget_minutes=24 * 60)
@@ -320,8 +410,12 @@ def _interview_time(day: date, settings: plans.PlanSettings) -> datetime:
 
 
 def upcoming(user: Any, now: datetime) -> list[tuple[Posting, plans.InterviewForecast | None]]:
-    """The dashboard's interviews ahead, each with its predicted recall on the day (one plan)."""
+    """The dashboard's interviews ahead, each with its predicted recall on the day (the stored
+    plan's; None while it is being made)."""
     settings = settings_of(user)
-    found = plan_for(user, now, settings) if settings.enabled else None
-    postings = found.postings.values() if found else interview_postings(user, drill.study_day(user, now).day)
-    return [(p, found.forecast(p.id) if found else forecast_for(user, p, now)) for p in postings]
+    found = stored_plan(user, now) if settings.enabled else None
+    if found is None or found.plan is None:
+        postings = found.postings.values() if found else interview_postings(user, drill.study_day(user, now).day)
+        return [(p, None if found else _plain_forecast(user, p, settings, now)) for p in postings]
+    return [(p, found.forecast(p.id) or (None if found.pending else _plain_forecast(user, p, settings, now)))
+            for p in found.postings.values()]

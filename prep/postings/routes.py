@@ -242,7 +242,7 @@ def interview_date(posting_id: int):
         flash(_("Enter the date as YYYY-MM-DD."), "error")
         return redirect(url_for("postings.show", posting_id=posting.id))
     posting.interview_date = form.interview_date.data
-    interview_service.refresh_bookings(signed_in_user(), clock.now())
+    interview_service.request_plan(signed_in_user().id, clock.now())
     db.session.commit()
     flash(_("Interview date saved.") if posting.interview_date else _("Interview date cleared."), "success")
     return redirect(url_for("postings.show", posting_id=posting.id) + "#readiness")
@@ -303,7 +303,7 @@ def delete(posting_id: int):
             abort(400)
         name = posting.display_name
         delete_posting(posting)
-        interview_service.refresh_bookings(signed_in_user(), clock.now())  # its interview plans nothing now
+        interview_service.request_plan(signed_in_user().id, clock.now())  # its interview plans nothing now
         db.session.commit()
         flash(_("Deleted the posting %(name)s. Its questions stay in the bank and in your study.", name=name), "success")
         return redirect(url_for("postings.index"))

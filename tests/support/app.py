@@ -53,6 +53,7 @@ def make_app(tmp_path: Path, **overrides) -> Flask:
         "WTF_CSRF_ENABLED": False,
         "CONTENT_DIR": str(tmp_path / "content"),
         "SCHEDULER_ENABLED": False,
+        "PLAN_RUNNER": "inline",  # plans made right after the commit (tests of the plan job defer them)
     }
     config.update(overrides)
     app = create_app(config)
