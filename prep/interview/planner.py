@@ -45,6 +45,10 @@ SHORT_MARGINS = (0.05, 0.10)
 #: The most introduction days tried for one unseen card (half spread evenly over the days before
 #: its interview, half the least loaded): the search is linear in questions x days.
 INTRO_CHOICES = 16
+#: Above this many card-days (cards x days to the last interview) a plan is large: the plans aimed
+#: lower are not tried and the minutes that would reach the target are searched in a few runs.
+LARGE_PLAN = 20_000
+LARGE_PLAN_TRIES = 2
 
 
 def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
@@ -59,7 +63,8 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     plan = planner.to_plan(result, settings.budget_minutes)
     if all(f.met for f in plan.interviews):
         return plan
-    for margin in SHORT_MARGINS:  # short: cards planned for less than the target, if that recalls more
+    large = len(planner.covering) * max(planner.horizon, 1) > LARGE_PLAN
+    for margin in () if large else SHORT_MARGINS:  # short: cards planned for less than the target, if that recalls more
         lower = _Planner(cards, interviews, settings, now, spent_today_seconds, goal=settings.target - margin,
                          other=(planner.other_load, planner.other_reviews))
         other = lower.to_plan(lower.run(capacity), settings.budget_minutes)
@@ -70,7 +75,8 @@ def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settin
     free = planner.run(math.inf)
     minutes_needed = minutes_to_reach(
         lambda minutes: all(planner.run(minutes * 60 / settings.seconds).met), settings.budget_minutes,
-        max(free.loads, default=0.0) * settings.seconds / 60) if all(free.met) else None
+        max(free.loads, default=0.0) * settings.seconds / 60,
+        LARGE_PLAN_TRIES if large else None) if all(free.met) else None
     return Plan(days=plan.days, interviews=plan.interviews, target=plan.target,
                 budget_minutes=plan.budget_minutes, seconds_per_review=plan.seconds_per_review,
                 planned=plan.planned, shortfall=Shortfall(minutes_needed, tuple(result.dropped)))

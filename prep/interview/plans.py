@@ -203,22 +203,33 @@ def planned_day(plan: Plan, card_id: int, today: date) -> date | None:
 
 
 
-def minutes_to_reach(meets: Callable[[float], bool], budget_minutes: float, peak_minutes: float) -> float:
+def minutes_to_reach(meets: Callable[[float], bool], budget_minutes: float, peak_minutes: float,
+                     max_tries: int | None = None) -> float:
     """The daily minutes (in steps of 5) at which ``meets(minutes)`` first holds, searched up from
-    the budget; ``peak_minutes`` is the busiest day of a plan without a budget (a first guess)."""
+    the budget; ``peak_minutes`` is the busiest day of a plan without a budget (a first guess).
+    ``max_tries``: after that many calls of ``meets`` the smallest budget known to meet is returned
+    (an upper bound: it reaches the target, perhaps with a few minutes to spare)."""
+    tries = 0
+
+    def tried(minutes: float) -> bool:
+        nonlocal tries
+        tries += 1
+        return meets(minutes)
+
     lo, hi = budget_minutes, max(budget_minutes, math.ceil(peak_minutes / 5) * 5)
-    while hi < 24 * 60 and not meets(hi):
+    while hi < 24 * 60 and not tried(hi):
         lo, hi = hi, hi * 2  # the greedy order may need a little more than the free plan's peak
-    while True:  # every step narrows (lo, hi), so this ends whatever the budget (3 minutes: lo 3, hi 10)
+    while max_tries is None or tries < max_tries:  # every step narrows (lo, hi), so this ends whatever the budget
         mid = math.ceil((lo + hi) / 2 / 5) * 5
         if mid >= hi:
             mid = math.floor((lo + hi) / 2 / 5) * 5
         if not lo < mid < hi:
             return float(hi)
-        if meets(mid):
+        if tried(mid):
             hi = mid
         else:
             lo = mid
+    return float(hi)
 
 
 @dataclass
