@@ -92,9 +92,15 @@ def test_email_in_users_language_and_no_header_injection(app, make_user):
     assert parsed["Subject"] != "Reset your prep password"  # translated (zh)
 
 
-def test_forgot_is_rate_limited_per_account(client, make_user):
+def test_forgot_mails_are_limited_per_account_and_requests_per_client(app, client, make_user):
+    """Three mails per address per window; a fourth request is answered (never refused, so an
+    attacker's requests cannot stop the owner's) and sends nothing; the client address is limited."""
     user = make_user()
     for _ in range(3):
         assert client.post("/password/forgot", data={"email": user.email}).status_code == 302
-    assert client.post("/password/forgot", data={"email": user.email}).status_code == 429
+    r = client.post("/password/forgot", data={"email": user.email}, follow_redirects=True)
+    assert r.status_code == 200 and "in the last 15 minutes, and it still works" in r.get_data(as_text=True)
+    assert len(_outbox(app)) == 3
     assert client.post("/password/forgot", data={"email": "other@example.com"}).status_code == 302
+    app.config["RESET_LIMIT_IP"] = "5 per 15 minutes"  # five requests made from this client so far
+    assert client.post("/password/forgot", data={"email": "third@example.com"}).status_code == 429

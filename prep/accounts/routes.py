@@ -114,7 +114,14 @@ def confirm_registration(token: str):
     start_session()
     # The first screen is what to bring: a posting, an interview report, or a target role.
     flash(_("Welcome to prep! Bring a job posting or an interview report, or start from a target role."), "success")
-    return redirect(url_for("postings.new"))
+    return _known_device(redirect(url_for("postings.new")), user)
+
+
+def _known_device(response, user: User):
+    """The response with a device cookie for ``user``'s account (prep.accounts.throttle): set where
+    the password was just proven or chosen."""
+    throttle.remember_device(response, account_key(user.email))
+    return response
 
 
 def _link_problem(problem: str):
@@ -151,9 +158,7 @@ def login():
             _clear_session()  # a fresh session at login
             login_user(user, remember=form.remember.data)
             start_session(remember=bool(form.remember.data))
-            response = redirect(next_url)
-            throttle.remember_device(response, account)  # this device's logins no longer share others' limits
-            return response
+            return _known_device(redirect(next_url), user)  # its logins no longer share others' limits
     return render_template("accounts/login.html", form=form), (400 if form.errors else 200)
 
 
@@ -258,7 +263,7 @@ def reset_password(token: str):
         login_user(user)
         start_session()
         flash(_("Your password has been changed and you are logged in."), "success")
-        return redirect(url_for("drill.dashboard"))
+        return _known_device(redirect(url_for("drill.dashboard")), user)
     return render_template("accounts/reset.html", form=form, problem=None), (400 if form.errors else 200)
 
 

@@ -75,7 +75,7 @@ def world(app, make_user):
     from prep import clock
 
     ids["register_token"] = registration.start(  # a pending registration's link (issue 16 item 7)
-        "pending@example.com", PASSWORD, display_name="", timezone="UTC", language=None, now=clock.now()).token
+        "pending@example.com", language=None, now=clock.now()).token
     db.session.commit()
     try:
         from prep.reminders import service as reminders

@@ -89,7 +89,7 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
-def _registration_link(outbox: Path, email: str) -> str:
+def registration_link(outbox: Path, email: str) -> str:
     import email as email_lib
     import re
     from email import policy
@@ -109,13 +109,13 @@ def register(page, server: LiveServer, email: str = "cand@example.com",
              password: str = "a long enough passphrase") -> None:
     page.goto(server.url + "/register")
     page.fill("#email", email)
+    page.click("#register-form button[type=submit]")
+    page.wait_for_selector("text=Check your inbox")
+    # The mailed link's page sets the password and makes the account: follow it from the server's outbox.
+    link = registration_link(server.root / "instance" / "outbox", email)
+    page.goto(link)
     page.fill("#password", password)
     page.fill("#confirm", password)
-    page.click("button[type=submit]")
-    page.wait_for_selector("text=Check your inbox")
-    # The mailed link makes the account (issue 16 item 7): follow it from the server's outbox.
-    link = _registration_link(server.root / "instance" / "outbox", email)
-    page.goto(link)
     page.click("#confirm-registration button[type=submit]")
     page.wait_for_url("**/postings/new")  # the first screen: bring a posting, a report or a role
     page.goto(server.url + "/questions")

@@ -25,9 +25,13 @@ def textarea_value(page: str, name: str) -> str:
     return text[2:] if text.startswith("\r\n") else text[1:] if text.startswith("\n") else text
 
 
-def confirm_registration(app: Flask, client: FlaskClient, email: str):
-    """Follow the link of the newest registration mail sent to ``email`` (registering creates the
-    account only then; see prep.accounts.registration) with ``client``; the response."""
+def confirm_registration(app: Flask, client: FlaskClient, email: str, password: str | None = None, *,
+                         headers: dict[str, str] | None = None, **fields: str):
+    """Follow the link of the newest registration mail sent to ``email`` with ``client`` and send
+    its page: the password (default the tests' ``PASSWORD``) twice and ``fields`` (display_name,
+    timezone, or a different ``confirm``), with ``headers``. Registering creates the account only then (see prep.accounts.registration); the
+    response."""
+    from tests.support.app import PASSWORD
     import email as email_lib
     from email import policy
 
@@ -38,5 +42,7 @@ def confirm_registration(app: Flask, client: FlaskClient, email: str):
             continue
         found = re.search(r"https?://[^/\s]+(/register/confirm/\S+)", message.get_body(("plain",)).get_content())
         if found:
-            return client.post(found.group(1))
+            password = PASSWORD if password is None else password
+            return client.post(found.group(1), data={"password": password, "confirm": password, **fields},
+                               headers=headers)
     raise AssertionError(f"no registration link was mailed to {email}")
