@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,7 +30,7 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import event, or_, select
 from sqlalchemy.orm import Session
 
-from .. import clock
+from .. import clock, leases
 from ..accounts.models import User
 from ..database import reading_only
 from ..drill import service as drill
@@ -44,6 +44,29 @@ RUNNERS = ("thread", "rq", "inline", "deferred")
 DEFAULT_QUEUE = "prep-plans"
 #: The most plans one sweep makes (the rest wait for the next sweep).
 SWEEP_LIMIT = 200
+SWEEP_JOB = "interview-plans"
+
+
+def sweep_job(app: Flask, minutes: int = 5) -> Callable[[], None]:
+    """The scheduler's periodic job: :func:`sweep` at the current time, one process at a time."""
+
+    def job() -> None:
+        now = clock.now()
+        with app.app_context():
+            try:
+                if not leases.acquire(SWEEP_JOB, now, timedelta(minutes=2 * minutes)):
+                    return
+            except Exception:  # noqa: BLE001 - a background job logs and goes on
+                db.session.rollback()
+                log.exception("interview plan sweep failed")
+                return
+            finally:
+                db.session.remove()
+        made = sweep(app, now)
+        if made:
+            log.info("interview plans made: %s", made)
+
+    return job
 
 
 def init_app(app: Flask) -> None:
@@ -52,6 +75,7 @@ def init_app(app: Flask) -> None:
     if runner not in RUNNERS:
         raise ValueError(f"PREP_PLAN_RUNNER must be one of {', '.join(RUNNERS)}")
     app.config["PLAN_RUNNER"] = runner
+    app.extensions.setdefault("prep.periodic_jobs", {})[SWEEP_JOB] = sweep_job
     if not event.contains(Session, "after_commit", _after_commit):
         event.listen(Session, "after_commit", _after_commit)
         event.listen(Session, "after_rollback", _after_rollback)

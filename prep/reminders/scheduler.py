@@ -56,6 +56,11 @@ def configure(scheduler: BaseScheduler, app: Flask, minutes: int = SWEEP_MINUTES
     scheduler.add_job(sweep_job(app, minutes), IntervalTrigger(minutes=minutes, timezone=timezone.utc), id=JOB_ID,
                       next_run_time=clock.now(), coalesce=True, max_instances=1,
                       misfire_grace_time=minutes * 60, replace_existing=True)
+    # Other features' periodic work (the interview plans of a new day): name -> job factory.
+    for job_id, make_job in app.extensions.get("prep.periodic_jobs", {}).items():
+        scheduler.add_job(make_job(app), IntervalTrigger(minutes=minutes, timezone=timezone.utc), id=job_id,
+                          next_run_time=clock.now(), coalesce=True, max_instances=1,
+                          misfire_grace_time=minutes * 60, replace_existing=True)
     return scheduler
 
 
