@@ -15,14 +15,14 @@ question goes back to the queue too and needs approving again: that errs on the 
 Cards and postings that point to a question are kept either way.
 
 Revision ID: 0020_bank_publication
-Revises: 0019_registration_password_at_link
+Revises: 0019_password_at_link
 """
 from alembic import op
 import sqlalchemy as sa
 
 
 revision = "0020_bank_publication"
-down_revision = "0019_registration_password_at_link"
+down_revision = "0019_password_at_link"
 branch_labels = None
 depends_on = None
 

@@ -1,14 +1,14 @@
 """pending_registrations: the password (and name, time zone) is chosen when the emailed link is
 followed, so a pending registration no longer holds them
 
-Revision ID: 0019_registration_password_at_link
+Revision ID: 0019_password_at_link
 Revises: 0018_posting_forecasts
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = "0019_registration_password_at_link"
+revision = "0019_password_at_link"
 down_revision = "0018_posting_forecasts"
 branch_labels = None
 depends_on = None
