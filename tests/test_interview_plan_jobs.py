@@ -4,7 +4,7 @@ candidate's postings."""
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 import pytest
 from sqlalchemy import func, select
@@ -139,3 +139,45 @@ def test_the_planner_tries_a_bounded_number_of_introduction_days():
     days = planner._intro_days(364, loads)
     assert len(days) <= planner.INTRO_CHOICES and 0 in days and 363 in days
     assert planner._intro_days(10, loads) == list(range(10))
+
+
+def test_with_redis_a_plan_is_an_rq_job_that_prep_worker_makes(app, candidate, make_question, clock, tmp_path):
+    """PREP_REDIS_URL: the change enqueues a job on the plans queue (nothing planned in the
+    process that committed); a real `prep worker --burst` takes it and stores the plan."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    redis = pytest.importorskip("redis")
+    url = "redis://127.0.0.1:6379/8"  # only this test uses db 8
+    connection = redis.Redis.from_url(url)
+    try:
+        connection.ping()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("no Redis on 127.0.0.1:6379 (.ci/run starts one)")
+    connection.flushdb()
+    queue = f"prep-plans-test-{uuid.uuid4().hex[:8]}"
+    app.config.update(REDIS_URL=url, PLAN_RUNNER="rq", PLAN_QUEUE=queue)
+    import time_machine
+    real_now = time_machine.escape_hatch.datetime.datetime.now(timezone.utc)  # the worker's clock is not frozen
+    make_posting(candidate, [make_question() for _ in range(3)], days_ahead=6, now=real_now)
+    service.request_plan(candidate.id, clock.now)
+    db.session.commit()
+    from rq import Queue
+    assert Queue(queue, connection=connection).count == 1
+    assert db.session.get(StoredPlan, candidate.id).plan is None
+    db.session.commit()  # the test's read ends: the worker writes
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PREP_DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+           "PREP_SECRET_KEY": app.config["SECRET_KEY"], "PREP_INSTANCE_DIR": str(tmp_path / "w"),
+           "PREP_SCHEDULER": "0", "PREP_CONTENT_DIR": str(tmp_path / "content"), "PREP_REDIS_URL": url,
+           "PREP_PLAN_QUEUE": queue, "PREP_REMINDER_QUEUE": f"{queue}-reminders", "PYTHONPATH": str(repo)}
+    done = subprocess.run([sys.executable, "-m", "prep", "worker", "--burst"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    db.session.expire_all()
+    row = db.session.get(StoredPlan, candidate.id)
+    assert row.plan is not None and row.made_for == row.requested_at
+    connection.flushdb()
+    connection.close()
