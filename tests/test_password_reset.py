@@ -56,6 +56,7 @@ def test_reset_changes_password_ends_sessions_and_is_single_use(app, client, mak
     assert common.status_code == 400
     r = client.post(path, data={"password": NEW, "confirm": NEW})
     assert r.status_code == 302
+    assert client.get_cookie("prep_device") is not None  # a known device from now on (prep.accounts.throttle)
     assert client.get("/dashboard").status_code == 200  # logged in fresh
     fresh = db.session.get(User, user.id)
     assert verify_password(fresh.password_hash, NEW)

@@ -120,8 +120,10 @@ def test_the_link_asks_the_password_and_creates_the_account(app, client):
     # A refused password or two that differ: a message next to the field, nothing created.
     bad = _confirm(client, link, "short")
     assert bad.status_code == 400 and "Use at least 8 characters" in bad.get_data(as_text=True)
-    differ = client.post(link, data={"password": PASSWORD, "confirm": PASSWORD + "x"})
+    differ = client.post(link, data={"password": PASSWORD, "confirm": PASSWORD + "x",
+                                     "display_name": "<script>alert(1)</script>"})
     assert differ.status_code == 400 and "The passwords differ." in differ.get_data(as_text=True)
+    assert "<script>alert(1)" not in differ.get_data(as_text=True)  # the name is shown back escaped
     assert _users() == 0
     r = _confirm(client, link, display_name="Nan", timezone="Asia/Shanghai")
     assert r.status_code == 302 and r.headers["Location"].endswith("/postings/new")
@@ -130,6 +132,7 @@ def test_the_link_asks_the_password_and_creates_the_account(app, client):
     user = db.session.scalar(select(User).where(User.email == "new@example.com"))
     assert user.password_hash.startswith("$argon2id$") and verify_password(user.password_hash, PASSWORD)
     assert (user.display_name, user.timezone) == ("Nan", "Asia/Shanghai")
+    assert client.get_cookie("prep_device") is not None  # the owner's device is known from now on
     assert client.get("/dashboard").status_code == 200
     assert db.session.scalar(select(func.count()).select_from(PendingRegistration)) == 0
     # The link works once; the password logs in from now on.
