@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import or_, select
-from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..questions.models import Question
@@ -13,16 +12,21 @@ from .models import Card
 
 
 def cards_for(user_id: int, question_ids: Iterable[int]) -> dict[int, Card]:
-    """Each of ``question_ids`` the user studies, with the user's card on it or on a translation
-    (one statement; every join by an index: the asked ids, their group's root and its members)."""
+    """Each of ``question_ids`` the user studies, with the user's card on it or on a translation.
+    Two statements, each led by an index and linear in the ids: the asked questions' group roots
+    (primary key), then the user's cards on those groups' wordings (primary key or the
+    translation_of index, then the cards' (user, question) key). One statement joining all three
+    let SQLite scan every card of the user for each asked id."""
     ids = list(dict.fromkeys(question_ids))
     if not ids:
         return {}
-    asked, wording = aliased(Question), aliased(Question)
-    root = Question.group_of_column(asked)
+    roots = dict(db.session.execute(select(Question.id, Question.group_of()).where(Question.id.in_(ids))).all())
+    groups = list(set(roots.values()))
+    if not groups:
+        return {}
     rows = db.session.execute(
-        select(asked.id, Card)
-        .join(wording, or_(wording.id == root, wording.translation_of == root))
-        .join(Card, (Card.question_id == wording.id) & (Card.user_id == user_id))
-        .where(asked.id.in_(ids))).all()
-    return {qid: card for qid, card in rows}
+        select(Question.group_of(), Card)
+        .join(Card, (Card.question_id == Question.id) & (Card.user_id == user_id))
+        .where(or_(Question.id.in_(groups), Question.translation_of.in_(groups)))).all()
+    by_group = {group: card for group, card in rows}
+    return {qid: by_group[group] for qid, group in roots.items() if group in by_group}

@@ -33,9 +33,7 @@ def waiting(user: Any, now: datetime) -> int:
     if not service.settings_of(user).enabled:
         return 0
     today = drill.study_day(user, now).day
-    asked = list(dict.fromkeys(db.session.scalars(
-        select(PostingQuestion.question_id).join(Posting, Posting.id == PostingQuestion.posting_id)
-        .where(*service.interview_ahead_conditions(user.id, today)))))
+    asked = _asked(user.id, today)
     if not asked:
         return 0
     cards = cards_for(user.id, asked)
@@ -49,6 +47,14 @@ def waiting(user: Any, now: datetime) -> int:
             counted.add(card.id)  # two asked wordings of one question are one card
             count += 1
     return count
+
+
+def _asked(user_id: int, today: date) -> list[int]:
+    """The questions the candidate's postings with an interview ahead ask, in posting order."""
+    return list(dict.fromkeys(db.session.scalars(
+        select(PostingQuestion.question_id).join(Posting, Posting.id == PostingQuestion.posting_id)
+        .where(*service.interview_ahead_conditions(user_id, today))
+        .order_by(Posting.interview_date, Posting.id, PostingQuestion.position))))
 
 
 def _booked_on(user_id: int, day: date) -> set[int]:
@@ -72,7 +78,8 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
     if found is None or found.plan is None:
         return 0
     today = found.today
-    cards = cards_for(user.id, found.questions)
+    asked = _asked(user.id, today)
+    cards = cards_for(user.id, asked)
     booked = _booked_on(user.id, today)
 
     def unintroduced(q: int) -> bool:
@@ -80,9 +87,9 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
 
     planned_first = {q: min(days) for q, days in found.plan.planned.items() if days}
     dropped = list(found.plan.shortfall.drop_first) if found.plan.shortfall else []
-    order = sorted((q for q in planned_first if q in found.questions), key=lambda q: (planned_first[q], q))
+    order = sorted((q for q in planned_first if q in asked), key=lambda q: (planned_first[q], q))
     order += [q for q in reversed(dropped) if q not in planned_first]  # dropped: the most value first
-    order += [q for q in found.questions if q not in planned_first and q not in dropped]
+    order += [q for q in asked if q not in planned_first and q not in dropped]
     chosen = [q for q in dict.fromkeys(order) if unintroduced(q)][:max(0, count)]
     if not chosen:
         return 0

@@ -21,12 +21,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app, has_app_context
+from redis import Redis
+from rq import Queue
 from sqlalchemy import event, or_, select
 from sqlalchemy.orm import Session
 
@@ -221,12 +224,9 @@ class _Background:
 
 
 def _enqueue(app: Flask, user_id: int) -> None:
-    from redis import Redis
-    from rq import Queue
-
     queue = Queue(app.config.get("PLAN_QUEUE") or DEFAULT_QUEUE,
                   connection=Redis.from_url(app.config["REDIS_URL"]), default_timeout=300)
-    queue.enqueue(plan_job, user_id, job_id=f"prep-plan-{user_id}-{int(time.time() * 1000)}",
+    queue.enqueue(plan_job, user_id, job_id=f"prep-plan-{user_id}-{uuid.uuid4().hex[:12]}",
                   result_ttl=600, failure_ttl=86400)
 
 

@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy.orm import lazyload
 
 from ..drill import planned as bookings
 from ..drill import service as drill
@@ -24,7 +25,8 @@ from ..drill.groups import cards_for
 from ..drill.models import Card, ReviewLog
 from ..extensions import db
 from ..zones import user_zone
-from ..postings.models import Posting, PostingForecast
+from ..postings.models import Posting, PostingForecast, PostingQuestion
+from ..questions.models import Question
 from . import plans, recall
 from .models import InterviewSettings, StoredPlan
 from .planner import make_plan
@@ -86,12 +88,15 @@ def interview_ahead_conditions(user_id: Any, today: Any) -> tuple[Any, ...]:
     return Posting.user_id == user_id, Posting.interview_date.is_not(None), Posting.interview_date > today
 
 
-def interview_postings(user: Any, today: date) -> list[Posting]:
+def interview_postings(user: Any, today: date, *, with_questions: bool = True) -> list[Posting]:
     """The candidate's own postings with an interview date after today and within the horizon
-    (a date stored before dates were checked is left out, not planned), nearest first."""
-    return list(db.session.scalars(select(Posting).where(
-        *interview_ahead_conditions(user.id, today), Posting.interview_date <= _last_plannable(today))
-        .order_by(Posting.interview_date, Posting.id)))
+    (a date stored before dates were checked is left out, not planned), nearest first; their
+    questions loaded with them unless ``with_questions`` is False."""
+    query = select(Posting).where(*interview_ahead_conditions(user.id, today),
+                                  Posting.interview_date <= _last_plannable(today))
+    if not with_questions:
+        query = query.options(lazyload(Posting.questions))
+    return list(db.session.scalars(query.order_by(Posting.interview_date, Posting.id)))
 
 
 def _last_plannable(today: date) -> date:
@@ -299,20 +304,37 @@ def plan_due(row: StoredPlan | None, settings: InterviewSettings | None, today: 
 
 def stored_plan(user: Any, now: datetime) -> UserPlan | None:
     """The plan the background job last stored for the candidate, with what the pages need to
-    show it, or None when no interview is ahead. Reads only (a page never plans): its ``plan``
-    is None while the first one is being made; ``pending`` says a newer one is on its way."""
+    show it, or None when no interview is ahead. Reads only (a page never plans), and only a few
+    rows whatever the postings' sizes: ``questions`` holds the texts of the questions the page
+    names (the first to drop), ``card_ids`` is empty. Its ``plan`` is None while the first one
+    is being made; ``pending`` says a newer one is on its way."""
     today = drill.study_day(user, now).day
-    postings = interview_postings(user, today)
+    postings = interview_postings(user, today, with_questions=False)
     if not postings:
         return None
     row = db.session.get(StoredPlan, user.id)
     settings = db.session.get(InterviewSettings, user.id)
     plan = plans.plan_from_json(row.plan) if row is not None and row.plan else None
-    texts = {pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions}
-    card_ids = {q: c.id for q, c in cards_for(user.id, list(texts)).items()} if plan is not None else {}
-    return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=texts, card_ids=card_ids,
-                    today=today, studied=today_of(user, now), made_at=row.made_at if row is not None else None,
+    named = list(plan.shortfall.drop_first[:SHOWN_QUESTIONS]) if plan is not None and plan.shortfall else []
+    return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=question_texts(postings, named),
+                    card_ids={}, today=today, studied=today_of(user, now),
+                    made_at=row.made_at if row is not None else None,
                     pending=plan_due(row, settings, today) or (plan is None and (settings is None or settings.enabled)))
+
+
+#: The questions a page names from a stored plan (the first to drop).
+SHOWN_QUESTIONS = 10
+
+
+def question_texts(postings: list[Posting], question_ids: list[int]) -> dict[int, str]:
+    """The wording these postings ask each of ``question_ids`` in (one statement)."""
+    if not question_ids:
+        return {}
+    rows = db.session.execute(select(PostingQuestion.question_id, PostingQuestion.text, Question.text)
+                              .join(Question, Question.id == PostingQuestion.question_id)
+                              .where(PostingQuestion.posting_id.in_([p.id for p in postings]),
+                                     PostingQuestion.question_id.in_(question_ids))).all()
+    return {qid: own or bank for qid, own, bank in rows}
 
 
 @functools.cache
