@@ -38,3 +38,15 @@ def test_hash_is_argon2id_and_unknown_user_is_refused():
     assert stored.startswith("$argon2id$")
     assert passwords.verify_password(None, "anything") is False
     assert passwords.verify_password("not a hash", "anything") is False
+
+
+def test_prep_hashes_with_argon2_cffis_defaults_outside_the_tests():
+    """The tests hash cheaply (tests/support/passwords.py); prep itself keeps argon2-cffi's
+    defaults (RFC 9106's low-memory profile)."""
+    from argon2 import PasswordHasher, Type
+
+    from tests.support.passwords import REAL
+    default = PasswordHasher()
+    assert (REAL.time_cost, REAL.memory_cost, REAL.parallelism, REAL.type) == (
+        default.time_cost, default.memory_cost, default.parallelism, Type.ID)
+    assert REAL.memory_cost >= 65536
