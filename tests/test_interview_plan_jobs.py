@@ -181,3 +181,13 @@ def test_with_redis_a_plan_is_an_rq_job_that_prep_worker_makes(app, candidate, m
     assert row.plan is not None and row.made_for == row.requested_at
     connection.flushdb()
     connection.close()
+
+
+@pytest.mark.parametrize("budget", ["0", "10000", "-5", "1e9"])
+def test_a_budget_out_of_range_is_refused_and_asks_for_no_plan(deferred, candidate, make_question, client, clock,
+                                                               budget):
+    make_posting(candidate, [make_question()], days_ahead=5, now=clock.now)
+    response = client.post("/plan", data={"enabled": "y", "target": "90", "budget": budget})
+    assert response.status_code == 400 and 'id="budget-error"' in response.get_data(as_text=True)
+    assert db.session.get(StoredPlan, candidate.id) is None
+    assert deferred.extensions.get("prep.plans_deferred", []) == []
