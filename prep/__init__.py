@@ -49,6 +49,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.update(config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = config_module.load_or_create_secret_key(Path(app.instance_path))
+        app.config["SECRET_KEY_FROM_INSTANCE"] = True  # not shared with other hosts (prep.secret_keys)
 
     from .security import init_security
 

@@ -17,13 +17,14 @@ from flask.cli import FlaskGroup, with_appcontext
 import waitress
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from . import create_app
+from . import clock, create_app
 from .accounts.cli import users_group
 from .bootstrap import initialise
 from .content.cli import content_group, link_command
 from .export.cli import backup_command
 from .postings.cli import extract_command, postings_group
 from .postings.coverage import coverage_command
+from .secret_keys import require_for_command
 
 
 class _PrepGroup(FlaskGroup):
@@ -87,6 +88,7 @@ GUNICORN_THREADS = 2
 def serve_command(host: str, port: int, threads: int | None, workers: int) -> None:
     """Serve the app with a production WSGI server (waitress, or gunicorn with --workers N)."""
     app = current_app._get_current_object()
+    require_for_command(app, clock.now())
     click.echo(f"prep is serving on http://{host}:{port}/  ({workers} worker(s); Ctrl+C to stop)")
     sys.stdout.flush()
     if workers == 1:

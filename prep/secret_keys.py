@@ -11,11 +11,13 @@ configuration: it only ever meets its own row.
 from __future__ import annotations
 
 import hashlib
+import logging
 import socket
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import click
 from flask import Flask
 from sqlalchemy import String, delete, select
 from sqlalchemy.exc import IntegrityError
@@ -23,6 +25,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from .dbtypes import UTCDateTime
 from .extensions import db
+
+log = logging.getLogger(__name__)
 
 
 class SecretKeyHost(db.Model):
@@ -111,3 +115,17 @@ def check_app(app: Flask, now: datetime) -> KeyCheck:
     directory, and whether the key was configured or made in the instance directory."""
     return check_and_record(app.config["SECRET_KEY"], host_identity(app.instance_path), now,
                             configured=not app.config.get("SECRET_KEY_FROM_INSTANCE"))
+
+
+def require_for_command(app: Flask, now: datetime) -> None:
+    """For the commands that serve or send (``serve``, ``worker``, ``scheduler``, ``remind``):
+    a clear error (exit status 1) naming PREP_SECRET_KEY instead of starting on a key another
+    host does not share; a logged warning when the configured key differs from another host's."""
+    try:
+        found = check_app(app, now)
+    except SecretKeyMismatch as err:
+        log.error("%s", err)
+        raise click.ClickException(str(err)) from None
+    if found.others_differing:
+        log.warning("PREP_SECRET_KEY differs from the key host(s) %s last started with; set the same "
+                    "PREP_SECRET_KEY on every host that shares this database", ", ".join(found.others_differing))

@@ -118,3 +118,98 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
         assert handler.recipients() == sorted(u.email for u in users)  # all, each once
         db.session.expire_all()
         assert {row.status for row in log_rows()} == {"sent"}
+
+
+# --- operators are told about the queue --------------------------------------------------------
+
+def _live_worker(app: Flask, queue_name: str):  # noqa: ANN202 - rq.SimpleWorker
+    """A worker entry in RQ's registry, as a running `prep worker` keeps one (not working jobs)."""
+    from rq import SimpleWorker
+
+    from prep.reminders.worker import queue_for, redis_connection
+
+    connection = redis_connection(REDIS_URL)
+    worker = SimpleWorker([queue_for(app.config, connection)], connection=connection)
+    worker.register_birth()
+    return worker
+
+
+def test_remind_says_it_queued_and_warns_when_no_worker_runs(app: Flask, runner, smtp: Recorder, learner,
+                                                             redis_queue: str, caplog) -> None:
+    user = learner()
+    result = runner.invoke(args=["remind", "--now", NOW.isoformat()])
+    assert result.exit_code == 0, result.output
+    assert f"queued a reminder for {user.email}" in result.output
+    assert "queued 1 email(s) for `prep worker` to send" in result.output
+    assert "email(s) sent" not in result.output and smtp.messages == []
+    assert "warning: 1 reminder job(s) wait in the queue and no `prep worker` is running" in result.output
+    assert any("no `prep worker` is running" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
+def test_no_warning_while_a_worker_is_registered(app: Flask, runner, smtp: Recorder, learner,
+                                                 redis_queue: str) -> None:
+    learner()
+    worker = _live_worker(app, redis_queue)
+    result = runner.invoke(args=["remind", "--now", NOW.isoformat()])
+    assert result.exit_code == 0 and "queued 1 email(s)" in result.output
+    assert "warning" not in result.output
+    worker.register_death()  # it stopped: the job still waits, and nobody takes it
+    result = runner.invoke(args=["remind", "--now", NOW.isoformat()])
+    assert "queued 0 email(s)" in result.output and "no `prep worker` is running" in result.output
+
+
+def test_a_job_nobody_takes_for_long_is_reported_even_with_a_worker_registered(
+        app: Flask, smtp: Recorder, learner, redis_queue: str, clock) -> None:
+    from prep.reminders.worker import queue_problem
+
+    learner()
+    _live_worker(app, redis_queue)
+    assert len(sweep(clock.now).queued) == 1
+    assert queue_problem(app.config, clock.now) is None
+    clock.shift(timedelta(minutes=16))
+    problem = queue_problem(app.config, clock.now)
+    assert problem and "has waited 16 minutes although 1 worker(s) are registered" in problem
+
+
+def test_the_scheduler_logs_the_warning(app: Flask, smtp: Recorder, learner, redis_queue: str, clock,
+                                        caplog) -> None:
+    from prep.reminders import scheduler
+
+    learner()
+    scheduler.sweep_job(app)()
+    assert smtp.messages == []
+    assert any("no `prep worker` is running" in r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+
+
+def test_a_running_prep_worker_is_seen_in_rqs_registry(tmp_path: Path, app: Flask, smtp: Recorder,
+                                                       redis_queue: str) -> None:
+    """`prep worker` heartbeats into RQ's worker registry while it waits for jobs."""
+    from prep.reminders.worker import queue_health, queue_warning
+
+    process = _worker(app, tmp_path / "w", redis_queue, burst=False)
+    try:
+        deadline = time.monotonic() + 120
+        while queue_health(app.config).workers == 0:
+            assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()[-3000:]
+            time.sleep(0.05)  # the process starts on its own time
+        health = queue_health(app.config)
+        assert health.workers == 1 and queue_warning(health, NOW) is None
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.communicate(timeout=60)
+
+
+@pytest.mark.parametrize(("waiting", "workers", "waited", "says"), [
+    (0, 0, None, None),
+    (0, 2, None, None),
+    (3, 0, 0, "3 reminder job(s) wait in the queue and no `prep worker` is running"),
+    (1, 1, 5, None),
+    (2, 1, 15, None),
+    (2, 1, 40, "the oldest of 2 reminder job(s) has waited 40 minutes although 1 worker(s) are registered"),
+])
+def test_queue_warning(waiting: int, workers: int, waited: int | None, says: str | None) -> None:
+    from prep.reminders.worker import QueueHealth, queue_warning
+
+    oldest = NOW - timedelta(minutes=waited) if waited is not None else None
+    warning = queue_warning(QueueHealth(waiting=waiting, workers=workers, oldest_enqueued_at=oldest), NOW)
+    assert (warning is None) if says is None else (says in warning)

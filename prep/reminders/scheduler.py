@@ -16,9 +16,10 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask
 
-from .. import clock, leases
+from .. import clock, leases, secret_keys
 from ..extensions import db
 from . import service
+from .worker import queue_problem
 
 log = logging.getLogger(__name__)
 
@@ -34,12 +35,18 @@ def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
         with app.app_context():
             now = clock.now()
             try:
+                # Unsubscribe links signed with a key the other hosts do not share would fail there.
+                secret_keys.check_app(app, now)
                 # One process at a time across workers and hosts; the claims keep each email
                 # to one send even if two ever overlapped.
                 if not leases.acquire(LEASE_NAME, now, timedelta(minutes=2 * minutes)):
                     log.debug("reminder sweep skipped: another process holds the lease")
                     return
                 report = service.sweep(now)
+            except secret_keys.SecretKeyMismatch as err:
+                db.session.rollback()
+                log.error("reminder sweep skipped: %s", err)
+                return
             except Exception:
                 db.session.rollback()
                 log.exception("reminder sweep failed")
@@ -48,6 +55,7 @@ def sweep_job(app: Flask, minutes: int = SWEEP_MINUTES) -> Callable[[], None]:
                     or report.skipped):
                 for line in report.lines():
                     log.info("%s", line)
+            queue_problem(app.config, now)  # logged
 
     return job
 

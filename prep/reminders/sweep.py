@@ -66,6 +66,7 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
         db.session.rollback()
         return report
     report.expired = expire_ended_days(now)
+    report.via_queue = enqueue is not None
     zc = zone_clocks(now)
     after = 0
     while zc is not None:
@@ -85,7 +86,7 @@ def run_sweep(now: datetime, transport: Transport, compose: Composer, *, domain:
             if enqueue is not None:
                 if senders:
                     enqueue(now, senders)
-                report.sent += senders  # handed to the delivery workers
+                report.queued += senders  # handed to the delivery workers (prep worker)
             else:
                 send_page(now, senders, transport, compose, domain, finished, report)
         db.session.commit()

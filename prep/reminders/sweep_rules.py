@@ -102,6 +102,10 @@ class SweepReport:
     due: list[DueUser] = field(default_factory=list)
     claimed: list[DueUser] = field(default_factory=list)
     sent: list[DueUser] = field(default_factory=list)
+    #: Emails handed to the job queue (``PREP_REDIS_URL``): a ``prep worker`` sends them later.
+    queued: list[DueUser] = field(default_factory=list)
+    #: True when the sweep queued its emails instead of sending them (even when none were due).
+    via_queue: bool = False
     in_app_only: list[DueUser] = field(default_factory=list)
     retrying: list[tuple[DueUser, str]] = field(default_factory=list)
     failed: list[tuple[DueUser, str]] = field(default_factory=list)
@@ -116,9 +120,10 @@ class SweepReport:
     def lines(self) -> list[str]:
         """Human-readable lines for the CLI."""
         out: list[str] = []
-        verb = "would remind" if self.dry_run else "reminded"
-        users = self.due if self.dry_run else self.sent + self.in_app_only
+        queued = {id(u) for u in self.queued}
+        users = self.due if self.dry_run else self.sent + self.queued + self.in_app_only
         for u in users:
+            verb = "would remind" if self.dry_run else "queued a reminder for" if id(u) in queued else "reminded"
             out.append(f"{verb} {u.email} ({u.timezone}, {timing.format_minute(u.remind_minute)} local, "
                        f"{u.local_date.isoformat()}): {u.due_count} due "
                        f"[{u.learning} learning, {u.reviews} review, {u.new} new] via {', '.join(u.channels)}"
@@ -136,7 +141,9 @@ class SweepReport:
         if self.dry_run:
             out.append(f"dry run at {self.now.isoformat()}: {len(self.due)} reminder(s) due, nothing sent")
         else:
-            out.append(f"sweep at {self.now.isoformat()}: {len(self.sent)} email(s) sent, "
+            emails = (f"queued {len(self.queued)} email(s) for `prep worker` to send" if self.via_queue
+                      else f"{len(self.sent)} email(s) sent")
+            out.append(f"sweep at {self.now.isoformat()}: {emails}, "
                        f"{len(self.in_app_only)} in-app only, {len(self.retrying)} to retry, "
                        f"{len(self.failed)} failed")
         return out
