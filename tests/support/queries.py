@@ -22,3 +22,14 @@ def count_statements():
         yield counter
     finally:
         event.remove(db.engine, "before_cursor_execute", before)
+
+
+@contextmanager
+def statement_hook(hook):
+    """``hook(conn, cursor, statement, params, context, executemany)`` sees every statement sent
+    to the engine while the block runs (it may raise to refuse one)."""
+    event.listen(db.engine, "before_cursor_execute", hook)
+    try:
+        yield hook
+    finally:
+        event.remove(db.engine, "before_cursor_execute", hook)
