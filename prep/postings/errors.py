@@ -5,6 +5,8 @@ Every problem with a posting a user brings (empty, binary, too large, undecodabl
 """
 from __future__ import annotations
 
+from datetime import date
+
 
 class PostingError(Exception):
     """Base class of the postings feature's errors."""
@@ -22,3 +24,13 @@ class PostingInputError(PostingError, ValueError):
         """The message as a form shows it: a capital first letter and one final full stop."""
         message = self.message.strip()
         return (message[:1].upper() + message[1:]).rstrip(".") + "."
+
+
+class InterviewDateError(PostingInputError):
+    """An interview date outside today..a year ahead (:mod:`prep.postings.interview_dates`);
+    ``day``, ``first`` and ``last`` say which date and which fit (a form words its own message)."""
+
+    def __init__(self, day: date, first: date, last: date) -> None:
+        self.day, self.first, self.last = day, first, last
+        super().__init__(f"the interview date {day.isoformat()} is outside {first.isoformat()} to "
+                         f"{last.isoformat()} (today to a year ahead)")

@@ -1,17 +1,23 @@
 """Postings forms: import by pasting or uploading, the review checklist, study and interview date (all CSRF-protected)."""
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
+from flask_babel import format_date
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (BooleanField, DateField, FieldList, Form, FormField, HiddenField, SelectField, StringField,
                      SubmitField, TextAreaField)
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import Length, Optional
+from wtforms.validators import Length, Optional, ValidationError
 
+from .. import clock
+from . import interview_dates
 from .decode import MAX_POSTING_BYTES
+from .errors import InterviewDateError
 from .extract import KINDS, MAX_QUESTIONS, UNCERTAIN_BELOW
 from .service import Preview, Review, ReviewedQuestion
 
@@ -77,10 +83,62 @@ class StudyPostingForm(FlaskForm):
     submit = SubmitField(_l("Study this posting"))
 
 
-class InterviewDateForm(FlaskForm):
+def interview_date_message(span: interview_dates.DateRange) -> str:
+    """What the page says next to an interview date outside ``span`` (today..a year ahead)."""
+    return _("Choose a day from today (%(first)s) to a year ahead (%(last)s).",
+             first=format_date(span.first, "medium"), last=format_date(span.last, "medium"))
+
+
+class InterviewDateField(DateField):
+    """An interview date: empty, or a day from the form's ``today`` (the candidate's study day)
+    to a year ahead (:mod:`.interview_dates`); the browser's picker is held to the same days."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(_l("Enter the date as YYYY-MM-DD.")) from None
+
+    def pre_validate(self, form: Any) -> None:
+        try:
+            interview_dates.check(self.data, _today_of(form))
+        except InterviewDateError:
+            raise ValidationError(interview_date_message(interview_dates.allowed(_today_of(form)))) from None
+
+
+def _today_of(form: Any) -> date:
+    today = getattr(form, "today", None)
+    return today if today is not None else clock.now().date()
+
+
+class _WithInterviewDate(FlaskForm):
+    """A form with an ``interview_date`` checked against ``today`` (the candidate's study day,
+    passed by the view; the UTC date when not given)."""
+
+    interview_date: InterviewDateField
+
+    def __init__(self, *args: Any, today: date | None = None, **kwargs: Any) -> None:
+        self.today = today
+        super().__init__(*args, **kwargs)
+        span = interview_dates.allowed(_today_of(self))
+        self.interview_date.render_kw = {**(self.interview_date.render_kw or {}),
+                                         "min": span.first.isoformat(), "max": span.last.isoformat()}
+
+    def flag_stored_date(self) -> None:
+        """Say next to the field when the date it shows (a stored one, set before dates were
+        checked) is more than a year ahead: nothing is planned for it until it is set again."""
+        day, today = self.interview_date.data, _today_of(self)
+        if day is None or interview_dates.ahead_within_range(day, today):
+            return
+        self.interview_date.errors = [_("%(date)s is more than a year ahead, so nothing is planned for it.",
+                                        date=format_date(day, "medium")),
+                                      interview_date_message(interview_dates.allowed(today))]
+
+
+class InterviewDateForm(_WithInterviewDate):
     """The date of the interview for this posting (empty clears it)."""
 
-    interview_date = DateField(_l("Interview date"), validators=[Optional()])
+    interview_date = InterviewDateField(_l("Interview date"), validators=[Optional()])
     submit = SubmitField(_l("Save date"))
 
 
@@ -103,7 +161,7 @@ class QuestionRowForm(Form):
     section = HiddenField(validators=[Optional(), Length(max=120)])
 
 
-class ReviewPostingForm(FlaskForm):
+class ReviewPostingForm(_WithInterviewDate):
     """The review checklist: what was found, editable, and nothing stored until it is submitted.
 
     ``source`` carries the decoded text back (the candidate's own input; it is decoded and
@@ -114,7 +172,7 @@ class ReviewPostingForm(FlaskForm):
     company = StringField(_l("Company"), validators=[Optional(), Length(max=200)])
     title = StringField(_l("Title"), validators=[Optional(), Length(max=300)])
     doc_kind = SelectField(_l("This is"), choices=doc_kind_choices, default="posting")
-    interview_date = DateField(_l("Interview date (if you know it)"), validators=[Optional()],
+    interview_date = InterviewDateField(_l("Interview date (if you know it)"), validators=[Optional()],
                                description=_l("Readiness then counts down to that day; you can set it later."))
     questions = FieldList(FormField(QuestionRowForm), max_entries=MAX_QUESTIONS + BLANK_ROWS + 20)
     submit = SubmitField(_l("Save posting"))
@@ -131,7 +189,7 @@ class ReviewPostingForm(FlaskForm):
         return ok
 
     @classmethod
-    def from_preview(cls, preview: Preview, kind: str | None = None) -> ReviewPostingForm:
+    def from_preview(cls, preview: Preview, kind: str | None = None, *, today: date | None = None) -> ReviewPostingForm:
         """The checklist for a previewed posting: every question found (the uncertain ones
         unticked), then :data:`BLANK_ROWS` empty rows for questions the engine missed."""
         result = preview.result
@@ -139,7 +197,7 @@ class ReviewPostingForm(FlaskForm):
         rows = [{"keep": q.confidence >= UNCERTAIN_BELOW, "text": q.text, "kind": q.kind, "round": q.round or "",
                  "section": q.section or ""} for q in result.questions]
         rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": ""}] * BLANK_ROWS
-        return cls(formdata=None, data={
+        return cls(formdata=None, today=today, data={
             "source": preview.text, "company": result.company or "", "title": result.title or "",
             "doc_kind": kind if kind in ("posting", "report") else result.doc_kind, "questions": rows})
 

@@ -18,6 +18,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import lazyload
 
 from ..content.sync import current_linker, link_question
+from ..drill.queue import study_day
 from ..extensions import db
 from ..questions.models import Publication, Question, Source, Tag
 from ..questions.normalize import normalize_question
@@ -25,6 +26,7 @@ from ..questions.service import add_question, get_or_create_tags, merge_tags
 from ..skills import load_taxonomy
 from .bank import BankCheck, bank_check, bank_index, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
+from . import interview_dates
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
 from .merge import Candidate, CandidateIndex, find_duplicate
@@ -161,9 +163,12 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
     it, merges each question into the bank (same normalised text or a near-duplicate), links
     the new ones to explanations, and tags them with the posting's skills (:func:`question_tags`).
     ``review`` (from the review checklist) replaces the extracted questions, company, title and
-    kind. ``limit`` defaults to :data:`MAX_POSTINGS_PER_USER`.
+    kind, and sets the interview date (today to a year ahead, else :class:`InterviewDateError`).
+    ``limit`` defaults to :data:`MAX_POSTINGS_PER_USER`.
     """
     limit = MAX_POSTINGS_PER_USER if limit is None else limit
+    if review is not None and user is not None:  # the review form checks it first; this holds for every caller
+        interview_dates.check(review.interview_date, study_day(now, user.timezone, user.day_start_hour).day)
     text = decode_posting_bytes(data) if isinstance(data, bytes) else decode_posting_text(data)
     result = extract_posting(text)  # the slow part runs before the first query (and its lock)
     owner_id = user.id if user is not None else None

@@ -143,7 +143,8 @@ def new():
         flash(_("%(posting)s was already imported; nothing new was added.",
                 posting=preview.existing.display_name), "info")
         return redirect(url_for("postings.show", posting_id=preview.existing.id))
-    return _render_review(ReviewPostingForm.from_preview(preview, form.kind.data), result=preview.result)
+    today = drill_service.study_day(signed_in_user(), clock.now()).day
+    return _render_review(ReviewPostingForm.from_preview(preview, form.kind.data, today=today), result=preview.result)
 
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
@@ -156,8 +157,9 @@ def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
 @login_required
 def save():
     """Step two: store what the candidate confirmed in the checklist (one transaction)."""
+    user, now = signed_in_user(), clock.now()
     try:
-        form = ReviewPostingForm()
+        form = ReviewPostingForm(today=drill_service.study_day(user, now).day)  # the day import_posting checks
         valid = form.validate()
     except ValueError:  # e.g. a row index with thousands of digits
         abort(400)
@@ -169,7 +171,7 @@ def save():
     review = form.review()
     for attempt in range(2):
         try:
-            outcome = import_posting(signed_in_user(), form.source.data, clock.now(), review=review)
+            outcome = import_posting(user, form.source.data, now, review=review)
             db.session.commit()
             break
         except PostingLimitError as err:
@@ -225,22 +227,30 @@ def show(posting_id: int):
     user, now = signed_in_user(), clock.now()
     page = posting_page(user, posting, lang=str(get_locale()), now=now)
     forecast = interview_service.forecast_for(user, posting, now)
+    date_form = InterviewDateForm(interview_date=posting.interview_date, today=drill_service.study_day(user, now).day)
+    date_form.flag_stored_date()
+    return _render_show(posting, page, forecast, date_form)
+
+
+def _render_show(posting: Posting, page, forecast, date_form: InterviewDateForm, status: int = 200):
     return render_template("postings/show.html", posting=posting, items=page.items, in_study=page.in_study,
                            forecast=forecast, card_forecasts={c.card_id: c for c in forecast.cards} if forecast else {},
                            likely=page.likely, likely_in_study=page.likely_in_study,
                            all_in_study=page.all_in_study, action_form=EmptyForm(),
                            study_form=StudyPostingForm(with_likely=True), readiness=page.readiness,
-                           date_form=InterviewDateForm(interview_date=posting.interview_date))
+                           date_form=date_form), status
 
 
 @bp.route("/postings/<int:posting_id>/interview", methods=["POST"])
 @login_required
 def interview_date(posting_id: int):
+    """Set the interview date (today to a year ahead); a refused one is said next to the field."""
     posting = _own_posting_or_404(posting_id)
-    form = InterviewDateForm()
+    user, now = signed_in_user(), clock.now()
+    form = InterviewDateForm(today=drill_service.study_day(user, now).day)
     if not form.validate():
-        flash(_("Enter the date as YYYY-MM-DD."), "error")
-        return redirect(url_for("postings.show", posting_id=posting.id))
+        page = posting_page(user, posting, lang=str(get_locale()), now=now)
+        return _render_show(posting, page, None, form, 400)  # nothing changed, so nothing to plan
     posting.interview_date = form.interview_date.data
     interview_service.request_plan(signed_in_user().id, clock.now())
     db.session.commit()

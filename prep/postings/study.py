@@ -18,6 +18,7 @@ from ..drill import service as drill
 from ..drill.groups import cards_for
 from ..drill.models import CardState, ReviewLog
 from ..extensions import db
+from . import interview_dates
 from .models import Posting
 from .readiness import QuestionState, Readiness, assess
 from .service import likely_questions, postings_asking
@@ -87,6 +88,7 @@ def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Seq
         ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
         ReviewLog.reviewed_at >= since)) or 0
     today = drill.study_day(user, now).day
+    # A date more than a year ahead (stored before dates were checked) is no interview ahead.
+    counted = posting.user_id == user.id and interview_dates.ahead_within_range(posting.interview_date, today)
     return assess(states, user.desired_retention, today=today,
-                  interview_date=posting.interview_date if posting.user_id == user.id else None,
-                  pace_per_day=introduced / PACE_DAYS)
+                  interview_date=posting.interview_date if counted else None, pace_per_day=introduced / PACE_DAYS)
