@@ -40,6 +40,8 @@ class StoredPlan(db.Model):
 
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     requested_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None, index=True)
+    #: A request asked for the drill's bookings to be made again (not only the forecasts).
+    rebook: Mapped[bool] = mapped_column(default=False)
     #: The study day whose budget is used up: the plan made that day books nothing more on it.
     nothing_today_on: Mapped[date | None] = mapped_column(Date, default=None)
     made_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)

@@ -65,14 +65,16 @@ def save_settings(user: Any, *, enabled: bool, target: float, budget_minutes: in
     request_plan(user.id, now, today_open=True)
 
 
-def request_plan(user_id: int, now: datetime, *, nothing_today_on: date | None = None,
+def request_plan(user_id: int, now: datetime, *, rebook: bool = True, nothing_today_on: date | None = None,
                  today_open: bool = False) -> None:
     """Ask for the candidate's plan to be made again (a change it depends on is being committed):
     one row written in the caller's transaction; the background job makes the plan after the
-    commit. ``nothing_today_on``: that study day's budget is used, so the plan books nothing
+    commit. ``rebook``: the plan books the drill's days again (else it only refreshes the
+    forecasts, as after a rating mid-session). ``nothing_today_on``: that study day's budget is used, so the plan books nothing
     more on it; ``today_open``: a settings change lifts that."""
     row = db.session.get(StoredPlan, user_id) or StoredPlan(user_id=user_id)
     row.requested_at = now if row.requested_at is None else max(now, row.requested_at + timedelta(microseconds=1))
+    row.rebook = bool(row.rebook) or rebook
     if nothing_today_on is not None:
         row.nothing_today_on = nothing_today_on
     elif today_open:
@@ -231,7 +233,8 @@ def refresh_bookings(user: Any, now: datetime, *, nothing_today: bool | None = N
     """Make the plan again (:func:`make_plan_for`) and store it (:func:`store_plan`) in the
     caller's transaction. The plan job does the two in separate transactions, so that making the
     plan holds no write lock. Returns the bookings stored."""
-    return store_plan(user, now, make_plan_for(user, now), nothing_today=nothing_today, requested=requested)
+    return store_plan(user, now, make_plan_for(user, now), nothing_today=nothing_today, requested=requested,
+                      rebook=True)
 
 
 def make_plan_for(user: Any, now: datetime) -> UserPlan | None:
@@ -241,18 +244,40 @@ def make_plan_for(user: Any, now: datetime) -> UserPlan | None:
 
 
 def store_plan(user: Any, now: datetime, found: UserPlan | None, *, nothing_today: bool | None = None,
-               requested: datetime | None = None) -> int:
+               requested: datetime | None = None, rebook: bool | None = None) -> int:
     """Store a plan made by :func:`make_plan_for` (:class:`.models.StoredPlan`, the pages' copy)
     and the days it books a card on, replacing the earlier bookings (none without a plan: the
     cards follow plain FSRS). A question the plan introduces gets its card now (the drill offers
     only cards). ``nothing_today``: today's budget is used, so no booking is kept for today
     whatever the plan says (None: as the stored request says). ``requested``: the request this
-    plan answers (its time). Returns the bookings stored."""
+    plan answers (its time). ``rebook``: replace the bookings (None: when a request asked for it
+    or they are from an earlier day; otherwise only the plan and its forecasts are stored).
+    Returns the bookings stored (0 when it did not book)."""
     settings = settings_of(user)
     today = drill.study_day(user, now).day
     row = db.session.get(StoredPlan, user.id) or StoredPlan(user_id=user.id)
     if nothing_today is None:
         nothing_today = row.nothing_today_on == today
+    if rebook is None:
+        rebook = bool(row.rebook) or settings.planned_on is None or settings.planned_on < today
+    stored = _store_bookings(user, now, found, today, nothing_today) if rebook else 0
+    _store_forecasts(user.id, found.plan if found is not None else None, today, now)
+    row.plan = plans.plan_to_json(found.plan) if found is not None else None
+    row.made_at, row.made_on = now, today
+    row.made_for = requested if requested is not None else (row.requested_at or now)
+    if nothing_today:
+        row.nothing_today_on = today
+    if rebook:
+        row.rebook = False
+        settings.planned_on = today
+        db.session.add(settings)  # the defaults become a stored row
+    db.session.add(row)
+    db.session.flush()
+    return stored
+
+
+def _store_bookings(user: Any, now: datetime, found: UserPlan | None, today: date, nothing_today: bool) -> int:
+    """Replace the candidate's bookings with the days this plan books (none without a plan)."""
     pairs: list[tuple[int, date]] = []
     holds: dict[int, date] = {}
     if found is not None:
@@ -269,18 +294,7 @@ def store_plan(user: Any, now: datetime, found: UserPlan | None, *, nothing_toda
             for card_row in interview.cards:
                 if card_row.card_id in card_ids and interview.day > holds.get(card_ids[card_row.card_id], today):
                     holds[card_ids[card_row.card_id]] = interview.day
-    stored = bookings.replace_bookings(user.id, pairs, today, holds.items())
-    _store_forecasts(user.id, found.plan if found is not None else None, today, now)
-    row.plan = plans.plan_to_json(found.plan) if found is not None else None
-    row.made_at, row.made_on = now, today
-    row.made_for = requested if requested is not None else (row.requested_at or now)
-    if nothing_today:
-        row.nothing_today_on = today
-    db.session.add(row)
-    settings.planned_on = today
-    db.session.add(settings)  # the defaults become a stored row
-    db.session.flush()
-    return stored
+    return bookings.replace_bookings(user.id, pairs, today, holds.items())
 
 
 def _store_forecasts(user_id: int, plan: plans.Plan | None, today: date, now: datetime) -> None:
@@ -375,6 +389,7 @@ def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | N
         bookings.drop_bookings_on(user.id, today)
         request_plan(user.id, now, nothing_today_on=today)
         return BUDGET_USED
+    request_plan(user.id, now, rebook=False)  # the forecasts follow each answer; the bookings stay
     return None
 
 
@@ -394,19 +409,26 @@ def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewF
     """Recall now and predicted on the interview day of this posting's questions (the
     candidate's own posting, interview ahead): after the plan's reviews in interview mode,
     after none when it is off."""
+    return forecast_or_pending(user, posting, now)[0]
+
+
+def forecast_or_pending(user: Any, posting: Posting, now: datetime) -> tuple[plans.InterviewForecast | None, bool]:
+    """:func:`forecast_for`, and whether a newer plan is being made (with no forecast: the first)."""
     today = drill.study_day(user, now).day
     if posting.user_id != user.id or posting.interview_date is None or posting.interview_date <= today:
-        return None
+        return None, False
     settings = settings_of(user)
     if settings.enabled:
         found = stored_plan(user, now)
         forecast = found.forecast(posting.id) if found is not None and found.plan is not None else None
-        if forecast is not None or found is None or posting.id not in found.postings:
-            return forecast
+        if found is None or posting.id not in found.postings:
+            return forecast, False
+        if forecast is not None:
+            return forecast, found.pending  # a newer one may be on its way
         if not found.pending:  # planned without it (beyond the interviews planned together)
-            return _plain_forecast(user, posting, settings, now)
-        return None
-    return _plain_forecast(user, posting, settings, now)
+            return _plain_forecast(user, posting, settings, now), False
+        return None, True
+    return _plain_forecast(user, posting, settings, now), False
 
 
 def _plain_forecast(user: Any, posting: Posting, settings: InterviewSettings, now: datetime) -> plans.InterviewForecast:

@@ -226,15 +226,16 @@ def show(posting_id: int):
     posting = _posting_or_404(posting_id)
     user, now = signed_in_user(), clock.now()
     page = posting_page(user, posting, lang=str(get_locale()), now=now)
-    forecast = interview_service.forecast_for(user, posting, now)
+    forecast, pending = interview_service.forecast_or_pending(user, posting, now)
     date_form = InterviewDateForm(interview_date=posting.interview_date, today=drill_service.study_day(user, now).day)
     date_form.flag_stored_date()
-    return _render_show(posting, page, forecast, date_form)
+    return _render_show(posting, page, forecast, date_form, forecast_pending=pending)
 
 
-def _render_show(posting: Posting, page, forecast, date_form: InterviewDateForm, status: int = 200):
+def _render_show(posting: Posting, page, forecast, date_form: InterviewDateForm, status: int = 200,
+                 forecast_pending: bool = False):
     return render_template("postings/show.html", posting=posting, items=page.items, in_study=page.in_study,
-                           forecast=forecast, card_forecasts={c.card_id: c for c in forecast.cards} if forecast else {},
+                           forecast=forecast, forecast_pending=forecast_pending, card_forecasts={c.card_id: c for c in forecast.cards} if forecast else {},
                            likely=page.likely, likely_in_study=page.likely_in_study,
                            all_in_study=page.all_in_study, action_form=EmptyForm(),
                            study_form=StudyPostingForm(with_likely=True), readiness=page.readiness,

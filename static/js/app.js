@@ -69,6 +69,15 @@
       } catch (e) { /* keep UTC */ }
     });
     focusableScrollers(document);
+    // A plan being made in the background: look again in a few seconds, unless the reader has
+    // started typing in a form on the page.
+    var waiting = document.querySelector("[data-reload-after]");
+    if (waiting) {
+      var typed = false;
+      document.addEventListener("input", function () { typed = true; });
+      setTimeout(function () { if (!typed) { window.location.reload(); } },
+                 1000 * (Number(waiting.getAttribute("data-reload-after")) || 3));
+    }
   });
   window.addEventListener("load", function () { focusableScrollers(document); });  // after KaTeX
   var resizeTimer = null;

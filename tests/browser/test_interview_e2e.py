@@ -25,8 +25,13 @@ Interview questions
 
 
 def _predicted(page, url: str) -> float:
-    page.goto(url)
-    return float(page.locator("#on-the-day .predicted-on-day").get_attribute("data-value"))
+    """The posting's predicted recall on the day, once the plan made in the background is in."""
+    for _ in range(60):
+        page.goto(url)
+        if page.locator("#on-the-day:not([data-pending])").count():
+            return float(page.locator("#on-the-day .predicted-on-day").get_attribute("data-value"))
+        page.wait_for_timeout(500)  # the plan is being made in another thread of the server
+    raise AssertionError("the plan was not made within 30 s")
 
 
 def _posting_with_interview(page, server, days: int) -> str:

@@ -19,6 +19,7 @@ def upgrade():
         "interview_plans",
         sa.Column("user_id", sa.Integer(), sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("requested_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("rebook", sa.Boolean(), nullable=False, server_default=sa.false()),
         sa.Column("nothing_today_on", sa.Date(), nullable=True),
         sa.Column("made_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("made_for", sa.DateTime(timezone=True), nullable=True),
