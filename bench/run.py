@@ -26,7 +26,7 @@ from sqlalchemy import func, select
 from prep.drill.models import ReviewLog
 from prep.extensions import db
 
-from . import editor, generate, offline, report
+from . import editor, generate, offline, plans, report
 from .databases import postgres_version, throwaway_database
 from .server import Server, serve_supports_workers
 
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--explanations", type=int, default=1000)
     parser.add_argument("--postings", type=int, default=15)
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--only", default="drill,sweep,content,parsers", help="comma-separated parts to run")
+    parser.add_argument("--only", default="drill,sweep,content,parsers,plans", help="comma-separated parts to run")
     args = parser.parse_args(argv)
     if args.seconds is None:
         args.seconds = 20.0 if args.scale >= 0.5 else 6.0
@@ -265,12 +265,19 @@ def main(argv: list[str] | None = None) -> int:
                 figures.update(sweep_figures(kind, work, args))
             if "content" in parts:
                 figures.update(content_figures(kind, work, args))
+            if "plans" in parts:
+                log(f"{kind}: interview plans (cost per size; pages while plans are made)")
+                figures["plans"] = plans.measure(kind)
             log(f"{kind}: " + ", ".join(f"{k}={figures.get(k)}" for k in (
                 "rating_vs_floor", "next_p99_ms", "rating_p99_ms", "sweep_100k_s", "extract_link_ms",
                 "sync_1000_s", "resync_s", "worker_rss_mb")))
             results["machine"] = machine_info(args.scale, dataset)
             json_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    (args.out / "report.md").write_text(report.render(results, notes_for(results, args)), encoding="utf-8")
+    text = report.render(results, notes_for(results, args))
+    for kind in kinds:
+        if "plans" in results.get(kind, {}):
+            text += f"\n## Interview plans ({kind})\n\n" + plans.markdown(results[kind]["plans"]) + "\n"
+    (args.out / "report.md").write_text(text, encoding="utf-8")
     log(f"wrote {json_path} and {args.out / 'report.md'}")
     return 0
 
