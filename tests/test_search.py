@@ -287,7 +287,7 @@ def test_statement_count_does_not_grow_with_results(app, make_user, login, clien
         counts.append(counter["n"])
         client.post("/logout")
     assert counts[0] == counts[1], counts
-    assert counts[1] <= 10, counts
+    assert counts[1] <= 12, counts  # an N+1 guard with headroom (the candidate's cards: two indexed statements)
 
 
 def test_the_plain_text_cache_is_keyed_by_revision(app):
