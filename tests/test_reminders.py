@@ -664,10 +664,14 @@ def test_scheduler_job_is_an_interval_of_five_minutes(app: Flask) -> None:
     from prep.reminders import scheduler
 
     sched = scheduler.configure(BackgroundScheduler(timezone=UTC), app)
-    [job] = sched.get_jobs()
-    assert job.id == scheduler.JOB_ID and job.trigger.interval == timedelta(minutes=5)
-    assert job.max_instances == 1 and job.coalesce is True
+    jobs = {job.id: job for job in sched.get_jobs()}
+    # the reminder sweep, and the other features' periodic work (the day's interview plans)
+    assert set(jobs) == {scheduler.JOB_ID, *app.extensions["prep.periodic_jobs"]}
+    for job in jobs.values():
+        assert job.trigger.interval == timedelta(minutes=5)
+        assert job.max_instances == 1 and job.coalesce is True
     scheduler.sweep_job(app)()  # runs a real sweep (nobody due) without raising
+    jobs["interview-plans"].func()  # and the plans' sweep (nothing due)
 
 
 def test_background_scheduler_starts_only_forserve(tmp_path: Path, monkeypatch) -> None:
