@@ -6,7 +6,7 @@ write lock at BEGIN: a deferred transaction that reads and then writes fails at 
 "database is locked" when another connection holds the lock, whatever the busy timeout.
 So every transaction starts with ``BEGIN IMMEDIATE`` (POST requests, the CLI, the scheduler),
 except those of a request with a safe method (GET, HEAD, OPTIONS): GET never changes state
-(``tests/test_database.py`` crawls every GET route and checks that none writes), so those take
+(``tests/core/test_database.py`` crawls every GET route and checks that none writes), so those take
 a deferred ``BEGIN``. Under WAL a reader takes no lock that writers wait for, and it reads a
 consistent snapshot; without this, every page view queued on the one write lock behind the
 writers (the benchmark's next-card tail: p99 2.2 s).

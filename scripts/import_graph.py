@@ -11,7 +11,7 @@ may import anything: each feature's ``routes.py`` and ``forms.py`` (the web laye
 composition root (``prep/__init__.py``, ``__main__.py``, ``cli.py``, ``bootstrap.py``).
 Migrations and translations are not code the app imports.
 
-``tests/test_architecture_doc.py`` regenerates the block and fails when the committed one differs.
+``tests/codebase/test_architecture_doc.py`` regenerates the block and fails when the committed one differs.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The DoS corpus (tests/data/hostile/cases.yaml) and the parsers each kind of input goes
-through; shared by tests/test_hostile_corpus.py and the benchmark (``make bench``, which times
+through; shared by tests/postings/test_hostile_corpus.py and the benchmark (``make bench``, which times
 them with :func:`tests.support.cpu.least_cpu_seconds`)."""
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ CHROMIUM = os.environ.get("PREP_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
-AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe.min.js"
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 def free_port() -> int:

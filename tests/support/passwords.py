@@ -3,7 +3,7 @@
 prep hashes with argon2-cffi's defaults (RFC 9106's low-memory profile), about 0.1 s a hash and
 as much a check: by design, and a large share of the suite's time when every test creates users
 and logs them in. The tests swap in a hasher of the same kind with the smallest cost; servers the
-tests start in other processes keep the real one (tests/test_passwords.py checks its defaults)."""
+tests start in other processes keep the real one (tests/accounts/test_passwords.py checks its defaults)."""
 from __future__ import annotations
 
 from collections.abc import Iterator

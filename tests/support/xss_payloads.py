@@ -1,5 +1,5 @@
-"""A corpus of XSS payloads fed through every input that reaches a page (tests/test_xss.py and the
-browser check tests/browser/test_xss_e2e.py). Each one, if it ever ran, would open a dialog
+"""A corpus of XSS payloads fed through every input that reaches a page (tests/web/test_xss.py and the
+browser check tests/web/test_xss_e2e.py). Each one, if it ever ran, would open a dialog
 (alert/confirm/prompt) so the browser test notices."""
 from __future__ import annotations
 

@@ -1,0 +1,97 @@
+"""The extraction engine against the labelled corpus (tests/data/corpus and corpus_holdout).
+
+The corpus was written for the project: interview reports, postings with questions under
+varied headings, postings without questions and documents built around question-like noise,
+in Chinese and English, as text, Markdown and saved HTML. Each document has a golden JSON file
+(format: :mod:`prep.postings.evaluate`). The figures are micro-averaged over every document;
+``prep extract --eval DIR -v`` prints them with each document's misses.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from prep.postings.cli import extract_command
+from prep.postings.evaluate import CorpusDocument, evaluate, load_corpus, texts_match
+
+DATA = Path(__file__).parents[1] / "data"
+CORPUS = DATA / "corpus"
+HOLDOUT = DATA / "corpus_holdout"
+MIN_QUESTION_F1 = 0.95
+MIN_SKILL_RECALL = 0.95
+
+
+@pytest.fixture(scope="module")
+def documents() -> list[CorpusDocument]:
+    docs = load_corpus(CORPUS) + (load_corpus(HOLDOUT) if HOLDOUT.is_dir() else [])
+    if not docs:
+        pytest.fail("the labelled corpus is missing")
+    return docs
+
+
+def test_corpus_has_every_category(documents: list[CorpusDocument]) -> None:
+    counts: dict[str, int] = {}
+    for doc in documents:
+        counts[doc.golden["category"]] = counts.get(doc.golden["category"], 0) + 1
+    # Issue 15: 40+ documents, 10+ per category, 5+ built around noise.
+    assert len(documents) >= 40, counts
+    assert counts.get("report", 0) >= 10, counts
+    assert counts.get("posting_with_questions", 0) >= 10, counts
+    assert counts.get("posting_without_questions", 0) >= 10, counts
+    assert counts.get("noise", 0) >= 5, counts
+    langs = {doc.golden.get("lang") for doc in documents}
+    assert {"zh", "en"} <= langs
+    assert any(doc.name.endswith((".html", ".htm")) for doc in documents)
+
+
+def test_question_f1_and_skill_recall(documents: list[CorpusDocument]) -> None:
+    score = evaluate(documents)
+    summary = score.summary()
+    assert score.f1 >= MIN_QUESTION_F1, summary
+    assert score.skill_recall >= MIN_SKILL_RECALL, summary
+
+
+def test_no_question_is_taken_from_noise(documents: list[CorpusDocument]) -> None:
+    score = evaluate(documents)
+    assert score.noise_hits == []
+    assert score.forbidden_skills == []
+
+
+def test_reports_are_recognised_as_reports(documents: list[CorpusDocument]) -> None:
+    score = evaluate(documents)
+    wrong = [d.name for d in score.documents if d.doc_kind_ok is False]
+    assert len(wrong) <= len(documents) // 20, wrong
+
+
+def test_company_is_found(documents: list[CorpusDocument]) -> None:
+    score = evaluate(documents)
+    wrong = [d.name for d in score.documents if d.company_ok is False]
+    checked = [d for d in score.documents if d.company_ok is not None]
+    assert len(wrong) <= len(checked) // 10, wrong
+
+
+def test_lenient_matching() -> None:
+    assert texts_match("问了RDMA和TCP的区别", "RDMA和TCP的区别")
+    assert texts_match("How does ring AllReduce work?", "how does ring allreduce work")
+    assert not texts_match("RDMA", "RDMA和TCP的区别是什么，各自适合什么场景")
+    assert not texts_match("", "x")
+
+
+def test_cli_eval_prints_the_figures() -> None:
+    result = CliRunner().invoke(extract_command, ["--eval", str(CORPUS), "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["documents"] >= 13
+    assert {"precision", "recall", "f1", "skill_recall", "noise_hits"} <= set(figures)
+
+
+def test_cli_eval_refuses_a_missing_folder(tmp_path: Path) -> None:
+    result = CliRunner().invoke(extract_command, ["--eval", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert "not a folder" in result.stderr
+    result = CliRunner().invoke(extract_command, ["--eval", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no documents" in result.stderr

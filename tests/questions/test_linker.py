@@ -1,0 +1,192 @@
+"""Linking questions to explanations: exact matches, mixed-language ranking, abstention,
+speed, and `prep link`."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from prep.content.check import check_tree
+from prep.content.cli import link_command
+from prep.content.document import ExplanationDoc
+from prep.content.linker import Analyzer, Link, Linker, normalize_question
+from prep.skills.taxonomy import Taxonomy, load_taxonomy
+
+DATA = Path(__file__).parents[1] / "data" / "content"
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy(DATA / "taxonomy.yaml")
+
+
+@pytest.fixture(scope="module")
+def docs(taxonomy: Taxonomy) -> list[ExplanationDoc]:
+    report = check_tree(DATA / "good", taxonomy)
+    assert report.ok
+    return report.docs
+
+
+@pytest.fixture(scope="module")
+def linker(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> Linker:
+    return Linker(docs, taxonomy)
+
+
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [
+        ("请解释NCCL中AllReduce的Ring算法原理", "ring-allreduce"),
+        ("请解释 NCCL 中 AllReduce 的 Ring 算法原理。", "ring-allreduce"),  # spacing, punctuation
+        ("ＲＤＭＡ与ＴＣＰ／ＩＰ相比有何优势?", "rdma-vs-tcp"),  # full width
+        ("环形AllReduce分为哪两个阶段？", "ring-allreduce"),  # from the zh translation
+        ("how does RING allreduce work step by step", "ring-allreduce"),
+    ],
+)
+def test_exact_question_match_scores_1_and_comes_first(linker: Linker, question: str, slug: str) -> None:
+    links = linker.rank(question)
+    assert links[0] == Link(slug, 1.0)
+    assert all(link.score < 1.0 for link in links[1:])
+
+
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [
+        ("ring allreduce 的两个阶段是什么", "ring-allreduce"),
+        ("Why is RDMA faster than TCP?", "rdma-vs-tcp"),
+        ("怎么用 Nsight Systems 找通信瓶颈", "nsight-systems-comm-bottlenecks"),
+        ("远程直接内存访问为什么比TCP快", "rdma-vs-tcp"),  # Chinese alias folded to RDMA
+        ("NVLINK 和 PCIe 带宽差多少", "pcie-vs-nvlink"),  # alias case folded to NVLink
+        ("How do I detect memory leaks in C++ on Linux?", "cpp-leak-detection-profiling"),
+        ("What is PagedAttention?", "kv-cache-pagedattention"),
+        ("解释一下KV缓存", "kv-cache-pagedattention"),
+        ("tree vs ring in NCCL for small messages", "nccl-algorithms-protocols"),
+        ("GPU 显存层次有哪些", "gpu-memory-hierarchy"),
+        ("nsys 时间线上怎么看 NCCL kernel 是否和计算重叠", "nsight-systems-comm-bottlenecks"),
+        ("LL128 和 Simple 协议有什么区别", "nccl-algorithms-protocols"),
+    ],
+)
+def test_on_topic_paraphrases_link_to_the_right_doc(linker: Linker, question: str, slug: str) -> None:
+    links = linker.rank(question)
+    assert links, f"abstained on {question!r}: {linker.scores(question)}"
+    assert links[0].slug == slug
+    assert 0 < links[0].score < 1.0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "如何设计一个高并发的秒杀系统？",
+        "What is your favourite sorting algorithm for linked lists?",
+        "怎么排查 Java 服务的 GC 停顿？",
+        "How would you design a URL shortener?",
+        "MySQL 索引的底层数据结构是什么？",
+        "What is the time complexity of quicksort?",
+        "介绍一下你的项目经验",
+        "",
+        "？？？",
+    ],
+)
+def test_off_topic_questions_abstain(linker: Linker, question: str) -> None:
+    assert linker.rank(question) == []
+
+
+def test_scores_are_normalised_and_sorted(linker: Linker) -> None:
+    links = linker.rank("RDMA InfiniBand RoCE TCP", limit=10)
+    assert links == sorted(links, key=lambda link: -link.score)
+    assert all(0.0 <= link.score <= 1.0 for link in links)
+    assert len(linker.rank("RDMA InfiniBand RoCE TCP", limit=1)) == 1
+    assert linker.rank("RDMA", limit=0) == []
+
+
+def test_translations_are_one_explanation(linker: Linker) -> None:
+    assert linker.slugs.count("ring-allreduce") == 1
+
+
+def test_threshold_is_configurable(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> None:
+    strict = Linker(docs, taxonomy, threshold=0.99)
+    assert strict.rank("Why is RDMA faster than TCP?") == []
+    assert strict.rank("RDMA与TCP/IP相比有何优势？") == [Link("rdma-vs-tcp", 1.0)]
+
+
+def test_analyzer_terms_for_mixed_text(taxonomy: Taxonomy) -> None:
+    terms = {t for t, _w in Analyzer(taxonomy).terms("熟悉NVLINK与远程直接内存访问, TCP/IP 和 C++ 的 all-reduce")}
+    assert {"§nvlink", "§rdma", "§tcp/ip", "§c++"} <= terms
+    assert {"nvlink", "tcp/ip", "tcp", "ip", "c++", "all-reduce", "allreduce"} <= terms
+    assert {"熟悉", "远程", "内存"} <= terms
+    assert "与远" not in terms  # no bigram across a function character
+
+
+def test_analyzer_without_taxonomy_and_with_the_shipped_one() -> None:
+    assert not any(t.startswith("§") for t, _ in Analyzer(None).terms("RDMA NCCL"))
+    shipped = {t for t, _ in Analyzer(load_taxonomy()).terms("远程直接内存访问 and Nsight Systems")}
+    assert {"§rdma", "§nsight systems"} <= shipped
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("RDMA与TCP/IP相比有何优势？", "rdma 与 tcp/ip 相比有何优势"), ("Ｃ＋＋ leak?", "c++ leak"),
+     ("What is  RDMA ?", "what is rdma")],
+)
+def test_normalize_question(a: str, b: str) -> None:
+    assert normalize_question(a) == normalize_question(b)
+
+
+def test_empty_corpus_abstains(taxonomy: Taxonomy) -> None:
+    assert Linker([], taxonomy).rank("RDMA") == []
+
+
+def test_rank_is_fast_on_1000_explanations(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> None:
+    """A posting of 10 questions against 1,000 explanations ranks in well under 50 ms."""
+    many = [
+        dataclasses.replace(doc, slug=f"{doc.slug}-{i}", questions=[f"{q} {i}" for q in doc.questions])
+        for i in range(100) for doc in docs
+    ]
+    linker = Linker(many, taxonomy)
+    questions = [
+        "ring allreduce 的两个阶段是什么", "Why is RDMA faster than TCP?", "怎么用 Nsight Systems 找通信瓶颈",
+        "如何设计一个高并发的秒杀系统？", "NVLINK 和 PCIe 带宽差多少", "What is PagedAttention?",
+        "tree vs ring in NCCL for small messages", "解释一下KV缓存", "GPU 显存层次有哪些",
+        "How do I detect memory leaks in C++ on Linux?",
+    ]
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        for question in questions:
+            linker.rank(question)
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.05, f"{best * 1000:.1f} ms"
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def test_link_cli_prints_json_using_only_the_directory() -> None:
+    result = CliRunner().invoke(link_command, [
+        "--content", str(DATA / "good"), "--json",
+        "请解释NCCL中AllReduce的Ring算法原理", "如何设计一个高并发的秒杀系统？"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [item["question"] for item in data] == ["请解释NCCL中AllReduce的Ring算法原理", "如何设计一个高并发的秒杀系统？"]
+    assert data[0]["links"][0] == {"slug": "ring-allreduce", "score": 1.0}
+    assert data[1]["links"] == []
+    assert "请解释" in result.output  # ensure_ascii=False
+
+
+def test_link_cli_text_output() -> None:
+    result = CliRunner().invoke(link_command, ["--content", str(DATA / "good"), "What is PagedAttention?", "秒杀系统"])
+    assert result.exit_code == 0
+    assert "kv-cache-pagedattention" in result.output and "(no link)" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [[], ["--content", "/no/such/dir", "q"], ["--json"], ["--limit", "0", "q"], ["--bogus", "q"]],
+)
+def test_link_cli_bad_arguments_exit_2(args: list[str]) -> None:
+    result = CliRunner().invoke(link_command, args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output and "Error:" in result.output
