@@ -1,7 +1,7 @@
 """The code in the explanations compiles and runs (issue 18: 手撕 coding pages carry tested code).
 
-A fenced block is tested when its info string is ``cpp``, ``cuda`` or ``go`` and its first line
-is a marker comment:
+A fenced block is tested when its info string is ``cpp``, ``cuda``, ``go`` or ``python`` and its
+first line is a marker comment (``# test: run`` in Python):
 
 - ``// test: run``: a whole program; it must exit 0 and check its own results (assert or a
   returned status).
@@ -14,7 +14,9 @@ second time under ThreadSanitizer when the block starts threads; ``run`` blocks 
 timeout. CUDA blocks are compiled with ``nvcc -c`` when nvcc is installed and never run (the
 test machines have no GPU); without nvcc they are skipped. Go blocks (``package main``, standard
 library only) must be gofmt-clean and pass ``go vet``, and ``run`` blocks are run with
-``go run -race``, when the go toolchain is installed; without it they are skipped. Identical code (the English and
+``go run -race``, when the go toolchain is installed; without it they are skipped. Python blocks
+are run as scripts by the test's own interpreter with ``-X dev -W error`` (``compile`` blocks are
+only byte-compiled). Identical code (the English and
 Chinese pages carry the same program) is built once per session.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +37,10 @@ CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
 _MARKER_RE = re.compile(r"^\s*//\s*test:\s*(run|compile)\s*$")
+_PY_MARKER_RE = re.compile(r"^\s*#\s*test:\s*(run|compile)\s*$")
 _THREADS_RE = re.compile(r"\bstd::(?:thread|jthread|async)\b|\bpthread_create\b")
 
-CODE_LANGS = ("cpp", "cuda", "go")
+CODE_LANGS = ("cpp", "cuda", "go", "python")
 CXX_FLAGS = ["-std=c++17", "-O1", "-g", "-fno-omit-frame-pointer", "-pthread"]
 SANITIZERS = {
     "asan+ubsan": ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"],
@@ -53,13 +57,13 @@ class Block:
 
     path: str  # relative to the content folder
     line: int  # 1-based line of the opening fence
-    lang: str  # "cpp", "cuda" or "go"
+    lang: str  # "cpp", "cuda", "go" or "python"
     mode: str  # "run" or "compile"
     code: str
 
 
 def extract_blocks(text: str, path: str = "<text>") -> list[Block]:
-    """Every ``cpp``/``cuda``/``go`` fenced block of ``text`` whose first line is a test marker."""
+    """Every ``cpp``/``cuda``/``go``/``python`` fenced block of ``text`` whose first line is a test marker."""
     blocks: list[Block] = []
     lines = text.split("\n")
     i = 0
@@ -80,7 +84,7 @@ def extract_blocks(text: str, path: str = "<text>") -> list[Block]:
             i += 1
         i += 1  # past the closing fence
         if lang in CODE_LANGS and body:
-            marker = _MARKER_RE.match(body[0])
+            marker = (_PY_MARKER_RE if lang == "python" else _MARKER_RE).match(body[0])
             if marker:
                 blocks.append(Block(path, start + 1, lang, marker.group(1), "\n".join(body) + "\n"))
     return blocks
@@ -150,6 +154,7 @@ CPP = [b for b in BLOCKS if b.lang == "cpp"]
 CPP_THREADED = [b for b in CPP if _THREADS_RE.search(b.code)]
 CUDA = [b for b in BLOCKS if b.lang == "cuda"]
 GO = [b for b in BLOCKS if b.lang == "go"]
+PYTHON = [b for b in BLOCKS if b.lang == "python"]
 
 
 @pytest.mark.parametrize("block", CPP, ids=_ids(CPP))
@@ -205,6 +210,21 @@ def test_go_block_is_formatted_vetted_and_runs(block: Block) -> None:
     _check("go", block, build)
 
 
+@pytest.mark.parametrize("block", PYTHON, ids=_ids(PYTHON))
+def test_python_block_runs(block: Block) -> None:
+    def build(work: str) -> tuple[bool, str]:
+        src = Path(work) / "block.py"
+        src.write_text(block.code, encoding="utf-8")
+        if block.mode == "compile":
+            cmd = [sys.executable, "-m", "py_compile", str(src)]
+        else:
+            cmd = [sys.executable, "-X", "dev", "-W", "error", str(src)]
+        rc, out = _run(cmd, RUN_TIMEOUT, work)
+        return (True, "") if rc == 0 else (False, f"python exited with status {rc}:\n{out}")
+
+    _check("python", block, build)
+
+
 def test_every_coding_page_carries_tested_code() -> None:
     pages = sorted((CONTENT / "coding").glob("*.md"))
     assert pages, "content/coding/ has no pages"
@@ -232,6 +252,10 @@ def test_extract_blocks_takes_only_marked_cpp_and_cuda_blocks() -> None:
         "```python",
         "// test: run",
         "```",
+        "```python",
+        "# test: run",
+        "assert True",
+        "```",
         "```go",
         "// test: run",
         "package main",
@@ -239,5 +263,5 @@ def test_extract_blocks_takes_only_marked_cpp_and_cuda_blocks() -> None:
     ])
     blocks = extract_blocks(text, "x.md")
     assert [(b.line, b.lang, b.mode) for b in blocks] == [(2, "cpp", "run"), (9, "cuda", "compile"),
-                                                         (17, "go", "run")]
+                                                         (17, "python", "run"), (21, "go", "run")]
     assert blocks[1].code == "// test: compile\n```\n__global__ void k() {}\n"
