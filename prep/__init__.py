@@ -1,13 +1,15 @@
 """prep: an interview-prep study companion.
 
-``create_app`` is the application factory; every feature is a blueprint in its own sub-package.
-The factory imports the features when it runs, not at the top of this module: importing one
-module of the package (``prep.drill.scheduling``, ``prep.clock``) must not load the whole app.
+``create_app`` is the application factory; every feature is a sub-package that plugs itself in
+through its ``wiring.py``. The factory imports the features when it runs, not at the top of this
+module: importing one module of the package (``prep.drill.scheduling``, ``prep.clock``) must not
+load the whole app.
 """
 from __future__ import annotations
 
 import logging
 import os
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from werkzeug.routing import IntegerConverter
 
 from . import config as config_module
 from .config import REPO_ROOT
+from .ops import bp as ops_bp
 
 log = logging.getLogger(__name__)
 
@@ -58,19 +61,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .i18n import init_i18n
 
     init_i18n(app)
-    _register_blueprints(app)
+    _init_features(app)
     from .errors import register_error_handlers
     from .web.input_guard import register_input_guard
     from .web.json_body import register_json_body
     from .web.templating import register_template_helpers
 
     from .cli import register_cli
-    from .reminders.wiring import init_app as init_reminders
-
-    from .interview.jobs import init_app as init_plan_jobs
-
-    init_plan_jobs(app)  # before the reminders: their scheduler runs the plan sweep too
-    init_reminders(app)
 
     register_cli(app)
     register_error_handlers(app)
@@ -100,27 +97,15 @@ def _init_extensions(app: Flask) -> None:
     from . import models  # noqa: F401  (register every model on the metadata)
 
 
-def _register_blueprints(app: Flask) -> None:
-    from .accounts.routes import bp as accounts_bp
-    from .ops import bp as ops_bp
-    from .content.routes import bp as content_bp
-    from .drill.routes import bp as drill_bp
-    from .export.routes import bp as export_bp
-    from .interview.routes import bp as interview_bp
-    from .optimize.routes import bp as optimize_bp
-    from .postings.routes import bp as postings_bp
-    from .questions.routes import bp as questions_bp
-    from .search.routes import bp as search_bp
-    from .stats.routes import bp as stats_bp
+# Each feature plugs itself in through ``prep/<feature>/wiring.py``: ``init_app(app)`` registers its
+# blueprint, its commands, and what else it adds to the app (a scheduler, a periodic job, a template
+# context). In this order: the interview's plan sweep is registered before the reminders' scheduler,
+# which runs it.
+FEATURES = ("accounts", "drill", "questions", "content", "stats", "optimize", "export", "postings", "search",
+            "interview", "reminders")
 
-    app.register_blueprint(accounts_bp)
+
+def _init_features(app: Flask) -> None:
     app.register_blueprint(ops_bp)
-    app.register_blueprint(drill_bp)
-    app.register_blueprint(questions_bp)
-    app.register_blueprint(content_bp)
-    app.register_blueprint(stats_bp)
-    app.register_blueprint(optimize_bp)
-    app.register_blueprint(export_bp)
-    app.register_blueprint(postings_bp)
-    app.register_blueprint(search_bp)
-    app.register_blueprint(interview_bp)
+    for name in FEATURES:
+        import_module(f"{__name__}.{name}.wiring").init_app(app)

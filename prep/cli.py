@@ -1,10 +1,10 @@
 """The ``prep`` command line: a Flask CLI group (so ``prep run``, ``prep routes``, ``prep shell``
 work too) with the project's own commands.
 
-Each feature keeps its commands in its own ``cli.py`` (``prep content``, ``prep link``, ``prep
-users``, ``prep postings``, ``prep extract``, ``prep backup``; ``prep remind`` and ``prep
-scheduler`` are registered by :mod:`prep.reminders`); this module holds the group, the two
-app-wide commands (``init`` and ``serve``) and their registration."""
+Each feature keeps its commands in its own ``cli.py`` and registers them from its ``wiring.py``
+(``prep content``, ``prep link``, ``prep users``, ``prep postings``, ``prep extract``, ``prep
+backup``, ``prep remind``, ``prep scheduler``, ``prep worker``); this module holds the group and
+the two app-wide commands (``init`` and ``serve``)."""
 from __future__ import annotations
 
 import logging
@@ -18,12 +18,7 @@ import waitress
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 from . import clock, create_app
-from .accounts.cli import users_group
 from .bootstrap import initialise
-from .content.cli import content_group, link_command
-from .export.cli import backup_command
-from .postings.cli import extract_command, postings_group
-from .postings.coverage import coverage_command
 from .secret_keys import require_for_command
 
 
@@ -51,12 +46,10 @@ def main() -> None:
 
 
 def register_cli(app: Flask) -> None:
-    """Attach the project's commands to ``app.cli`` (which the ``prep`` group lists)."""
-    if "coverage" not in content_group.commands:  # `prep content coverage` reads postings (a layer above content)
-        content_group.add_command(coverage_command)
-    for command in (init_command, serve_command, users_group, extract_command, content_group, link_command,
-                    postings_group, backup_command):
-        app.cli.add_command(command)
+    """Attach the app-wide commands to ``app.cli`` (which the ``prep`` group lists; the features
+    attach theirs in their ``wiring.py``)."""
+    app.cli.add_command(init_command)
+    app.cli.add_command(serve_command)
 
 
 @click.command("init")
