@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test install install-test browser clean bench screenshots
+.PHONY: run test test-fast install install-test browser clean bench screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,18 +39,29 @@ run: install
 	@echo "prep: open http://$(HOST):$(PORT)/"
 	$(BIN)/prep serve --host $(HOST) --port $(PORT)
 
+# The whole suite on every core (pytest-xdist; a file's tests stay on one worker), with pip-audit
+# (a warning only) running alongside.
+PYTEST_ARGS ?= -n auto --dist loadfile
+
 test: install-test browser
-	$(BIN)/lint-imports
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@mkdir -p test-artifacts
-	@timeout 180 $(BIN)/pip-audit --progress-spinner off > test-artifacts/pip-audit.txt 2>&1 \
+	@(timeout 180 $(BIN)/pip-audit --progress-spinner off > test-artifacts/pip-audit.txt 2>&1 \
 	  && echo "pip-audit finished (packages it could not look up are listed): test-artifacts/pip-audit.txt" \
-	  || echo "pip-audit (warning only): see test-artifacts/pip-audit.txt"
+	  || echo "pip-audit (warning only): see test-artifacts/pip-audit.txt") & audit=$$!; \
+	$(BIN)/lint-imports && $(BIN)/python -m pytest $(PYTEST_ARGS); status=$$?; wait $$audit; exit $$status
+
+# What a change touches: the test folders of the features it changed (all of them when shared code
+# changed), SQLite only, no browser. CI still runs everything (`make test`).
+BASE ?= main
+
+test-fast: install-test
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not postgres and not browser" \
+	  $$($(BIN)/python scripts/touched_tests.py $(BASE))
 
 clean:
 	rm -rf $(VENV) instance test-artifacts .pytest_cache
 
-# Benchmark suite (issue 7): BENCH_ARGS="--scale 0.05 --db sqlite" for a quick run.
+# Benchmark suite: BENCH_ARGS="--scale 0.05 --db sqlite" for a quick run.
 bench: install
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
