@@ -22,6 +22,7 @@ _LIST_MARKER = re.compile(
     r"[-–—•·●○◦▪▫■□◆◇►▶▸▹▻➤➢➔→⁃∙・◉◎★☆✦✧❖✓✔*+]\s{0,4}"
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
+    r"|\d{1,2}\s{1,2}(?=[\u4e00-\u9fff])(?![轮年个位次天周月人道题种家条项倍核卡台节层路级小分秒元万千亿])"
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
     r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f\u2776-\u277f]\s{0,4}"
     r"|\d{1,2}\ufe0f?\u20e3\s{0,4}|\U0001f51f\s{0,4}"
@@ -161,10 +162,10 @@ _PROJECT_ONLY_EN = re.compile(
     re.IGNORECASE,
 )
 _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.)\s{0,2}[:：]", re.IGNORECASE)
-_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
+_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
 #: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
-_QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}[：:]\s{0,2}",
+_QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}(?:[(（][^()（）]{1,8}[)）])?\s{0,2}[：:]\s{0,2}",
                              re.IGNORECASE)
 
 # --- Kinds --------------------------------------------------------------------------------------
@@ -240,6 +241,10 @@ def clean_question(line: str) -> str:
 def judge_line(line: str) -> LineJudgement:
     """Judge one line on its own (context is the caller's)."""
     text = clean_question(line)
+    task = _TASK_LABEL.match(text)  # "算法题：最小覆盖子串", "Coding Question: …": a task
+    task = task if task and len(text) - task.end() >= 4 else None
+    text = _without_answer_note(text)
+    probe = text.translate(_TRADITIONAL)  # 說/講/麼 … read as 说/讲/么 by the patterns below
     dropped = None
     if len(text) < _MIN_CHARS:
         dropped = "short"
@@ -247,14 +252,15 @@ def judge_line(line: str) -> LineJudgement:
         dropped = "long"
     elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
-    elif _DROP_ZH.match(text) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(text):
+    elif _DROP_ZH.match(probe) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(probe) or _ASKER_IS_I.match(text):
         dropped = "not a technical question"
-    elif _PROJECT_ONLY.fullmatch(text) or _PROJECT_ONLY_EN.fullmatch(text):
+    elif _PROJECT_ONLY.fullmatch(probe) or _PROJECT_ONLY_EN.fullmatch(text):
         dropped = "project talk without a topic"
     if dropped:
         return LineJudgement(text, False, False, False, dropped)
-    mark = ends_with_question_mark(text)
-    verb = bool(_ASKING_ZH.match(text) or _ASKING_EN.match(text)) or (not mark and _asks_without_mark_zh(text))
+    mark = ends_with_question_mark(text) or _asks_then_explains(text)
+    verb = bool(task) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
+        not mark and _asks_without_mark_zh(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
         dash = _LABEL_DASH.search(text, 0, 28)
@@ -265,8 +271,54 @@ def judge_line(line: str) -> LineJudgement:
                 return after
     if not mark and _ADVICE.match(text):
         return LineJudgement(text, False, False, False, "advice")
-    topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(text))
+    topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(probe))
     return LineJudgement(text, mark, verb, topic, None)
+
+
+#: "算法题：", "编程题:", "场景题：", "手撕：", "Coding Question:", "Design question -": the rest is a task.
+_TASK_LABEL = re.compile(
+    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手撕(?:代码|题)?|(?:coding|design|system\s+design|algorithm(?:ic)?)"
+    r"\s+(?:question|problem|task|exercise))\s{0,2}\d{0,2}\s{0,2}[:：\-–—]\s{0,2}",
+    re.IGNORECASE)
+#: The asker is "I" ("How do I reset my password?", "Can I apply twice?"): the candidate's own question.
+_ASKER_IS_I = re.compile(r".{0,40}?\b(?:do|did|does|can|could|should|will|would|am|was|may|must|have|"
+                         r"didn't|don't|doesn't|can't|won't|wasn't|haven't)\s+i\b(?!/)",
+                         re.IGNORECASE)
+# A question mark, then a short clause that explains it ("…的特点嘛?比如它们的应用场景。").
+_EXPLAINS = re.compile(r"\s{0,2}(?:比如|例如|譬如|即|就是说|也就是|像|e\.g\.|i\.e\.|for\s+example|such\s+as|like)", re.IGNORECASE)
+_MAX_EXPLANATION = 60
+# A note in brackets after a question: the candidate's answer ("智能指针有哪些(auto_ptr, unique_ptr)",
+# "(they use 128-bit loads)", "(我答了…)"), when the question before it is complete.
+_NOTE = re.compile(r"\s{0,2}[(（](?P<note>[^()（）]{2,200})[)）][。.!！]?\s{0,2}$")
+_NOTE_BY_CANDIDATE = re.compile(r"(?:i|we|my|they|it|this|he|she|我|我们|他|她|面试官|答)\b|[我他她答]", re.IGNORECASE)
+_COMPLETE_ZH = re.compile(r".*(?:有哪些|哪些|是什么|原理|为什么|为何|怎么办|怎么做|如何|吗|么|呢|区别|作用|机制)$")
+
+
+def _without_answer_note(text: str) -> str:
+    """``text`` without a bracketed answer or remark after a complete question."""
+    note = _NOTE.search(text[-220:])
+    if note is None:
+        return text
+    start = len(text) - len(text[-220:]) + note.start()
+    head = text[:start].rstrip()
+    if len(head) < 4:
+        return text
+    if _NOTE_BY_CANDIDATE.match(note["note"].strip()) or _COMPLETE_ZH.match(head.translate(_TRADITIONAL)[-40:]):
+        return head
+    return text
+
+
+def _asks_then_explains(text: str) -> bool:
+    """A question mark inside the line, followed only by a short clause that explains the question."""
+    last = max(text.rfind("?"), text.rfind("？"))
+    return 4 <= last and len(text) - last - 1 <= _MAX_EXPLANATION and bool(_EXPLAINS.match(text, last + 1))
+
+
+# Traditional characters of question words and common technical words, read as simplified.
+_TRADITIONAL = str.maketrans(
+    "說講麼為們問題區別對實設計寫請與過個這裡會處優點協議網絡線進內緩數據結構層發傳輸鏈樹陣體係統務時間嗎麽現應該經歷機說壓試麵錄麼頁碼種類雜複雜記憶體執併",
+    "说讲么为们问题区别对实设计写请与过个这里会处优点协议网络线进内缓数据结构层发传输链树阵体系统务时间吗么现应该经历机说压试面录么页码种类杂复杂记忆体执并",
+)
 
 
 def _asks_without_mark_zh(text: str) -> bool:

@@ -35,8 +35,9 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 from .asking import question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, LOCATION_SECTIONS, ROUND_KIND, heading_key
 from .identity import find_identity
+from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
-from .reports import is_report
+from .reports import is_question_list, is_report
 from .segment import segment
 
 __all__ = ["DOC_KINDS", "KINDS", "MAX_QUESTIONS", "UNCERTAIN_BELOW", "ExtractionResult", "Question",
@@ -149,13 +150,15 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
                 joiner = "" if _CJK_END.search(lines[-1][-1:]) else " "  # a wrapped item (a PDF, an e-mail)
                 lines[-1] = lines[-1] + joiner + line
                 continue
-            lines.append(line)
-            item_indent = indent if strip_list_marker(line) != line else -1
+            parts = split_line(line)  # "…1. A?2. B?3. C?" and "Q 答：A" as their author's lines
+            lines.extend(parts)
+            item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
         else:
             tail.append(line)
     blocks, recognised = segment(lines)
     report = is_report(lines, blocks)
-    found, truncated = find_questions(blocks, report)
+    listing = not report and is_question_list(blocks)
+    found, truncated = find_questions(blocks, report, listing=listing)
     questions = [Question(text=said, section=section, kind=question_kind(said), round=round_, confidence=conf)
                  for said, section, round_, conf in found]
 

@@ -46,10 +46,14 @@ def _rhetorical(index: int, lines: list[str]) -> bool:
     return bool(following) and all(not judge_line(n).asks and len(n) > 40 for n in following)
 
 
-def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]:
+def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> tuple[list[Found], int]:
     """The questions of the question-bearing blocks (at most :data:`MAX_QUESTIONS`; each once,
     first found first), and how many more candidate lines (ending in a question mark or listed)
-    were left unexamined past the cap."""
+    were left unexamined past the cap.
+
+    ``listing``: the document is a list of questions without a heading that says so (see
+    :func:`.reports.is_question_list`): its header and unknown sections are read too, for lines
+    that ask (a question followed by its answer paragraph is not rhetorical there)."""
     found: dict[str, Found] = {}
     truncated = 0
     for block in blocks:
@@ -58,12 +62,12 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
         kind = block.kind
         if kind not in (INTERVIEW, ROUND_KIND, GENERIC, "header"):
             continue
-        if kind == "header" and not report:
+        if kind == "header" and not (report or listing):
             continue
         if len(found) >= MAX_QUESTIONS:
             truncated += sum(1 for line in block.lines if line.endswith(("?", "？")) or line[:1] in "-•*0123456789")
             continue
-        if kind == GENERIC and not report and not _score_generic(block):
+        if kind == GENERIC and not (report or listing) and not _score_generic(block):
             continue
         in_round = kind == ROUND_KIND or (report and kind in (INTERVIEW, GENERIC, "header"))
         hinted = kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None
@@ -92,9 +96,10 @@ def find_questions(blocks: list[Block], report: bool) -> tuple[list[Found], int]
                     confidence = 0.9 if judgement.mark else 0.85
                     if kind == GENERIC and not report:
                         confidence -= 0.1
-                    if kind == "header" and report:
+                    if kind == "header" and (report or listing):
                         confidence -= 0.15
-                    if not in_round and kind not in (INTERVIEW,) and judgement.mark and _rhetorical(index, block.lines):
+                    if not in_round and not listing and kind not in (INTERVIEW,) and judgement.mark \
+                            and _rhetorical(index, block.lines):
                         continue
                 elif judgement.topic and (in_round or kind == INTERVIEW or hinted):
                     confidence = 0.65 if in_round else 0.6

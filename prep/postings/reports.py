@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from .headings import ROUND_KIND
+from .asking import judge_line
+from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
 REPORT_TITLE = re.compile(
@@ -42,3 +43,50 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
     if posting_sections == 0 and (rounds or any(REPORT_TITLE.match(line[:200]) for line in lines[:6])):
         return True
     return posting_sections == 0 and markers >= 3
+
+
+#: Lines examined for :func:`is_question_list` (bounded work on a pathological paste).
+_LIST_SCAN_LINES = 400
+_ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|answer|a)\s{0,2}[:：]", re.IGNORECASE)
+_POSTING_KINDS = ("required", "responsibilities", "nice")
+#: The document is about interviews: it says so, or narrates one.
+_INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我)|追问|interview|"
+                             r"asked\s+(?:me|about|to)|i\s+was\s+asked", re.IGNORECASE)
+#: A heading may say it plainly: "GPU architecture-specific questions", "常见问题清单".
+_QUESTIONS_HEADING = re.compile(r".{0,40}(?:questions|题目|问题|题)", re.IGNORECASE)
+#: A technical question names a thing: an acronym, a code word, a technical noun.
+_TECHNICAL = re.compile(
+    r".{0,120}?(?:(?-i:[A-Z]{2,}|[A-Za-z]+\d|[a-z]+[A-Z])|[A-Za-z]+[_/.:+#]\w|原理|实现|机制|算法|优化|内存|显存|线程|进程|网络|协议|"
+    r"锁|缓存|调度|并行|通信|编程|代码|数组|链表|树|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|框架|模型|指针|函数|"
+    r"\b(?:memory|thread|kernel|cache|latency|bandwidth|throughput|pointer|compiler|parallel|synchroni[sz]\w*|"
+    r"algorithm|complexity|concurren\w*|architecture|implement\w*|optimi[sz]\w*|design|protocol|network\w*|GPU|CPU))",
+    re.IGNORECASE)
+
+
+def is_question_list(blocks: list[Block]) -> bool:
+    """Whether a document that is not a report is a list of interview questions without a heading
+    that says so (a question bank, "10 questions you may be asked", a Q&A page): no posting
+    section, and its lines ask — at least three asking lines making a fifth of its short lines,
+    or at least two questions each followed by its answer (a long paragraph or an "答案:" line)."""
+    if any(b.kind in _POSTING_KINDS for b in blocks):
+        return False
+    lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse
+             for line in b.lines][:_LIST_SCAN_LINES]
+    title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
+    names = [b.name for b in blocks if b.name]
+    if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(
+            _QUESTIONS_HEADING.match(name) for name in names):
+        return False  # its title and headings do not say interview: a newsletter, a thread, news
+    short = [i for i, line in enumerate(lines) if len(line) <= 300]
+    every = [i for i in short if judge_line(lines[i]).asks]
+    asking = [i for i in every if _TECHNICAL.match(lines[i])]
+    if len(asking) < 0.6 * len(every):
+        return False  # mostly questions about the process, the site or the reader: a FAQ, a thread
+    if len(asking) >= 3 and len(asking) >= 0.2 * len(short):
+        return True
+    answered = 0
+    for i in asking:
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if (len(following) > 150 and not judge_line(following[:300]).asks) or _ANSWER_LINE.match(following):
+            answered += 1
+    return answered >= 2

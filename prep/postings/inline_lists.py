@@ -1,0 +1,83 @@
+"""Lines that hold a whole numbered list, and lines that hold a question and its answer.
+
+Forum posts lose their line breaks: "…真没深入思考过这些啊1. 流式 ETL 管道是怎么做到的?2. 将同步的模式…?3. …"
+is one line, and so is "1.题1(6分):请简述 TCP 和 UDP 的区别。答案:TCP 是…2.题2(6分):…". Before the
+document is cut into sections, :func:`split_line` gives such a line back as the lines its author
+wrote: one per numbered item (the text before the first number on its own line), and the answer
+of an item ("答:…", "答案:…", "Answer: …") on a line of its own, which the question finder skips.
+
+A run is numbers that count up from 1 by one (1, 2, 3 …), at least :data:`MIN_RUN` of them (two
+when both ask or are labelled questions: "1.题1(6分):…2.题2(6分):…"), each followed by ``.``/``、``/``)``: a figure in the text ("RTT 100 毫秒", "HTTP/1.1", "(LeetCode 76)")
+never continues the count. One pass over the line with bounded patterns: linear in its length.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import re
+
+#: Fewer items than this in a row are not a list written on one line.
+MIN_RUN = 3
+#: Longer lines are left as they are (a pasted article, not a post that lost its breaks).
+MAX_SPLIT_CHARS = 20_000
+
+# "1. ", "2、", "3)", "4）" where the number does not continue a figure ("1.5", "v2.", "x86.") and is
+# not a decimal. A number at the start, after a space, after punctuation or after a CJK character.
+_NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]】」』\"'”’~～]))"
+                     r"(?P<n>\d{1,2})\s{0,2}(?:[.．](?!\d)|[、)）])\s{0,3}(?=\S)")
+# The answer of an item: "答:", "答案：", "参考答案:", "Answer:" after the question.
+_ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
+# Two items are a list when each asks ("1. …？2. …？") or is labelled a question ("1.题1(6分):…").
+_ASKS = re.compile(r"\d{1,2}\s{0,2}[.．、)）]\s{0,3}(?:题|q\s{0,2}\d|问题)|[^?？]{2,300}[?？]", re.IGNORECASE)
+_QUESTION_END = re.compile(r"[?？。.!！;；,，)）]\s{0,3}$")
+
+
+def split_line(line: str) -> list[str]:
+    """``line`` as the lines its author wrote: numbered items of a one-line list apart, and an
+    item's answer ("答:…") apart as a line starting with "答：". A line with neither comes back whole."""
+    if len(line) > MAX_SPLIT_CHARS:
+        return [line]
+    items = _numbered_items(line)
+    out: list[str] = []
+    for item in items:
+        out.extend(_question_and_answer(item))
+    return out
+
+
+def _numbered_items(line: str) -> list[str]:
+    """The items of a numbered run written on one line (1, 2, 3 … counting up), or ``[line]``."""
+    starts: list[int] = []
+    expected = 1
+    for match in _NUMBER.finditer(line):
+        number = int(match["n"])
+        if number == expected:
+            starts.append(match.start())
+            expected += 1
+        elif number == 1 and len(starts) < MIN_RUN:  # a false start ("第1.…"): count again from here
+            starts, expected = [match.start()], 2
+    if len(starts) < 2:
+        return [line]
+    items = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
+    if len(starts) < MIN_RUN and not all(_ASKS.search(item[:300]) for item in items):
+        return [line]
+    pieces = [line[:starts[0]].strip()] if starts[0] > 0 else []
+    return [p for p in [*pieces, *items] if p]
+
+
+def _question_and_answer(item: str) -> list[str]:
+    """A numbered item as its question and, on a line of its own, its answer."""
+    if len(item) < 12:
+        return [item]
+    answer = _ANSWER.search(item, 6)
+    if answer is None:
+        return [item]
+    question = item[: answer.start()].rstrip()
+    if len(question) < 6 or not _ends_a_clause(question):
+        return [item]
+    return [question, "答：" + item[answer.end():].strip()]
+
+
+def _ends_a_clause(text: str) -> bool:
+    """Whether the text before an answer label ends where a question can end (a mark, a comma, a
+    full stop or a CJK character), not inside a word ("…Q&A:")."""
+    return bool(_QUESTION_END.search(text)) or "\u4e00" <= text[-1:] <= "\u9fff"
