@@ -8,12 +8,24 @@ Two stages:
    that explanation with score 1.0, first.
 2. **Lexical ranking**: BM25F over the fields title, tags, skills, questions and body, with
    an analyser that works for Chinese, English and mixed text: Latin technical terms (NCCL,
-   AllReduce, TCP/IP, C++) are words, CJK text gives character bigrams (and weak unigrams),
-   and skill aliases from the taxonomy fold to one canonical term (远程直接内存访问 = RDMA).
+   AllReduce, TCP/IP, C++, TIME_WAIT, std::move) are words, CJK text gives character bigrams (and
+   weak unigrams), and skill aliases from the taxonomy fold to one canonical term
+   (远程直接内存访问 = RDMA).
 
-Scores are normalised to 0..1 by how much of the question's term weight a document covers,
-and a threshold makes the linker abstain on off-topic questions rather than guess.
-Translations (the same slug in several languages) are indexed as one explanation.
+A lexical score (0..1) says how sure a link is, for questions as people ask them:
+
+- **coverage**: how much of the question's term weight an explanation covers. Question framing
+  ("讲讲…", "…了解吗", "I was asked about…") carries no weight; words only explanations' bodies
+  use (发生, during) weigh less than the topic vocabulary of titles, tags, skills and questions;
+  an unseen CJK pair beside a seen one is a word boundary, not a word; a term only an
+  explanation's body mentions counts for that explanation at most ``BODY_ONLY_CAP``;
+- **question-likeness**: how closely the question says one of the explanation's listed
+  questions (which hold the real phrasings in both languages), raising the coverage;
+- **lead**: a link that clearly leads the runner-up is raised, one that several explanations
+  answer about equally well is lowered.
+
+Below a threshold the linker abstains on off-topic questions rather than guess. Translations (the
+same slug in several languages) are indexed as one explanation.
 
 The index is built once in the constructor; :meth:`Linker.rank` only walks posting lists.
 Pure module: no Flask, no database.
@@ -32,13 +44,26 @@ from ..questions.normalize import normalize_question
 from .document import ExplanationDoc
 
 #: Below this normalised score the linker abstains.
-DEFAULT_THRESHOLD = 0.25
+DEFAULT_THRESHOLD = 0.3
 #: Links scoring under this fraction of the best link's score are dropped.
 DEFAULT_RELATIVE_CUT = 0.5
 #: Field weights of BM25F and each field's length-normalisation strength ``b``.
 FIELD_WEIGHTS: Mapping[str, float] = {"title": 4.0, "questions": 3.0, "tags": 2.0, "skills": 2.0, "body": 1.0}
 FIELD_B: Mapping[str, float] = {"title": 0.3, "questions": 0.5, "tags": 0.3, "skills": 0.3, "body": 0.75}
 K1 = 1.2
+#: A link leading the best other one by more than LEAD_PAR gains LEAD_WEIGHT x the excess (the lead
+#: counted up to LEAD_CAP), in full once it scores PLAUSIBLE (none at the threshold); one leading by
+#: less (or trailing) loses up to AMBIGUITY_PENALTY of its score.
+LEAD_WEIGHT = 1.5
+LEAD_PAR = 0.1
+LEAD_CAP = 0.15
+PLAUSIBLE = 0.5
+AMBIGUITY_PENALTY = 0.4
+#: Question-likeness raises coverage by (1 - coverage) x likeness ** LIKENESS_POWER: a near-copy of
+#: a listed question counts, a few shared words barely.
+LIKENESS_POWER = 3
+#: The most a term found only in an explanation's body adds to its saturated weight (0..1).
+BODY_ONLY_CAP = 0.4
 #: Lexical scores never reach an exact match's 1.0.
 MAX_LEXICAL_SCORE = 0.99
 
@@ -50,11 +75,19 @@ _W_NUMBER = 0.3
 _W_BIGRAM = 1.0
 _W_UNIGRAM = 0.2
 
+#: Weight of a term only explanations' bodies use (never a title, tag, skill or question),
+#: relative to its idf.
+PROSE_FACTOR = 0.3
+#: Weight of an unseen CJK bigram that spans two words, relative to the rarest seen term.
+UNSEEN_SPANNING_FACTOR = 0.1
+
 _SKILL_PREFIX = "§"
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN_RE = re.compile(f"[{_CJK}]+")
-_LATIN_RE = re.compile(r"[a-z0-9]+(?:[./\-][a-z0-9]+)*[+#]*")
-_PART_SPLIT_RE = re.compile(r"[./\-]")
+# A term may be joined by '.', '/', '-' or '_' (TCP/IP, all-reduce, TIME_WAIT, SO_REUSEADDR stay one
+# term; their parts are weaker terms of their own).
+_LATIN_RE = re.compile(r"[a-z0-9]+(?:(?:::|[./\-_])[a-z0-9]+)*[+#]*")
+_PART_SPLIT_RE = re.compile(r"::|[./\-_]")
 
 _EN_STOP = frozenset("""
 a an the and or but if then than so as of in on at to for from by with without into onto over
@@ -65,6 +98,9 @@ i me my we our us you your he she they them their his her him one ones some any 
 both either neither such own same other another more most less least very too also just only
 please explain describe tell give walk step steps way ways thing things something someone
 use used using work works working make makes made get gets got like s t e g eg ie etc
+ask asks asked asking interviewer interviewers interview interviews know knew known familiar talk
+discuss question questions understand understanding concept concepts brief briefly detail details
+example examples provide mention say said think experience
 """.split())
 
 # Function characters that never carry meaning; CJK runs are split at them.
@@ -73,6 +109,8 @@ _ZH_SPLIT_CHARS = frozenset("的了吗呢吧啊呀是和与及或请你您我他
 _ZH_STOP_BIGRAMS = frozenset("""
 什么 怎么 如何 怎样 为什 为何 哪些 哪个 哪两 哪几 一下 一个 一种 请问 解释 描述 说明 介绍 谈谈
 是否 可以 能否 有何 有哪 有什 我们 你们 他们 这个 那个 这些 那些 以及 或者 还是 时候 分别 区别 理解
+讲讲 说说 聊聊 讲下 说下 讲一 说一 知道 听过 听说 简单 大概 具体 通俗 易懂 表述 比如 这种 那种 这样 那样
+有没 没有 面试 问到 问了 能想 想到
 """.split())
 _ZH_STOP_UNIGRAMS = frozenset("么什怎如何样哪个一下请问这那些也都就要会能可以吗呢吧啊呀")
 # CJK runs are cut at function characters and question phrasing, so no bigram spans them.
@@ -168,10 +206,16 @@ class Analyzer:
                         out.append((_stem(piece), _W_PART))
                 if "-" in token:
                     out.append((_stem("".join(pieces)), _W_WORD))
-        for run in _CJK_RUN_RE.finditer(folded):
-            for segment in _ZH_SPLIT_RE.split(run.group(0)):
-                out.extend(self._cjk_terms(segment))
+        for segment in self.cjk_segments(folded):
+            out.extend(self._cjk_terms(segment))
         return out
+
+    @staticmethod
+    def cjk_segments(text: str) -> list[str]:
+        """The runs of CJK text, cut at function characters and question phrasing."""
+        folded = _nfkc_fold(text)
+        return [segment for run in _CJK_RUN_RE.finditer(folded)
+                for segment in _ZH_SPLIT_RE.split(run.group(0)) if segment]
 
     @staticmethod
     def _cjk_terms(segment: str) -> list[tuple[str, float]]:
@@ -221,6 +265,7 @@ class Linker:
         entries = [self._entry(slug, group) for slug, group in sorted(grouped.items())]
         self.slugs = [e.slug for e in entries]
         self._build(entries)
+        self._index_questions(sorted(grouped.items()))
 
     # ------------------------------------------------------------------ index
 
@@ -252,13 +297,18 @@ class Linker:
         }
         df: Counter[str] = Counter()
         pseudo_tf: list[dict[str, float]] = []
+        head_tf: list[dict[str, float]] = []
         for entry in entries:
             tf: dict[str, float] = defaultdict(float)
+            head: dict[str, float] = defaultdict(float)
             for name, weight in FIELD_WEIGHTS.items():
                 norm = 1.0 - FIELD_B[name] + FIELD_B[name] * entry.lengths[name] / avg[name]
                 for term, count in entry.fields[name].items():
                     tf[term] += weight * count / norm
+                    if name != "body":
+                        head[term] += weight * count / norm
             pseudo_tf.append(tf)
+            head_tf.append(head)
             df.update(tf.keys())
         self._n = n
         self._idf: dict[str, float] = {t: self._idf_of(d) for t, d in df.items()}
@@ -267,9 +317,39 @@ class Linker:
         self._unseen_idf = self._idf_of(1)
         # postings: term -> [(doc index, saturated tf in 0..1)]
         self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        # The topic vocabulary: terms some explanation's title, tags, skills or questions use. A
+        # term only bodies use (主要, 发生, during) is the language around topics, not a topic.
+        self._topical: set[str] = {term for head in head_tf for term in head}
+        # A term only the body mentions (a word in passing, a name in a code sample) counts at most
+        # BODY_ONLY_CAP: what an explanation is about shows in its title, tags, skills and questions.
         for i, tf in enumerate(pseudo_tf):
+            head = head_tf[i]
             for term, value in tf.items():
-                self._postings[term].append((i, value / (value + K1)))
+                in_head = head.get(term, 0.0)
+                saturated = min(value / (value + K1), in_head / (in_head + K1) + BODY_ONLY_CAP)
+                self._postings[term].append((i, saturated))
+
+    def _index_questions(self, groups: list[tuple[str, list[ExplanationDoc]]]) -> None:
+        """Each listed question's terms, for the question-likeness of a query (see
+        :meth:`_question_likeness`): term -> [(question number, weight)], and each question's
+        explanation (by index) and total mass."""
+        self._question_doc: list[int] = []
+        self._question_mass: list[float] = []
+        self._question_postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for index, (_slug, group) in enumerate(groups):
+            for doc in group:
+                for question in doc.questions:
+                    terms: dict[str, float] = {}
+                    for term, weight in self.analyzer.terms(question):
+                        terms[term] = max(terms.get(term, 0.0), weight)
+                    mass = sum(w * self._idf.get(t, self._unseen_idf) for t, w in terms.items())
+                    if mass <= 0:
+                        continue
+                    number = len(self._question_doc)
+                    self._question_doc.append(index)
+                    self._question_mass.append(mass)
+                    for term, weight in terms.items():
+                        self._question_postings[term].append((number, weight))
 
     def _idf_of(self, df: int) -> float:
         return math.log(1.0 + (self._n - df + 0.5) / (df + 0.5))
@@ -282,28 +362,93 @@ class Linker:
 
     def scores(self, question: str) -> dict[str, float]:
         """Normalised lexical scores (0..1) of every explanation sharing a term with ``question``."""
-        acc, total = self._accumulate(question)
-        return {self.slugs[i]: min(MAX_LEXICAL_SCORE, value / total) for i, value in acc.items()}
+        return {self.slugs[i]: score for i, score in self._scored(question).items()}
 
-    def _accumulate(self, question: str) -> tuple[dict[int, float], float]:
-        """Each sharing explanation's (by index) score before normalising, and the query's total
-        term weight (empty and 0 when nothing can score)."""
+    def _query(self, question: str) -> dict[str, tuple[float, float]]:
+        """The query's terms: term -> (analyser weight, mass = weight x idf)."""
         query: dict[str, float] = {}
         for term, weight in self.analyzer.terms(question):
             query[term] = max(query.get(term, 0.0), weight)
-        if not query or not self._n:
-            return {}, 0.0
-        total = 0.0
-        acc: dict[int, float] = defaultdict(float)
+        spanning = self._spanning_bigrams(question)
+        out: dict[str, tuple[float, float]] = {}
         for term, qweight in query.items():
-            idf = self._idf.get(term, self._unseen_idf)
-            mass = qweight * idf
-            total += mass
+            idf = self._idf.get(term)
+            if idf is None:
+                # An unseen term weighs like the rarest seen one (what makes an off-topic question
+                # abstain), except a CJK pair that spans two words ("接特" of 连接特别多).
+                idf = self._unseen_idf * (UNSEEN_SPANNING_FACTOR if term in spanning else 1.0)
+            elif term not in self._topical:
+                idf *= PROSE_FACTOR
+            out[term] = (qweight, qweight * idf)
+        return out
+
+    def _spanning_bigrams(self, question: str) -> set[str]:
+        """Unseen CJK bigrams of ``question`` next to a seen one: with no word list, a pair no
+        explanation contains beside a pair some explanation does is most likely a word boundary
+        (连接|特别: 接特), while an unseen pair between unseen ones is an unknown word (秒杀)."""
+        spanning: set[str] = set()
+        for segment in self.analyzer.cjk_segments(question):
+            pairs = [segment[i:i + 2] for i in range(len(segment) - 1)]
+            for i, pair in enumerate(pairs):
+                if pair in self._idf:
+                    continue
+                if (i > 0 and pairs[i - 1] in self._idf) or (i + 1 < len(pairs) and pairs[i + 1] in self._idf):
+                    spanning.add(pair)
+        return spanning
+
+    def _scored(self, question: str) -> dict[int, float]:
+        """Each explanation's (by index) score in 0..1: how much of the query's term mass it
+        covers, raised towards how closely the query says one of its listed questions."""
+        if not self._n:
+            return {}
+        query = self._query(question)
+        total = sum(mass for _w, mass in query.values())
+        if total <= 0:
+            return {}
+        acc: dict[int, float] = defaultdict(float)
+        for term, (_w, mass) in query.items():
             for index, saturated in self._postings.get(term, ()):
                 acc[index] += mass * saturated
-        if total <= 0:
-            return {}, 0.0
-        return acc, total
+        likeness = self._question_likeness(query, total)
+        raw = {index: _combine(value / total, likeness.get(index, 0.0)) for index, value in acc.items()}
+        if not raw:
+            return {}
+        # How far an explanation stands out from the best other one: a question that several
+        # explanations answer about equally well ("What is a CUDA warp?" against every CUDA page)
+        # is no confident link to any of them; one that a single explanation answers clearly is.
+        first = second = 0.0
+        for score in raw.values():
+            if score > first:
+                first, second = score, first
+            elif score > second:
+                second = score
+        out = {}
+        for index, score in raw.items():
+            lead = score - (second if score >= first else first)
+            plausible = max(0.0, min(1.0, (score - DEFAULT_THRESHOLD) / (PLAUSIBLE - DEFAULT_THRESHOLD)))
+            adjusted = score + LEAD_WEIGHT * max(0.0, min(lead, LEAD_CAP) - LEAD_PAR) * plausible
+            adjusted *= 1.0 - AMBIGUITY_PENALTY * max(0.0, LEAD_PAR - lead) / LEAD_PAR
+            out[index] = max(0.0, min(MAX_LEXICAL_SCORE, adjusted))
+        return out
+
+    def _question_likeness(self, query: dict[str, tuple[float, float]], total: float) -> dict[int, float]:
+        """For each explanation (by index), the Dice overlap of the query's weighted terms with the
+        closest of its listed questions (1.0: the same terms)."""
+        shared: dict[int, float] = defaultdict(float)
+        for term, (qweight, mass) in query.items():
+            postings = self._question_postings.get(term)
+            if not postings:
+                continue
+            idf = mass / qweight
+            for number, weight in postings:
+                shared[number] += min(qweight, weight) * idf
+        best: dict[int, float] = {}
+        for number, value in shared.items():
+            dice = 2.0 * value / (total + self._question_mass[number])
+            index = self._question_doc[number]
+            if dice > best.get(index, 0.0):
+                best[index] = dice
+        return best
 
     def rank(self, question: str, limit: int = 5) -> list[Link]:
         """The best explanations for ``question``, best first, at most ``limit``.
@@ -318,10 +463,8 @@ class Linker:
         taken = {link.slug for link in links}
         # Only scores reaching the threshold can be linked (and the best of them is the best of
         # all when any does), so only those are sorted: not every explanation sharing a word.
-        acc, total = self._accumulate(question)
         lexical = []
-        for index, value in acc.items():
-            score = min(MAX_LEXICAL_SCORE, value / total)
+        for index, score in self._scored(question).items():
             if score >= self.threshold and self.slugs[index] not in taken:
                 lexical.append((score, self.slugs[index]))
         lexical.sort(key=lambda item: (-item[0], item[1]))
@@ -332,3 +475,8 @@ class Linker:
                     break
                 links.append(Link(slug, round(score, 4)))
         return links[:limit]
+
+
+def _combine(cover: float, likeness: float) -> float:
+    """One score from term coverage and question-likeness (both 0..1)."""
+    return cover + (1.0 - cover) * likeness ** LIKENESS_POWER
