@@ -69,6 +69,7 @@ def ends_with_question_mark(text: str) -> bool:
 # --- What a question opens with -------------------------------------------------------------------
 
 _ASKING_ZH = re.compile(
+    r"(?:[A-Za-z][\w+#./-]{0,14}\s{0,2}(?=写|实现|手写|手撕|解释|说说|讲讲|介绍|描述|设计|比较))?"
     r"(?:然后|接着|最后|之后|另外|再|又|还|先|紧接着)?(?:请(?:你|您)?|麻烦|能不能|可以)?(?:先)?"
     r"(?:解释|描述|说明|谈谈|介绍|比较|举例|列举|分析|设计|实现|写出|简述|阐述|讲讲|说说|回答|推导|给出|画出|"
     r"讲一下|讲下|说一下|说下|介绍一下|介绍下|聊一下|聊聊|谈一下|问了|问到|问|追问|又问|接着问|还问了|"
@@ -143,6 +144,8 @@ _DROP_EN = re.compile(
     r"^(?:do|can|should|will|must|may)\s+i\b|^am\s+i\b|^is\s+(?:there|the\s+(?:role|position|job|salary|team))\b|"
     r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b|how\s+did\s+you\s+(?:hear|find|learn)\s+about|"
     r"legally\s+authori[sz]ed|authori[sz]ation\s+to\s+work|gender|pronouns|ethnicity|\brace\b|veteran|"
+    r"^(?:can|could|do|does|did|are|is|will|has|have)\s+(?:the\s+candidates?|candidates|they)\b|"  # a rubric
+    r"^are\s+you\s+(?:prepared|ready)\b|^did\s+you\s+know\b|^by\s+(?-i:[A-Z])|"  # a promotion, a byline
     r"linkedin\s+profile|cover\s+letter|^why\s+(?-i:[A-Z][a-z]{2,30}(?:\s[A-Z][a-z]{2,30})?)\s{0,2}\?\s{0,2}\*?$)",
     re.IGNORECASE,
 )
@@ -151,17 +154,22 @@ _RHETORICAL_ZH = re.compile(
     r"为什么是我们|加入我们|福利|有疑问|有问题.{0,6}(?:联系|邮件|邮箱)|联系我们)"
 )
 _PROJECT_ONLY = re.compile(
+    r"(?:介绍|讲|说)(?:一下|下)?(?:这个|你的|该|那个)项目(?:是什么|是做什么的)?[,，]?(?:你在其中(?:做了|负责)(?:什么|哪些)(?:工作)?)?|"
     r"(?:聊|问|讲|介绍|深挖|挖)?(?:了)?(?:一下|下)?(?:简历|项目|实习|论文)(?:经历|经验)?"
     r"(?:[，,。、\s]{0,3}.{0,12}?(?:很细|深挖|细节|为主|半小时|\d{1,3}\s*(?:min|分钟)|全程|很多|一堆|比较久))?[。.!！]?",
     re.IGNORECASE,
 )
 _PROJECT_ONLY_EN = re.compile(
+    r"(?:describe|explain|present|introduce)\s+(?:my|your|the)\s+(?:[\w-]+\s+){0,4}(?:projects?|implementation|internships?|"
+    r"thesis|research|library)\b.{0,40}|what(?:'s|\s+is|\s+was)\s+the\s+challenge\s+in\s+(?:this|that|your|the)\s+project\??|"
     r"(?:talked|chatted|went)\s+(?:about|through|over)\s+(?:my|the)\s+(?:projects?|resume|cv|internships?|"
     r"background|experience)[^a-z]{0,3}(?:in\s+(?:detail|depth))?[.!]?|"
     r"(?:projects?|resume)\s+(?:deep\s+dive|discussion|walkthrough)[.!]?",
     re.IGNORECASE,
 )
-_TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.)\s{0,2}[:：]", re.IGNORECASE)
+_TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.|what\s+it\s+tests|why\s+(?:it|this)\s+matters|"
+                        r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析)\s{0,2}[:：]",
+                        re.IGNORECASE)
 _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
 #: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
@@ -337,7 +345,8 @@ def question_text(line: str) -> str | None:
 
 _SPLIT = re.compile(r"[；;]|(?<=[？?])\s{0,3}(?=\S)")
 _SEMICOLON = re.compile(r"[；;]")
-_FOLLOW_UP = re.compile(r"(?:then|and|also|what\s+if|how\s+about|follow[- ]?up|再|然后|如果|那|追问)\b|(?:再|然后|如果|那么|追问)",
+_FOLLOW_UP = re.compile(r"(?:then|and|also|what\s+if|how\s+about|follow[- ]?up|discuss|analy[sz]e|extend|justify|"
+                        r"再|然后|如果|那|追问)\b|(?:再|然后|如果|那么|追问)",
                         re.IGNORECASE)
 _INLINE_ENUM = re.compile(r"(?:(?<=[\s：:，,。；;])|^)(?:\d{1,2}\s?[)）、]|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s{0,2}")
 
@@ -370,4 +379,6 @@ def split_questions(line: str) -> list[str]:
     parts = [p for p in parts if p]
     if len(parts) < 2 or any(len(p) < _MIN_CHARS for p in parts):
         return [line]
+    if body != line.strip() and not all(judge_line(p).asks for p in parts):
+        return [line]  # a listed item whose parts do not each ask is one question ("A;一些容器的特点;…")
     return parts

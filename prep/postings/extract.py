@@ -34,6 +34,7 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, LOCATION_SECTIONS, ROUND_KIND, heading_key
+from .employer import document_employer
 from .identity import find_identity
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
@@ -183,6 +184,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     if not report and lines and lines[0].startswith("#") and not blocks[0].lines:
         header = [lines[0].lstrip("# ")]  # a Markdown document's title heading
     company, title, location = find_identity(header, kept, location_lines, report)
+    if report or listing:  # a report names its employer in the text, not always in its header
+        company = document_employer(lines, company)
     return ExtractionResult(
         company=company,
         title=title,

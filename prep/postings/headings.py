@@ -31,7 +31,8 @@ About us|About the team|About the company|Overview|Role overview|Position overvi
 Skills|Tech stack|Technical skills|Technologies|Our stack|Benefits|Perks|What we offer|Compensation|Salary
 Location|Work location|Application tips|How to apply|Equal opportunity|EEO statement|Why join us|Why us
 What's in it for you|What we offer you|Why work with us|Why you'll love working here|Life at the company
-Our team|The team|Who we are|Pay range|Base pay range|Additional information"""
+Our team|The team|Who we are|Pay range|Base pay range|Additional information
+Timing|Timeline|时间线|时间轴|面试时间线|投递时间线|Offer Letter|Next Step|Next steps|TL;DR"""
 LOCATION_SECTIONS = {"工作地点", "工作城市", "办公地点", "location", "worklocation"}
 _INTERVIEW_HEADINGS = re.compile(
     r"(?:常见|高频|典型|可能的?|模拟|参考|经典|推荐|热门|技术|历年)?面试(?:指南|指导|题|题目|问题|准备|真题|题库|"

@@ -20,7 +20,9 @@ REPORT_TITLE = re.compile(
 )
 _REPORT_MARKERS = re.compile(
     r".{0,40}?(?:面试官|问了|问到|手撕|反问|(?<![a-z])oc(?![a-z])|i\s+interviewed|i\s+applied|interviewer|they\s+asked|the\s+interviewer|"
-    r"asked\s+me|got\s+the\s+offer|got\s+rejected)",
+    r"asked\s+me|got\s+the\s+offer|got\s+rejected)"
+    r"|.{0,200}?\b(?:i\s+was\s+(?:also\s+)?asked|(?:the|my|first|second|final)\s+interviewer\s+(?:asked|started|discussed)|"
+    r"interview\s+round\s+was|my\s+(?:first|second|third|final)\s+(?:interview|round))",
     re.IGNORECASE,
 )
 

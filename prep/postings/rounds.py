@@ -29,8 +29,12 @@ _ROUND_TAIL_META = re.compile(  # "（60min）", "- 45 分钟", "(video, 2 inter
     re.IGNORECASE,
 )
 #: The 反问 part of a round (the candidate's own questions: never interview questions).
-REVERSE = re.compile(r"(?:反问(?:环节)?|我的问题|questions?\s+i\s+asked|my\s+questions|reverse\s+q(?:&|and)?a)"
-                     r"\s{0,2}[:：]?", re.IGNORECASE)
+REVERSE = re.compile(r"(?:>\s{0,2})?(?:反问(?:环节)?|我的问题|我(?:提问|问面试官|问的问题)|提问环节|questions?\s+i\s+asked|"
+                     r"my\s+questions|reverse\s+q(?:&|and)?a|(?:q\s?&\s?a|qa)\b)\s{0,2}[:：]?", re.IGNORECASE)
+#: "> 面试官(公司老大)提问:", "面试官提问：", "Interviewer's questions:": the interviewer's questions follow
+#: (an HR interviewer's are about the candidate, not to drill: ``hr`` in the label).
+ASKER_LABEL = re.compile(r"(?:>\s{0,2})?(?:面试官|interviewer'?s?)(?P<who>[^:：]{0,60}?)\s{0,2}(?:提问|问题|问|questions?)"
+                         r"\s{0,2}[:：]\s{0,2}", re.IGNORECASE)
 _ROUND_SEPARATORS = (":", "：", "-", "—", "–")
 _LABEL_CLOSERS = "】]」』*_"
 # Decoration around a round label: "————一面（60min）————", "📍一面", "=== Round 2 ===", "🔥 二面".

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .asking import CJK, judge_line, strip_list_marker
 from .headings import GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading
-from .rounds import REVERSE, round_line
+from .rounds import ASKER_LABEL, REVERSE, round_line
 
 
 #: A line that opens a forum thread's comments ("87 Comments", "Sort by: Best", "12 条回复",
@@ -48,6 +48,11 @@ _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORE
 #: The rest of a round line that states its problem ("Coding 1 - LRU cache with O(1) get and put"):
 #: an acronym, a call or a figure, unlike "Round 1 - Hiring manager (45 min)".
 _NAMES_A_PROBLEM = re.compile(r"[A-Z]{2,}|\w\(\w|[A-Za-z]\d|\d[A-Za-z]|[\u4e00-\u9fff]{2,}.{0,20}(?:实现|算法|设计|问题)")
+
+
+#: The rest of a round line that names the round ("AI/ML Round (60 mins)", "C/C++/Python Round"), not a problem.
+_NAMES_A_ROUND = re.compile(r"[^:：?？]{1,40}\b(?:round|interview|screen|面)\s{0,2}(?:[(（][^()（）]{0,30}[)）])?\s{0,2}$",
+                            re.IGNORECASE)
 
 
 @dataclass
@@ -100,11 +105,21 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             current_round, rest = round_
             blocks.append(Block(current_round, ROUND_KIND, current_round))
             # "Round 1 - Hiring manager (45 min)": a description of the round, not a question
-            if rest and (len(rest) > 40 or judge_line(rest).asks or _NAMES_A_PROBLEM.search(rest)):
+            if rest and not _NAMES_A_ROUND.match(rest) and (
+                    len(rest) > 40 or judge_line(rest).asks or _NAMES_A_PROBLEM.search(rest)):
                 blocks[-1].lines.append(rest)
             continue
         if noise:
             continue
+        if line.startswith(">") and len(line) <= 80 and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
+            asker = ASKER_LABEL.fullmatch(line)  # "> 面试官提问:" / "> 我提问:" over the lines that follow
+            if asker or REVERSE.fullmatch(line):
+                hr = bool(asker and re.search(r"(?<![a-z])hr(?![a-z])", asker["who"], re.IGNORECASE))
+                kind = blocks[-1].kind if blocks[-1].kind in (ROUND_KIND, INTERVIEW) else INTERVIEW
+                blocks.append(Block(line.lstrip("> ").rstrip(HEADING_TRAILERS), kind, blocks[-1].round,
+                                    reverse=hr or not asker))
+                recognised = True
+                continue
         generic = generic_heading(line)
         if generic and len(blocks) == 1 and not blocks[0].lines:
             blocks[0].lines.append(generic)  # "【Job title】" or "## Title" opening the page: the header
