@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .identity import KNOWN_COMPANIES
+from .identity import KNOWN_COMPANIES, looks_like_role
 from .names import SHORT_NAMES
 
 #: Lines read for names (a report names its employer early and often).
@@ -79,7 +79,7 @@ def title_employer(title_lines: Sequence[str]) -> str | None:
     """An employer a report's title names before the report words ("2024 文远知行暑期实习面试")."""
     for line in title_lines:
         match = _TITLE_NAME.search(line[:120])
-        if match and not _NOT_A_NAME.fullmatch(match["n"]):
+        if match and not _NOT_A_NAME.fullmatch(match["n"]) and not looks_like_role(match["n"]):
             return match["n"]
     return None
 

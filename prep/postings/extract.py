@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import question_kind, question_text, strip_list_marker
-from .headings import FURNITURE, LOCATION_SECTIONS, ROUND_KIND, heading_key
+from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
 from .employer import document_employer
 from .identity import find_identity
 from .inline_lists import split_line
@@ -140,7 +140,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         if fence or line.startswith(("```", "~~~")):
             fence = "" if fence and line.startswith(fence) else fence or line[:3]
             continue  # code: never a question (its words still count for nothing)
-        if not line:
+        if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
             item_indent = -1
             continue
         if len(line) <= 20 and line.casefold() in FURNITURE:
@@ -174,8 +174,10 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         if heading_key(block.name) in LOCATION_SECTIONS:
             location_lines.extend(strip_list_marker(line) for line in block.lines)
         weight = SKILL_WEIGHTS.get(block.kind, 1.0)
-        if block.lines:
-            for skill_name in _mentions(taxonomy, "\n".join(block.lines)):
+        named = [block.name] if block.name and block.kind in (GENERIC, ROUND_KIND, INTERVIEW) else []
+        named += block.notes  # a heading of its own ("C++", "Golang", "C/C++/Python Round") names skills too
+        if block.lines or named:
+            for skill_name in _mentions(taxonomy, "\n".join([*named, *block.lines])):
                 weights[skill_name] = weights.get(skill_name, 0.0) + weight
     for skill_name in _mentions(taxonomy, "\n".join(tail)):
         weights[skill_name] = weights.get(skill_name, 0.0) + 1.0
@@ -201,6 +203,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     )
 
 
+_MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")
 _CJK_END = re.compile(r"[\u4e00-\u9fff，、（]")
 _TERMINAL = tuple(".?!。？！:：;；")
 #: A joined item stays a line a person could write; longer, it is prose.

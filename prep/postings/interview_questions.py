@@ -72,13 +72,32 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
         in_round = kind == ROUND_KIND or (report and kind in (INTERVIEW, GENERIC, "header"))
         hinted = kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None
         section = block.name or (block.round or "")
+        last_key: str | None = None  # the question a "追问:" line follows up
+        introduced = False  # after "the discussion escalated to:" / "聊了这些：" the items are what was asked
         for index, line in enumerate(block.lines):
             if len(found) >= MAX_QUESTIONS:
                 rest = block.lines[index:]
                 truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
                 break
+            if line.startswith(">") and _QUOTED_TASK.match(line):
+                line = line.lstrip("> \t")  # "> 输入一个 M×N 的矩阵，输出…": the task, quoted
             if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line):
                 continue
+            listed = strip_list_marker(line) != line.strip()
+            follow_up = _FOLLOW_UP_LINE.match(strip_list_marker(line))
+            if follow_up and last_key is not None and last_key == next(reversed(found), None):
+                text, sec, round_, conf = found.pop(last_key)  # "追问：为什么…" belongs to the question before
+                text = f"{text} {strip_list_marker(line)}"
+                last_key = text.casefold()
+                found[last_key] = (text, sec, round_, conf)
+                continue
+            if introduced and listed and (report or listing or kind == INTERVIEW):
+                judgement = judge_line(line)
+                if judgement.dropped is None and len(judgement.text) <= 150 and not _ADVISING.match(judgement.text):
+                    last_key = judgement.text.casefold()
+                    found.setdefault(last_key, (judgement.text, section, block.round, 0.6))
+                    continue
+            introduced = not listed and line.endswith((":", "：")) and bool(_INTRODUCES.search(line[-120:]))
             if kind == "header" and report and len(line) <= 60 and _REPORT_TITLE.match(line):
                 continue  # the report's own title ("… 面试记录，顺便吐槽一下流程")
             if report and is_prose(line):
@@ -86,7 +105,8 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                     if how == "topic" and not in_round:
                         continue
                     confidence = {"cue": 0.7, "asks": 0.75, "topic": 0.55}[how]
-                    found.setdefault(text.casefold(), (text, section, block.round, confidence))
+                    last_key = text.casefold()
+                    found.setdefault(last_key, (text, section, block.round, confidence))
                 continue
             for part in split_questions(line):
                 judgement = judge_line(part)
@@ -112,10 +132,20 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                     continue
                 if len(judgement.text) > 150:
                     confidence -= 0.2
-                found.setdefault(judgement.text.casefold(),
-                                 (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
+                last_key = judgement.text.casefold()
+                found.setdefault(last_key, (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
     return list(found.values())[:MAX_QUESTIONS], truncated
 
+
+#: A quoted line that states a task ("> 输入一个 M×N 的矩阵，输出…", "> Given an array …"): the problem as given.
+_QUOTED_TASK = re.compile(r">\s{0,3}(?:输入|给定|给你|给出|实现|编写|写一个|设计一个|求|"
+                          r"(?:given|implement|write|design|return|find|compute)\b)", re.IGNORECASE)
+#: A line that follows up the question before it ("追问：为什么…"). (An English "Follow-up:" line
+#: stays a question of its own, as reports in English list them.)
+_FOLLOW_UP_LINE = re.compile(r"(?:面试官)?(?:又|还)?追问(?:了)?\s{0,2}[:：]")
+#: A line that says the items under it are what was asked or discussed.
+_INTRODUCES = re.compile(r"discuss|escalat|asked|questions?|topics?|covered|went\s+(?:into|over)|聊了|问了|考了|问到|包括|如下|涉及",
+                         re.IGNORECASE)
 
 #: Lines that are never questions: the candidate's answers (答：…, A: …, 我答的：…), what the
 #: candidate did (写了…, 答了…), code (``int f(...) {``, ``return k;``), Markdown link lines

@@ -49,7 +49,7 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
 
 #: Lines examined for :func:`is_question_list` (bounded work on a pathological paste).
 _LIST_SCAN_LINES = 400
-_ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|answer|a)\s{0,2}[:：]", re.IGNORECASE)
+_ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|answer|a)\s{0,2}(?:[:：]|$)", re.IGNORECASE)
 _POSTING_KINDS = ("required", "responsibilities", "nice")
 #: The document is about interviews: it says so, or narrates one.
 _INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我)|追问|interview|"
@@ -73,7 +73,7 @@ def is_question_list(blocks: list[Block]) -> bool:
     if any(b.kind in _POSTING_KINDS for b in blocks):
         return False
     lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse
-             for line in b.lines][:_LIST_SCAN_LINES]
+             for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
     title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
     names = [b.name for b in blocks if b.name]
     if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(

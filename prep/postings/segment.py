@@ -64,6 +64,7 @@ class Block:
     round: str | None
     lines: list[str] = field(default_factory=list)
     reverse: bool = False  # inside a round's 反问 part
+    notes: list[str] = field(default_factory=list)  # text that names skills but asks nothing ("C/C++/Python Round")
 
 
 def segment(lines: list[str]) -> tuple[list[Block], bool]:
@@ -108,6 +109,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             if rest and not _NAMES_A_ROUND.match(rest) and (
                     len(rest) > 40 or judge_line(rest).asks or _NAMES_A_PROBLEM.search(rest)):
                 blocks[-1].lines.append(rest)
+            elif rest:
+                blocks[-1].notes.append(rest)
             continue
         if noise:
             continue
