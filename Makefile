@@ -39,9 +39,9 @@ run: install
 	@echo "prep: open http://$(HOST):$(PORT)/"
 	$(BIN)/prep serve --host $(HOST) --port $(PORT)
 
-# The whole suite on every core (pytest-xdist; a file's tests stay on one worker), with pip-audit
+# The whole suite on every core (pytest-xdist; the tests that share Redis on one worker), with pip-audit
 # (a warning only) running alongside.
-PYTEST_ARGS ?= -n auto --dist loadfile
+PYTEST_ARGS ?= -n auto --dist loadgroup
 
 test: install-test browser
 	@mkdir -p test-artifacts
@@ -55,7 +55,7 @@ test: install-test browser
 BASE ?= main
 
 test-fast: install-test
-	$(BIN)/python -m pytest -n auto --dist loadfile -m "not postgres and not browser" \
+	$(BIN)/python -m pytest -n auto --dist loadgroup -m "not postgres and not browser" \
 	  $$($(BIN)/python scripts/touched_tests.py $(BASE))
 
 clean:

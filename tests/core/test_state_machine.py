@@ -5,7 +5,7 @@ at boundary times. After every step: no 5xx from any request, the sweep never ab
 a candidate reads answer, and every acknowledged rating is stored (a user's review log only
 grows, by exactly one per acknowledged rating).
 
-The examples are derandomised (the same on every CI run) and the password hash is made cheap
+The examples are seeded (the same on every CI run, in four shards that can run side by side) and the password hash is made cheap
 for this module only, so that thousands of examples fit in a CI run.
 """
 from __future__ import annotations
@@ -15,17 +15,19 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, seed, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import (Bundle, RuleBasedStateMachine, initialize, invariant, rule,
+                                 run_state_machine_as_test)
 from sqlalchemy import func, select, text
 
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from tests.support.app import PASSWORD, make_app
 
-#: Examples per CI run (each a sequence of up to STEPS steps).
+#: Examples per CI run (each a sequence of up to STEPS steps), in SHARDS tests of a seed each.
 EXAMPLES = int(__import__("os").environ.get("PREP_MACHINE_EXAMPLES", "2000"))
+SHARDS = 4
 STEPS = 6
 _ids = itertools.count(1)
 STATS = {"examples": 0, "accounts": 0, "acknowledged": 0}
@@ -242,13 +244,18 @@ class PrepMachine(RuleBasedStateMachine):
         STATS["acknowledged"] += sum(a.acknowledged for a in getattr(self, "_accounts_seen", ()))
 
 
-def test_state_machine(machine_app) -> None:
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_state_machine(machine_app, shard: int) -> None:
+    """One shard of the examples: shards differ by seed, so the workers of a parallel run share the
+    work; each shard is the same on every run."""
     PrepMachine.app = machine_app
+    STATS.update(examples=0, accounts=0, acknowledged=0)
+    examples = EXAMPLES // SHARDS
+    machine = seed(shard)(type(f"PrepMachineShard{shard}", (PrepMachine,), {}))
     with machine_app.app_context():
-        run = PrepMachine.TestCase
-        run.settings = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True,
-                                database=None, suppress_health_check=list(HealthCheck))
-        run().runTest()
+        run_state_machine_as_test(machine, settings=settings(
+            max_examples=examples, stateful_step_count=STEPS, deadline=None, database=None,
+            suppress_health_check=list(HealthCheck)))
     print(STATS)
     # The machine did real work: accounts were made and ratings acknowledged and stored.
-    assert STATS["accounts"] > EXAMPLES // 4 and STATS["acknowledged"] > EXAMPLES // 20, STATS
+    assert STATS["accounts"] > examples // 4 and STATS["acknowledged"] > examples // 20, STATS
