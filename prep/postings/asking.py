@@ -32,6 +32,7 @@ _LIST_MARKER = re.compile(
     r")"
 )
 _BOLD = re.compile(r"(\*\*|__)(.{1,400})\1")
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]]{1,200})\]\([^()\s]{1,300}\)")
 
 
 def strip_list_marker(line: str) -> str:
@@ -70,8 +71,9 @@ def ends_with_question_mark(text: str) -> bool:
 
 _ASKING_ZH = re.compile(
     r"(?:[A-Za-z][\w+#./-]{0,14}\s{0,2}(?=写|实现|手写|手撕|解释|说说|讲讲|介绍|描述|设计|比较))?"
-    r"(?:然后|接着|最后|之后|另外|再|又|还|先|紧接着)?(?:请(?:你|您)?|麻烦|能不能|可以)?(?:先)?"
+    r"(?:然后|接着|最后|之后|另外|再|又|还|先|紧接着)?(?:请(?:你|您)?|麻烦|能不能|可以)?(?:先)?(?:简要|简单|详细|具体|大概|大致)?"
     r"(?:解释|描述|说明|谈谈|介绍|比较|举例|列举|分析|设计|实现|写出|简述|阐述|讲讲|说说|回答|推导|给出|画出|"
+    r"说一个|讲一个|举一个|举个|给定|给你|输入一个|试着|"
     r"讲一下|讲下|说一下|说下|介绍一下|介绍下|聊一下|聊聊|谈一下|问了|问到|问|追问|又问|接着问|还问了|"
     r"手撕|手写|写一个|写个|写一下|实现一个|实现一下|设计一个|设计一下|"
     r"如何|怎样|怎么|什么是|什么叫|为什么|为何|论述|概述|区别|对比|能否|是否|哪些|有哪些|有没有|"
@@ -81,7 +83,7 @@ _ASKING_EN = re.compile(
     r"(?:(?:so|then|and|also|next|finally|q)[,:]?\s{1,3})?"
     r"(?:explain|how|what|what's|when|why|where|which|who|whom|whose|is|are|does|do|did|can|could|would|should|"
     r"will|has|have|describe|compare|contrast|discuss|design|implement|write|code|define|outline|suppose|"
-    r"imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|optimi[sz]e|analy[sz]e|calculate|"
+    r"imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|optimi[sz]e|analy[sz]e|calculate|provide|prove|"
     r"compute|reverse|find|given|build|walk\s+(?:us|me)\s+through|tell\s+(?:us|me)|talk\s+(?:us\s+|me\s+)?"
     r"(?:about|through)|give\s+(?:an?\s+)?examples?|in\s+what\s+way|they\s+asked|asked\s+(?:about|me|to|how|"
     r"what|why|for)|he\s+asked|she\s+asked|interviewer\s+asked|we\s+discussed|deep\s+dive|dove\s+into|"
@@ -233,7 +235,7 @@ class LineJudgement:
 
 def clean_question(line: str) -> str:
     """The question of a line: list markers, a trailing answer note and colons removed."""
-    text = strip_list_marker(line)
+    text = strip_list_marker(_MARKDOWN_LINK.sub(r"\1", line) if "](" in line else line)
     narrative = _NARRATIVE_PREFIX.match(text)
     if narrative and len(text) - narrative.end() >= 4:  # "然后让我写个题，实现一个…" → "实现一个…"
         text = text[narrative.end():]
@@ -257,6 +259,9 @@ def judge_line(line: str) -> LineJudgement:
     if len(text) < _MIN_CHARS:
         dropped = "short"
     elif len(text) > MAX_QUESTION_CHARS:
+        first = _FIRST_SENTENCE.match(text)  # "Implement a kernel for C = A·B in CUDA. Specify: 1) …"
+        if first and 12 <= len(first.group()) <= MAX_QUESTION_CHARS and _ASKING_EN.match(first.group()):
+            return judge_line(first.group())
         dropped = "long"
     elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
@@ -268,7 +273,7 @@ def judge_line(line: str) -> LineJudgement:
         return LineJudgement(text, False, False, False, dropped)
     mark = ends_with_question_mark(text) or _asks_then_explains(text)
     verb = bool(task) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
-        not mark and _asks_without_mark_zh(probe))
+        not mark and _asks_without_mark_zh(probe)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
         dash = _LABEL_DASH.search(text, 0, 28)
@@ -293,7 +298,8 @@ _ASKER_IS_I = re.compile(r".{0,40}?\b(?:do|did|does|can|could|should|will|would|
                          r"didn't|don't|doesn't|can't|won't|wasn't|haven't)\s+i\b(?!/)",
                          re.IGNORECASE)
 # A question mark, then a short clause that explains it ("…的特点嘛?比如它们的应用场景。").
-_EXPLAINS = re.compile(r"\s{0,2}(?:比如|例如|譬如|即|就是说|也就是|像|e\.g\.|i\.e\.|for\s+example|such\s+as|like)", re.IGNORECASE)
+_EXPLAINS = re.compile(r"\s{0,2}(?:比如|例如|譬如|即|就是说|也就是|像|考虑|假设|假如|e\.g\.|i\.e\.|for\s+example|such\s+as|like|"
+                       r"assume|consider|given)", re.IGNORECASE)
 _MAX_EXPLANATION = 60
 # A note in brackets after a question: the candidate's answer ("智能指针有哪些(auto_ptr, unique_ptr)",
 # "(they use 128-bit loads)", "(我答了…)"), when the question before it is complete.
@@ -311,9 +317,19 @@ def _without_answer_note(text: str) -> str:
     head = text[:start].rstrip()
     if len(head) < 4:
         return text
-    if _NOTE_BY_CANDIDATE.match(note["note"].strip()) or _COMPLETE_ZH.match(head.translate(_TRADITIONAL)[-40:]):
+    content = note["note"].strip()
+    if _NOTE_BY_CANDIDATE.match(content) or _COMPLETE_ZH.match(head.translate(_TRADITIONAL)[-40:]):
         return head
+    if head.endswith(("?", "？")) and (_ENUMERATION.search(content) or _GUESS.match(content)):
+        return head  # "…卡在哪些指标上?(FLOPS、显存带宽、PCIe 带宽等等)", "…了解哪些？（可能和RAG相关）"
     return text
+
+
+# "用了这么久python，试着手写一个python的装饰器": a clause that tells the candidate to do something.
+_LATER_IMPERATIVE = re.compile(r"[，,]\s{0,2}(?:请|那)?(?:试着|手写|手撕|写一个|写个|实现一个|设计一个|说说|讲讲|谈谈|解释一下|介绍一下)(?!了)")
+_FIRST_SENTENCE = re.compile(r".{12,300}?[.?!](?=\s)")
+_ENUMERATION = re.compile(r"[^、,，]{1,40}[、,，][^、,，]{1,40}[、,，]|等等|\betc\b")
+_GUESS = re.compile(r"可能|应该|大概|好像|估计|感觉|猜|maybe|probably|i\s+think", re.IGNORECASE)
 
 
 def _asks_then_explains(text: str) -> bool:

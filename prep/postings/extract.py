@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
-from .asking import question_kind, question_text, strip_list_marker
+from .asking import judge_line, question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
 from .employer import document_employer
 from .identity import find_identity
@@ -152,6 +152,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
                 lines[-1] = lines[-1] + joiner + line
                 continue
             parts = split_line(line)  # "…1. A?2. B?3. C?" and "Q 答：A" as their author's lines
+            if item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line:
+                lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
             lines.extend(parts)
             item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
         else:
@@ -216,6 +218,14 @@ def _continues(previous: str, line: str) -> bool:
     """Whether ``line`` (indented deeper than the list item ``previous``) is that item wrapped."""
     return (len(previous) >= _MIN_WRAPPED_CHARS and not previous.endswith(_TERMINAL) and strip_list_marker(line) == line
             and len(previous) + len(line) < _MAX_JOINED_CHARS)
+
+
+def _as_group_label(line: str) -> str:
+    """A list item with items nested under it: a label of the group ("- Questions", "- OS",
+    "- DL projects") unless it asks itself ("- 情境題:", "- How does X work?" keep their words)."""
+    if line.endswith((":", "：", "?", "？")) or judge_line(line).asks or len(line) > 60:
+        return line
+    return line + "："
 
 
 def _mentions(taxonomy: Taxonomy, text: str) -> list[str]:

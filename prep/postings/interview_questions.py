@@ -168,8 +168,11 @@ _NOT_A_QUESTION_LINE = re.compile(
     re.IGNORECASE,
 )
 
-_TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|原理|实现|机制|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
-                        r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构)")
+_TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|原理|实现|机制|机理|特性|冲突|策略|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
+                        r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构|函数|指针|容器|迭代器|模板|多态|继承|死锁|事务|索引|堆|栈|队列|"
+                        r"(?i:\b(?:memory|thread|kernel|cache|latency|bandwidth|throughput|pointer|compiler|parallel|function|virtual|"
+                        r"linked\s+list|tree|heap|queue|stack|array|hash|lock|mutex|semaphore|process|system\s+call|syscall|"
+                        r"polymorphism|inheritance|template|reference|page|paging|TLB|interrupt|scheduler|socket)s?\b))")
 
 
 _ADVISING = re.compile(r"建议|推荐|阅读|关注|复习|准备|了解一下|注意|熟悉|掌握|recommend|suggest|read|review|prepare|"
