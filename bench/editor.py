@@ -1,4 +1,4 @@
-"""The browser editor on a large pack (issue 19 item 5): live preview and save of an edit,
+"""The browser editor on a large pack: live preview and save of an edit,
 checked against the explanations in the database (four short columns), not by re-reading and
 re-checking every file. Medians over repeated runs, in milliseconds, with SQL statement counts."""
 from __future__ import annotations

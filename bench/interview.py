@@ -1,4 +1,4 @@
-"""Interview mode against simulated learners (issue 17): the table of docs/interview-mode.md.
+"""Interview mode against simulated learners: the table of docs/interview-mode.md.
 
 ```
 .venv/bin/python -m bench.interview                 # the whole table, Markdown on stdout
@@ -99,7 +99,7 @@ def seeds_table(by_seed: dict[int, list[simulate.Cell]], target: float) -> str:
 
 
 def _fails(mode: simulate.Cell, cram: simulate.Cell | None, target: float) -> bool:
-    """The check of issue 17 on one interview cell: the target reached (within 0.03) with no more
+    """The interview check on one cell: the target reached (within 0.03) with no more
     answers than cram when the day-0 plan was on track, else recalled within 0.03 of what it said."""
     if mode.on_track:
         return mode.recalled < target - 0.03 or (cram is not None and mode.reviews > cram.reviews)
@@ -188,7 +188,7 @@ def _main_seeds(args: argparse.Namespace, seeds: list[int], started: float) -> i
 
 
 def failed_verdicts(text: str) -> int:
-    """Rows of a table whose verdict fails the check of issue 17."""
+    """Rows of a table whose verdict fails the interview check."""
     return sum(("MISSED" in row or "MORE reviews" in row or "off by" in row) for row in text.splitlines())
 
 

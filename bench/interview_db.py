@@ -1,4 +1,4 @@
-"""Interview mode through the app's own code path, on SQLite and PostgreSQL (issue 17, item 6).
+"""Interview mode through the app's own code path, on SQLite and PostgreSQL.
 
 :mod:`bench.interview` runs the pure planner against the simulated learner. This runs the same
 learner through what a candidate's browser drives: an account (with the parameters prep's

@@ -65,7 +65,7 @@ def profile(kind: str, scale: float, requests: int) -> str:
             card[1] += 1
             return r
 
-        # The floor first: each request's "ms each" reads against it (issue 20's ratios).
+        # The floor first: each request's "ms each" reads against it.
         requests_by_name = {"GET /healthz": lambda: client.get("/healthz"), "GET /drill": lambda: client.get("/drill"),
                             "GET /drill/batch.json?n=5": lambda: client.get("/drill/batch.json?n=5"),
                             "POST /drill/rate": rate}

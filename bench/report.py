@@ -13,7 +13,7 @@ TARGETS = [
     ("unchanged-content re-sync < 0.5 s", "resync_s", "<", 0.5, " s"),
     ("editor preview < 100 ms (1,000 explanations)", "editor_preview_ms", "<", 100.0, " ms"),
     ("editor save < 100 ms (1,000 explanations)", "editor_save_ms", "<", 100.0, " ms"),
-    # issue 20: server CPU as multiples of the trivial endpoint's (same run), p99 at half capacity
+    # server CPU as multiples of the trivial endpoint's (same run), p99 at half capacity
     ("drill page server CPU ≤ 4× the trivial endpoint's", "next_cpu_x_floor", "<=", 4.0, "×"),
     ("rating server CPU ≤ 2× the trivial endpoint's", "rating_cpu_x_floor", "<=", 2.0, "×"),
     ("card-batch JSON server CPU ≤ 2× the trivial endpoint's", "batch_cpu_x_floor", "<=", 2.0, "×"),

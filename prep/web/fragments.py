@@ -1,4 +1,4 @@
-"""Rendered template fragments kept per app and language (issue 20: the card-batch JSON renders
+"""Rendered template fragments kept per app and language (the card-batch JSON renders
 the same answer and card-kind HTML for a card on every batch that lists it again).
 
 :func:`render_cached` renders a template once per ``key``; the caller's key must name everything

@@ -1,4 +1,4 @@
-"""postings: stored job postings and the questions each one asks (issue 3)
+"""postings: stored job postings and the questions each one asks
 
 Revision ID: 0002_postings
 Revises: 0001_core

@@ -1,4 +1,4 @@
-"""reminders: settings, the once-per-local-day claim log, attempts, in-app notifications (issue 5)
+"""reminders: settings, the once-per-local-day claim log, attempts, in-app notifications
 
 Revision ID: 0003_reminders
 Revises: 0002_postings

@@ -1,4 +1,4 @@
-"""optimization_runs: fitted FSRS parameters with before/after metrics, for rollback (issue 6)
+"""optimization_runs: fitted FSRS parameters with before/after metrics, for rollback
 
 Revision ID: 0004_optimization_runs
 Revises: 0003_reminders

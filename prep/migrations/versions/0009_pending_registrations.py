@@ -1,4 +1,4 @@
-"""pending_registrations: a registration waits for its emailed link (issue 16 item 7)
+"""pending_registrations: a registration waits for its emailed link
 
 Revision ID: 0009_pending_registrations
 Revises: 0008_bank_decisions

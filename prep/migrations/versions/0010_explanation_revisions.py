@@ -1,4 +1,4 @@
-"""explanation_revisions: every explanation keeps its revisions; the current text is revision 1 (issue 19)
+"""explanation_revisions: every explanation keeps its revisions; the current text is revision 1
 
 Revision ID: 0010_explanation_revisions
 Revises: 0009_pending_registrations

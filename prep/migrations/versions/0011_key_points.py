@@ -1,5 +1,5 @@
 """key points: explanations.key_points (the drill's self-grading checklist) and
-review_logs.key_points_ticked (the points ticked for a rating) (issue 18 item 4)
+review_logs.key_points_ticked (the points ticked for a rating)
 
 Revision ID: 0011_key_points
 Revises: 0009_pending_registrations

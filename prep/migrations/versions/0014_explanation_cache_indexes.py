@@ -1,4 +1,4 @@
-"""explanations: indexes for the linker's and the merge candidates' cache checks (issue 20)
+"""explanations: indexes for the linker's and the merge candidates' cache checks
 
 Each posting import checks whether the explanations changed (count, newest update, highest id of
 the live ones; count and newest update of all). Without an index that reads every row (each with
