@@ -184,7 +184,7 @@ def test_limit_settings(text, expected):
     assert parse_limit(text) == expected
 
 
-# ---- Redis (issue 16 item 7): with PREP_REDIS_URL set, the counters live in Redis (INCR with
+# ---- Redis: with PREP_REDIS_URL set, the counters live in Redis (INCR with
 # an expiry, one script, atomic); without an answer from Redis they fall back to the database.
 
 REDIS_DB = 11  # test_rate_limit_workers uses 13; keys here are unique per test and expire

@@ -161,7 +161,7 @@ def _forged_remember(app, payload: str) -> str:
 
 
 def test_remember_token_carries_its_issue_time_and_expires_with_the_session(app, client, make_user):
-    """Issue 16 item 7: the remember token itself carries the login time, so no other cookie can
+    """The remember token itself carries the login time, so no other cookie can
     extend it. A token issued 15 days ago (absolute lifetime 14) or a token with no time restores
     nothing, even beside a fresh ``remember_since`` cookie taken from the attacker's own login."""
     victim, attacker = make_user(), make_user()

@@ -1,4 +1,4 @@
-"""Rules of the codebase that a grep can check: one clock in prep/ (issue 22 item 2), and tests
+"""Rules of the codebase that a grep can check: one clock in prep/, and tests
 that share code through tests/support/ only, never by importing one another (item 6)."""
 from __future__ import annotations
 

@@ -173,7 +173,7 @@ def test_form_errors_are_translated(client, make_user):
     page = client.post("/register", data={"email": ""}, headers=ZH).get_data(as_text=True)
     assert "该字段是必填字段。" in page  # WTForms' own messages, from its Chinese catalog
     page = client.post("/register", data={"email": "taken@example.com"}, headers=ZH).get_data(as_text=True)
-    assert "请查收邮件" in page  # the same answer as for a new address (issue 16 item 7)
+    assert "请查收邮件" in page  # the same answer as for a new address
     client.post("/register", data={"email": "new@example.com"}, headers=ZH)
     page = confirm_registration(client.application, client, "new@example.com", "short", confirm="x",
                                 headers=ZH).get_data(as_text=True)  # the password is chosen on the link's page

@@ -1,4 +1,4 @@
-"""No untranslated user-visible English in the sources (issue 21 item 7).
+"""No untranslated user-visible English in the sources.
 
 tests/codebase/test_i18n.py compares the extracted msgids with the catalogs; it cannot see a string that was
 never wrapped in ``_()``. These tests look for such strings where they hide:

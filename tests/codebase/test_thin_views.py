@@ -1,4 +1,4 @@
-"""Views stay thin (issue 22): no view function in a feature's ``routes.py`` is longer than
+"""Views stay thin: no view function in a feature's ``routes.py`` is longer than
 :data:`MAX_VIEW_LINES` lines. Logic belongs in the feature's service or domain modules and its
 forms; a view parses input, calls them, commits, and redirects or renders."""
 from __future__ import annotations

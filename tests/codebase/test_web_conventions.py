@@ -1,4 +1,4 @@
-"""The shared web pieces stay shared (issue 22): no view module writes its own user helper or
+"""The shared web pieces stay shared: no view module writes its own user helper or
 button-only form again, and no code translates or branches on an error's English text."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The content checker's own findings in the reader's language (issue 21 item 2): the checker is
+"""The content checker's own findings in the reader's language: the checker is
 pure and returns a message id with its values; the editor and its live preview translate them,
 the CLI stays English."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The code in the explanations compiles and runs (issue 18: 手撕 coding pages carry tested code).
+"""The code in the explanations compiles and runs (手撕 coding pages carry tested code).
 
 A fenced block is tested when its info string is ``cpp``, ``cuda``, ``go`` or ``python`` and its
 first line is a marker comment (``# test: run`` in Python):

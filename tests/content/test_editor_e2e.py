@@ -77,7 +77,7 @@ def test_write_preview_save_then_drill(server, page, browser):
 
 
 def test_an_unclosed_math_block_is_a_warning_beside_the_text(server, page):
-    """Issue 21 item 14: typing an unclosed $$ shows a warning with its line next to the textarea
+    """Typing an unclosed $$ shows a warning with its line next to the textarea
     (the live preview); closing it takes the warning away."""
     page.goto(server.url + "/login")
     page.fill("#email", "teach@example.com")

@@ -1,4 +1,4 @@
-"""Issue 21 item 14: the "new explanation" template passes its own check; YAML errors name the
+"""The "new explanation" template passes its own check; YAML errors name the
 line of the textarea; an unclosed $$ or code fence is a warning (preview, save, ``prep content
 check``); the editor speaks in sentences, in English and Chinese."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Explanations with history (issue 19 items 1, 2, 4): the browser editor saves revisions to the
+"""Explanations with history: the browser editor saves revisions to the
 database, a file sync never removes browser work and removes file-owned explanations softly
 (restorable), a file changed while the browser also saved is a flagged conflict with both texts
 kept, and instructors see History, an escaped diff and "Restore this revision"."""
@@ -154,7 +154,7 @@ def test_candidates_cannot_see_or_restore_history(clock, client, make_user, logi
 
 
 def test_preview_checks_cross_links_against_the_database_not_the_files(clock, client, instructor, content):
-    """Issue 19 item 5: the draft's cross-links and slug are checked against the stored
+    """The draft's cross-links and slug are checked against the stored
     explanations; the serving host's folder is not read (here it is gone altogether)."""
     import shutil
 

@@ -1,4 +1,4 @@
-"""`prep content export DIR` (issue 19 item 3): every current explanation back out as its file,
+"""`prep content export DIR`: every current explanation back out as its file,
 byte-identical to the file it came from; a round trip through a fresh database gives the same
 tree; a folder that is not a content folder is refused, and no write goes through a link."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Content that used to pass `prep content check` and then fail on save (issue 16 item 6): the
+"""Content that used to pass `prep content check` and then fail on save: the
 check and the save run the same parse, so what the check accepts saves and syncs, and what
 would fail is reported with file and line before anything is written. YAML anchors and
 aliases are refused; a file the database refuses does not stop a sync."""

@@ -52,7 +52,7 @@ def test_each_explanation_has_size_and_a_figure(report):
         # A Chinese word is one to two characters, so two Hanzi count as about one word:
         # a translation is held to the same size range as the English text it translates.
         # Code and worked examples count too, so pages with a tested program or a worked sizing
-        # example (issue 18: depth where interviewers follow up) get up to 1,500.
+        # example (depth where interviewers follow up) get up to 1,500.
         words = len(re.findall(r"[A-Za-z0-9]+", doc.body)) + len(re.findall(r"[\u4e00-\u9fff]", doc.body)) / 2
         assert 300 <= words <= 1500, (doc.slug, words)
         has_figure = "```" in doc.body or "$" in doc.body or re.search(r"^\|.*\|$", doc.body, re.M)

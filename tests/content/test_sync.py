@@ -247,7 +247,7 @@ def test_posting_imports_reuse_the_bank_candidates_and_see_new_questions(app, ma
 
 
 # A posting import checks its process-wide caches (the merge candidates, the linker) with one
-# statement (issue 20, helper h20i), and still never uses a stale linker or candidate list.
+# statement (helper h20i), and still never uses a stale linker or candidate list.
 
 def _one_question_posting(company: str, question: str) -> str:
     return f"{company}\nEngineer\nBeijing\n\nInterview questions\n- {question}\n"

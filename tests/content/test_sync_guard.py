@@ -1,4 +1,4 @@
-"""A sync cannot wipe the explanations (issue 19 item 2, the part that loses data): run on an empty
+"""A sync cannot wipe the explanations (the part that loses data): run on an empty
 folder or a wrong checkout, `prep content sync` and `prep init` remove nothing, say which
 explanations have no file, and (sync) exit 1; `--prune` removes them; a few deleted files are
 still removed as before."""

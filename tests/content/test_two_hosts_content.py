@@ -1,5 +1,5 @@
-"""Two `prep serve` processes with different content folders on one PostgreSQL database (issue 19
-item 4): an explanation written in the browser through host A is served by host B, survives
+"""Two `prep serve` processes with different content folders on one PostgreSQL database: an
+explanation written in the browser through host A is served by host B, survives
 `prep init` on B (whose folder holds only the git content), and either host exports it."""
 from __future__ import annotations
 

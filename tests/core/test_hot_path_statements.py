@@ -1,4 +1,4 @@
-"""SQL statements per request on the hot paths (issue 20): the drill page, a rating and a posting
+"""SQL statements per request on the hot paths: the drill page, a rating and a posting
 import, pinned so a change that adds a query per card, per rating or per imported question
 shows up here (counts are robust on a busy machine, unlike timings; speed is in bench/)."""
 from __future__ import annotations
@@ -189,7 +189,7 @@ def test_batch_json_statements_do_not_grow_per_card(client, login, make_user, ma
     assert counts[0] == counts[1] <= BATCH_STATEMENTS, counts
 
 
-# An import of new questions (issue 20, h20c): the duplicate check, the posting, the exact-match
+# An import of new questions (h20c): the duplicate check, the posting, the exact-match
 # lookup, the tags, the linker's and the merge candidates' cache checks, then ONE flush for every
 # new question with its tags and links and one for the posting's questions. PostgreSQL sends each
 # flush's rows as multi-row INSERTs; SQLite (in-process, no round trips) as one INSERT a row.

@@ -84,7 +84,7 @@ RDMA_FILE = "---\ntitle: RDMA\nquestions:\n  - What is RDMA?\n---\nRemote memory
 
 
 def test_explanations_links_and_cards_survive_and_each_gets_one_revision(tmp_path, database_url):
-    """Issue 19 item 7: 0010 keeps every explanation, link and card, and writes the current text of
+    """0010 keeps every explanation, link and card, and writes the current text of
     each explanation as revision 1, rebuilt from the stored fields so that it parses back to the same
     explanation; the next sync replaces it with the unchanged file's exact bytes."""
     import hashlib

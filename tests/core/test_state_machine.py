@@ -1,4 +1,4 @@
-"""A Hypothesis state machine over the whole service (issue 16): register, log in, add questions,
+"""A Hypothesis state machine over the whole service: register, log in, add questions,
 rate cards, import export files with random and boundary values, poison rows directly in the
 database (as an old version or a bad restore could have left them), and run the reminder sweep
 at boundary times. After every step: no 5xx from any request, the sweep never aborts, the pages
@@ -51,7 +51,7 @@ def machine_app(tmp_path_factory):
     passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # cheap, for this module only
     passwords._DUMMY_HASH = passwords._hasher.hash("dummy")
     app = make_app(tmp_path_factory.mktemp("machine"), RATELIMIT_ENABLED=False)
-    # Registering mails a link that makes the account (issue 16 item 7); keep each link's token
+    # Registering mails a link that makes the account; keep each link's token
     # (the mail goes to the outbox as well) so the machine can follow it without reading files.
     from prep.accounts import registration
 

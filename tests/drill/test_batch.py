@@ -1,5 +1,5 @@
 """The prefetching drill's JSON endpoints (batch and rating) and ratings exactly once, with and
-without JavaScript (issue 20 item 1, issue 21 item 8): the one-time token, duplicates, conflicts."""
+without JavaScript: the one-time token, duplicates, conflicts."""
 from __future__ import annotations
 
 import re

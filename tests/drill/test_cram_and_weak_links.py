@@ -1,4 +1,4 @@
-"""Issue 21: cram includes learning cards; automatic links under ``LINK_MIN_SCORE`` are a
+"""Cram includes learning cards; automatic links under ``LINK_MIN_SCORE`` are a
 "suggested explanation", not the answer, and keep the question in the unanswered queue."""
 from __future__ import annotations
 

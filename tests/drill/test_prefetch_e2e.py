@@ -1,4 +1,4 @@
-"""The prefetching drill in Chromium (issue 20 item 1): with a 150 ms round trip (CDP network
+"""The prefetching drill in Chromium: with a 150 ms round trip (CDP network
 emulation) the next question shows within 50 ms of the rating key (p95 over 30 cards, measured in
 the page with performance.now()); 20 cards rated offline are recorded exactly once after
 reconnecting; a card rated in another tab is answered with a message and the next card.

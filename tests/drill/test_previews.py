@@ -1,4 +1,4 @@
-"""The rating buttons' intervals kept per memory state (prep.drill.previews, issue 20) are the
+"""The rating buttons' intervals kept per memory state (prep.drill.previews) are the
 ones fsrs computes at that very time: random cards previewed at many times, early and late in
 a day since their last review, again and again (hits), equal the uncached preview each time."""
 from __future__ import annotations

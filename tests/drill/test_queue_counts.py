@@ -1,4 +1,4 @@
-"""One source of truth for today's queue (issue 21): the drill header, its "all done" page, the
+"""One source of truth for today's queue: the drill header, its "all done" page, the
 dashboard, the reminder sweep and banner, and the stats page say the same "due now / learning
 later today / new allowed today / buried until tomorrow" across a simulated day. Fixed clocks."""
 from __future__ import annotations
@@ -171,7 +171,7 @@ def test_every_surface_counts_interview_bookings(client, login, day, clock):
 
 
 def test_a_card_booked_later_is_not_due_before_its_booking(client, login, day, clock):
-    """Interview mode (issue 17): a review FSRS makes due today is held back when the plan booked
+    """Interview mode: a review FSRS makes due today is held back when the plan booked
     the card for a later day and not today; every surface, the drill's next card and its batch
     agree. With a booking today it is offered; once its bookings are over FSRS decides again."""
     user, cards = day

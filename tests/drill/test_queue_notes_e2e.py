@@ -1,4 +1,4 @@
-"""Issue 21 on screen, at 1280 px and 360 px, in English and Chinese: a buried card is counted
+"""The queue's notes on screen, at 1280 px and 360 px, in English and Chinese: a buried card is counted
 ("1 card buried until tomorrow — show them today") and the button brings it back; a posting with
 no questions says so and links to pasting the interview report."""
 from __future__ import annotations

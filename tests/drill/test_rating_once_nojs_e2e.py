@@ -1,4 +1,4 @@
-"""Ratings exactly once without JavaScript (issue 21 item 8), in Chromium with scripts off: Back
+"""Ratings exactly once without JavaScript, in Chromium with scripts off: Back
 after a rating (and submitting the old page again, when the browser shows it from its cache)
 records nothing and says so; a rating from a
 stale tab (the card was rated in another) is answered with a message and the next card. At

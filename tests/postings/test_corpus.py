@@ -36,7 +36,7 @@ def test_corpus_has_every_category(documents: list[CorpusDocument]) -> None:
     counts: dict[str, int] = {}
     for doc in documents:
         counts[doc.golden["category"]] = counts.get(doc.golden["category"], 0) + 1
-    # Issue 15: 40+ documents, 10+ per category, 5+ built around noise.
+    # The corpus' size: 40+ documents, 10+ per category, 5+ built around noise.
     assert len(documents) >= 40, counts
     assert counts.get("report", 0) >= 10, counts
     assert counts.get("posting_with_questions", 0) >= 10, counts

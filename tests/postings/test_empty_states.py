@@ -1,4 +1,4 @@
-"""Issue 21: a posting with no questions is not a dead end (it says so, shows the likely questions
+"""A posting with no questions is not a dead end (it says so, shows the likely questions
 and offers to paste the interview report); the interview date can be set on import."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The DoS corpus (issue 16): every hostile input in tests/data/hostile/cases.yaml goes through
+"""The DoS corpus: every hostile input in tests/data/hostile/cases.yaml goes through
 every parser that takes its kind, and through every form that takes it, each within a budget of
 one second of this thread's CPU time (CPU, not wall-clock: a busy machine must not fail it), and
 no form answers with a 5xx.

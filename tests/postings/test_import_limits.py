@@ -1,4 +1,4 @@
-"""Imports apply the forms' limits (issue 16 items 5 and 8): a JSON export with an out-of-range
+"""Imports apply the forms' limits: a JSON export with an out-of-range
 date, stability, counter, rating or setting is refused with one message naming the field and
 the row, and nothing is written, on SQLite and PostgreSQL."""
 from __future__ import annotations

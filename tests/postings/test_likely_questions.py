@@ -1,4 +1,4 @@
-"""Likely questions for a posting that asks none (issue 15 item 3): the pure ranking and the CLI."""
+"""Likely questions for a posting that asks none: the pure ranking and the CLI."""
 from __future__ import annotations
 
 import json

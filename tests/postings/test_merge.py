@@ -206,7 +206,7 @@ def test_new_questions_are_private_tagged_and_linked(bank, make_user):
 
 
 def test_a_private_import_does_not_retag_shared_questions(bank, make_user):
-    """Issue 21 item 4: a candidate's import must not change what other users see."""
+    """A candidate's import must not change what other users see."""
     rdma = db.session.scalar(select(Question).where(Question.text == "RDMA与TCP/IP相比有何优势？"))
     before = {t.name for t in rdma.tags}
     user = make_user()

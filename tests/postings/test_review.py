@@ -1,4 +1,4 @@
-"""Import review (issue 15 item 2): what was found is shown as an editable checklist and nothing
+"""Import review: what was found is shown as an editable checklist and nothing
 is stored until the candidate saves it; interview reports are stored as such, with rounds and
 kinds, and question pages tell postings from interview reports."""
 from __future__ import annotations

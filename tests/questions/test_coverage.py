@@ -1,4 +1,4 @@
-"""Coverage (issue 18 item 5): skills postings ask for that no explanation covers, and bank
+"""Coverage: skills postings ask for that no explanation covers, and bank
 questions with no explanation, in `prep content coverage` and on the instructor's page."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every skill that at least two of the project's own test postings name has an explanation
-(issue 18 item 5): the postings, the labelled corpus and the seed postings, as extracted."""
+: the postings, the labelled corpus and the seed postings, as extracted."""
 from __future__ import annotations
 
 from collections import Counter

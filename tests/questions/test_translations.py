@@ -1,4 +1,4 @@
-"""A question and its translations are one card, shown in the user's language (issue 21 item 1):
+"""A question and its translations are one card, shown in the user's language:
 grouping, one card per group, merging duplicate cards (nothing lost), the bank action, content
 files with paired question lists, and the drill page in both languages."""
 from __future__ import annotations

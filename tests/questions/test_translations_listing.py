@@ -1,5 +1,5 @@
 """The bank and the search list a question once, whatever number of wordings it has: the
-wording in the reader's language when there is one (issue 21 item 1, translations are one
+wording in the reader's language when there is one (translations are one
 question to a candidate)."""
 from __future__ import annotations
 

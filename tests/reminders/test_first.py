@@ -1,4 +1,4 @@
-"""Issue 21 item 12: the reminder page names the next reminder at the chosen local time, in the
+"""The reminder page names the next reminder at the chosen local time, in the
 user's language, and nobody is mailed before their first reminder time after registering (and
 then only with something due). Registration runs through the real pages and a real SMTP server
 on 127.0.0.1 (aiosmtpd); the clock is the test clock."""

@@ -1,4 +1,4 @@
-"""One user's data can never stop another's reminder (issue 16 item 5): rows written past every
+"""One user's data can never stop another's reminder: rows written past every
 check (a due date of 9999-12-31, stability 0, a review in year 1, absurd counters, a zone that
 is not a place) are either served or skip that user alone, with a logged error and a count; the
 rest of the sweep sends; the stats pages of such a user answer 200. SQLite and PostgreSQL."""

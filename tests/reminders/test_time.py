@@ -69,7 +69,7 @@ def test_next_reminder() -> None:
     now = at("2026-03-10T00:30")
     assert timing.next_reminder(now, "Asia/Shanghai", 540, reminded_today=False) == at("2026-03-10T01:00")
     assert timing.next_reminder(now, "Asia/Shanghai", 540, reminded_today=True) == at("2026-03-11T01:00")
-    # Issue 21 item 12: at 22:08 local with the setting at 09:00 the next reminder is tomorrow's
+    # At 22:08 local with the setting at 09:00 the next reminder is tomorrow's
     # 09:00, not "now" (the page said "Next reminder 10:08 PM").
     later = at("2026-03-10T14:08")
     assert timing.next_reminder(later, "Asia/Shanghai", 540, reminded_today=False) == at("2026-03-11T01:00")

@@ -74,7 +74,7 @@ def world(app, make_user):
     from prep.accounts import registration
     from prep import clock
 
-    ids["register_token"] = registration.start(  # a pending registration's link (issue 16 item 7)
+    ids["register_token"] = registration.start(  # a pending registration's link
         "pending@example.com", language=None, now=clock.now()).token
     db.session.commit()
     try:

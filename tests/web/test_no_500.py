@@ -1,4 +1,4 @@
-"""No 500 from hostile ids and numbers (issue 16 items 9 and 10): every route with an id in its
+"""No 500 from hostile ids and numbers: every route with an id in its
 URL answers a huge, negative or malformed id with 404 (or 405 for a method it does not take);
 page numbers and form ids out of range are 400/404 or ignored; names are matched whole; content
 writes refuse symbolic links and paths outside the content folder. SQLite and PostgreSQL."""
@@ -87,7 +87,7 @@ def test_writes_refuse_symbolic_links_and_outside_paths(tmp_path):
 
 
 def test_the_editor_writes_nothing_through_a_symlinked_area(app, client, make_user, login):
-    """The editor saves to the database (issue 19): no file is written, so a link in the content
+    """The editor saves to the database: no file is written, so a link in the content
     folder redirects nothing; ``prep content export`` refuses links itself (tests/content/test_export.py)."""
     login(make_user("teach@example.com", role=Role.instructor))
     root = Path(app.config["CONTENT_DIR"])
@@ -101,7 +101,7 @@ def test_the_editor_writes_nothing_through_a_symlinked_area(app, client, make_us
     assert list(outside.iterdir()) == []
 
 
-# --- every page, every argument, every form (issue 16 item 9) ------------------------------------
+# --- every page, every argument, every form ------------------------------------
 
 #: Values no query argument or form field may turn into a 500: NUL (PostgreSQL refuses it in
 #: text), digits ``str.isdigit`` accepts but ``int`` does not ('²'), other scripts' digits,
@@ -310,7 +310,7 @@ def test_an_import_with_a_nul_character_names_the_field(app, client, make_user, 
     assert (db.session.scalar(select(func.count(Card.id))), db.session.scalar(select(func.count(Question.id)))) == before
 
 
-# --- names matched whole (issue 16 item 10) -------------------------------------------------------
+# --- names matched whole -------------------------------------------------------
 
 @pytest.mark.parametrize("area", ["gpu\n", "gpu\r\n", "\ngpu", "gpu/x", "../gpu", "GPU"])
 def test_the_editor_refuses_an_area_with_a_trailing_newline(app, client, make_user, login, area):
@@ -344,7 +344,7 @@ def test_the_area_field_matches_whole(app, area, ok):
         assert ("area" not in form.errors) is ok, form.errors
 
 
-# --- content writes: no symbolic links, nothing outside (issue 16 item 10) -------------------------
+# --- content writes: no symbolic links, nothing outside -------------------------
 
 def _tree(tmp_path):
     root, outside = tmp_path / "content", tmp_path / "outside"

@@ -1,4 +1,4 @@
-"""A phone at 360 px, in English and Chinese (issue 21 item 13).
+"""A phone at 360 px, in English and Chinese.
 
 On the main pages (dashboard, drill, posting, bank, explanation, stats, settings, search, my study):
 the header is at most 64 px tall with the links folded into a menu button (<button aria-expanded>)

@@ -1,4 +1,4 @@
-"""The README screenshots come from scripts/screenshots.py (issue 21 item 3): the script runs over a
+"""The README screenshots come from scripts/screenshots.py: the script runs over a
 seeded app and writes every PNG the README shows, each small; the README names only files that exist."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Templates translate through callables bound to the request's catalog once per render
-(prep.i18n.template_gettext, issue 20): they must give what Flask-Babel's Jinja callables give
+(prep.i18n.template_gettext): they must give what Flask-Babel's Jinja callables give
 (newstyle: marked safe, then %-formatted with escaped arguments; ``num`` for ngettext)."""
 from __future__ import annotations
 
