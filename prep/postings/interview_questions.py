@@ -72,6 +72,10 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
         in_round = kind == ROUND_KIND or (report and kind in (INTERVIEW, GENERIC, "header"))
         hinted = kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None
         section = block.name or (block.round or "")
+        in_runs = _question_runs(block.lines) if (report or listing) else set()
+        task_block = bool(block.name) and _TASK_HEADING.fullmatch(block.name) is not None \
+            and not any(judge_line(line).asks for line in block.lines[:20])  # else its asking lines are the task
+        answer_marker = "" if block.name and _ANSWER_HEADING.fullmatch(block.name) else None  # inside "答案:"
         last_key: str | None = None  # the question a "追问:" line follows up
         introduced = False  # after "the discussion escalated to:" / "聊了这些：" the items are what was asked
         for index, line in enumerate(block.lines):
@@ -79,6 +83,12 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                 rest = block.lines[index:]
                 truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
                 break
+            if answer_marker is not None:  # an answer's lines, until a listed line of another kind of list
+                marker = _marker_kind(line)
+                if not marker or marker == answer_marker or not answer_marker:
+                    answer_marker = answer_marker or marker
+                    continue
+                answer_marker = None
             if line.startswith(">") and _QUOTED_TASK.match(line):
                 line = line.lstrip("> \t")  # "> 输入一个 M×N 的矩阵，输出…": the task, quoted
             if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line):
@@ -128,6 +138,11 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                     confidence = 0.6  # an item under a known interview heading ("编程题：给定…，求…")
                 elif in_round and kind == ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text):
                     confidence = 0.5
+                elif index in in_runs and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
+                        and not _NARRATES.search(judgement.text):
+                    confidence = 0.5  # a short technical item in a run of listed questions ("- Bank 冲突")
+                elif task_block and 6 <= len(judgement.text) <= 300 and not _NARRATES.search(judgement.text[:40]):
+                    confidence = 0.6  # the problem under "手撕" / "Coding:" as the report states it
                 else:
                     continue
                 if len(judgement.text) > 150:
@@ -135,6 +150,48 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                 last_key = judgement.text.casefold()
                 found.setdefault(last_key, (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
     return list(found.values())[:MAX_QUESTIONS], truncated
+
+
+#: A heading over a coding task: "手撕", "算法题", "Coding", "第一题：时钟指针夹角计算".
+_TASK_HEADING = re.compile(r"(?:手撕|算法题|编程题|代码题|机试|coding(?:\s+(?:question|problem|round))?|algorithm(?:ic)?\s+problem|"
+                           r"第[一二三四五六七八九十\d]{1,2}题.{0,30})", re.IGNORECASE)
+#: Words of a report's narration: the candidate or the interviewer doing something, a feeling.
+_NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|\b(?:i|we|my|he|she)\b", re.IGNORECASE)
+#: A run of listed lines is a list of questions when this share of them ask or name a topic.
+_RUN_SHARE = 1 / 5
+
+
+#: A heading over an answer ("答案:", "Answer", "参考答案", "思路"): its lines are not questions.
+_ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|思路|我的回答|answers?|solution|my\s+answer", re.IGNORECASE)
+
+
+def _marker_kind(line: str) -> str:
+    """The kind of list marker ``line`` opens with: "1" for numbers, else the marker's first
+    character ("-", "•", "①"), or "" for a line that is not listed."""
+    body = strip_list_marker(line)
+    marker = line.strip()[: len(line.strip()) - len(body)].strip()
+    if not marker or body == line.strip():
+        return ""
+    return "1" if marker[0].isdigit() else marker[0]
+
+
+def _question_runs(lines: list[str]) -> set[int]:
+    """Indices of the listed lines that sit in a run of at least three listed lines of which two
+    and a fifth or more ask or name a topic (the neighbours' evidence for a bare item)."""
+    runs: set[int] = set()
+    start = None
+    for index in range(len(lines) + 1):
+        listed = index < len(lines) and strip_list_marker(lines[index]) != lines[index].strip()
+        if listed and start is None:
+            start = index
+        if not listed and start is not None:
+            if index - start >= 3:
+                judged = [judge_line(line) for line in lines[start:index]]
+                asking = sum(1 for j in judged if j.asks or j.topic)
+                if asking >= 2 and asking >= _RUN_SHARE * (index - start):
+                    runs.update(range(start, index))
+            start = None
+    return runs
 
 
 #: A quoted line that states a task ("> 输入一个 M×N 的矩阵，输出…", "> Given an array …"): the problem as given.

@@ -51,8 +51,9 @@ _NAMES_A_PROBLEM = re.compile(r"[A-Z]{2,}|\w\(\w|[A-Za-z]\d|\d[A-Za-z]|[\u4e00-\
 
 
 #: The rest of a round line that names the round ("AI/ML Round (60 mins)", "C/C++/Python Round"), not a problem.
-_NAMES_A_ROUND = re.compile(r"[^:：?？]{1,40}\b(?:round|interview|screen|面)\s{0,2}(?:[(（][^()（）]{0,30}[)）])?\s{0,2}$",
-                            re.IGNORECASE)
+_NAMES_A_ROUND = re.compile(r"[^:：?？]{1,40}\b(?:round|interview|screen|面)\s{0,2}(?:[(（][^()（）]{0,30}[)）])?\s{0,2}$|"
+                            r"(?:考察|考|主要|包括|内容|涉及|covers?\b|focus(?:ed|es)?\s+on|mostly|mainly).{0,60}$|"
+                            r"(?:BQ|HR|behaviou?ral)\s{0,2}[+&＋]", re.IGNORECASE)
 
 
 @dataclass
