@@ -6,19 +6,24 @@ The waits here poll another process (a server starting, a mail it writes): they 
 looks because the other process runs on its own wall clock, which the ``clock`` fixture cannot move."""
 from __future__ import annotations
 
+import atexit
 import http.cookiejar
 import json
 import os
 import random
 import re
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import closing
 from pathlib import Path
 
 from .app import PASSWORD
@@ -28,6 +33,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"]
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+
+
+_INITIALISED: dict[tuple, Path] = {}  # what `prep init` made, per kind of server (LiveServer._initialise)
+
+
+def _sqlite_copy(source: Path, target: Path) -> None:
+    """A consistent copy of a SQLite database (its WAL included), with the backup API."""
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
 
 
 def free_port() -> int:
@@ -55,7 +69,7 @@ class LiveServer:
                               capture_output=True, text=True, input=input, timeout=300, check=True)
 
     def start(self) -> None:
-        self.prep("init")
+        self._initialise()
         self.log = open(self.root / "server.log", "w")
         self.proc = subprocess.Popen([sys.executable, "-m", "prep", "serve", "--port", str(self.port)],
                                      env=self.env, cwd=self.root, stdout=self.log, stderr=subprocess.STDOUT)
@@ -69,6 +83,30 @@ class LiveServer:
                     raise RuntimeError((self.root / "server.log").read_text())
                 time.sleep(0.2)  # the server process starts on its own time
         raise RuntimeError("server did not start")
+
+    def _initialise(self) -> None:
+        """``prep init``, once per test process for each kind of server: the content sync of the
+        whole content folder takes seconds, so the database it made is copied for the next server
+        that would make the same one (same content folder and settings, SQLite in its root)."""
+        key = self._init_key()
+        database = self.root / "live.sqlite3"
+        if key is None or database.exists():
+            self.prep("init")
+            return
+        if key not in _INITIALISED:
+            self.prep("init")
+            copy = Path(tempfile.mkdtemp(prefix="prep-live-")) / "live.sqlite3"
+            atexit.register(shutil.rmtree, copy.parent, True)
+            _sqlite_copy(database, copy)
+            _INITIALISED[key] = copy
+            return
+        _sqlite_copy(_INITIALISED[key], database)
+
+    def _init_key(self) -> tuple | None:
+        if self.env.get("PREP_DATABASE_URL") != f"sqlite:///{self.root / 'live.sqlite3'}":
+            return None
+        own = {"PREP_INSTANCE_DIR", "PREP_DATABASE_URL", "PREP_BASE_URL"}
+        return tuple(sorted((k, v) for k, v in self.env.items() if k not in own and os.environ.get(k) != v))
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
