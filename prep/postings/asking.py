@@ -127,7 +127,7 @@ _DROP_ZH = re.compile(
     r"凉了|凉凉|挂了|被挂|已挂|攒人品|攒rp|许愿|祝好运|好运|求offer|求过|求捞|蹲|等通知|感谢|谢谢|祝大家|"
     r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
     r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经|凉经|面试经验|值得|卷吗|大家|"
-    r"有没有人|有人知道|求问|难不难|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说)|点个?赞|一键三连|"
+    r"有没有人|有人知道|求问|难不难|难度如何|难度怎么样|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说)|点个?赞|一键三连|"
     r"远程办公|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
     re.IGNORECASE,
 )
@@ -269,11 +269,14 @@ def judge_line(line: str) -> LineJudgement:
         dropped = "not a technical question"
     elif _PROJECT_ONLY.fullmatch(probe) or _PROJECT_ONLY_EN.fullmatch(text):
         dropped = "project talk without a topic"
+    elif _TRANSITION.fullmatch(probe):
+        dropped = "a transition to the next topic"
     if dropped:
         return LineJudgement(text, False, False, False, dropped)
     mark = ends_with_question_mark(text) or _asks_then_explains(text)
+    listed = strip_list_marker(line) != line.strip()
     verb = bool(task) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
-        not mark and _asks_without_mark_zh(probe)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
+        not mark and _asks_without_mark_zh(probe, listed)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
         dash = _LABEL_DASH.search(text, 0, 28)
@@ -320,7 +323,9 @@ def _without_answer_note(text: str) -> str:
     content = note["note"].strip()
     if _NOTE_BY_CANDIDATE.match(content) or _COMPLETE_ZH.match(head.translate(_TRADITIONAL)[-40:]):
         return head
-    if head.endswith(("?", "？")) and (_ENUMERATION.search(content) or _GUESS.match(content)):
+    if len(head) <= 20 and _REMARK.search(content):
+        return head  # "反转链表(送分)", "买卖股票(麻了,题目看都不想看)": the author's remark on a problem's name
+    if head.endswith(("?", "？")) and (_ENUMERATION.search(content) or _GUESS.match(content) or _STATES.search(content)):
         return head  # "…卡在哪些指标上?(FLOPS、显存带宽、PCIe 带宽等等)", "…了解哪些？（可能和RAG相关）"
     return text
 
@@ -329,6 +334,12 @@ def _without_answer_note(text: str) -> str:
 _LATER_IMPERATIVE = re.compile(r"[，,]\s{0,2}(?:请|那)?(?:试着|手写|手撕|写一个|写个|实现一个|设计一个|说说|讲讲|谈谈|解释一下|介绍一下)(?!了)")
 _FIRST_SENTENCE = re.compile(r".{12,300}?[.?!](?=\s)")
 _ENUMERATION = re.compile(r"[^、,，]{1,40}[、,，][^、,，]{1,40}[、,，]|等等|\betc\b")
+# "然后问系统", "接下来问操作系统", "顺着项目问了 GPU 相关": the report moving on, not a question.
+_TRANSITION = re.compile(r"(?:然后|接下来|接着|之后|开始|顺着.{1,8}?)(?:又)?(?:问|聊|考)(?:了)?(?:一些|一下|点)?\s{0,2}"
+                         r"[^?？，,。]{1,8}?(?:相关|方面|部分|的)?[。.]?")
+_REMARK = re.compile(r"送分|麻了|秒了|没写出|写出来|写完|跑了|过了|吐槽|想放我|看都不想|\bac\b|\beasy\b|[\U0001F600-\U0001F64F]",
+                     re.IGNORECASE)
+_STATES = re.compile(r"(?:是|不是|不会|会|因为|所以|用的)[^?？]{0,40}$|\b(?:yes|no|because)\b", re.IGNORECASE)
 _GUESS = re.compile(r"可能|应该|大概|好像|估计|感觉|猜|maybe|probably|i\s+think", re.IGNORECASE)
 
 
@@ -345,12 +356,12 @@ _TRADITIONAL = str.maketrans(
 )
 
 
-def _asks_without_mark_zh(text: str) -> bool:
+def _asks_without_mark_zh(text: str, listed: bool = False) -> bool:
     """A Chinese line that asks with a question word and no "？" ("通信量怎么估算"); not a
-    statement that ends with "。"."""
+    statement that ends with "。" (unless it is a short listed item: "- 移动语义解决什么问题。")."""
     head = text[:150]
-    return (len(text) <= 120 and not text.endswith(("。", ".", "！", "!")) and bool(CJK.search(head))
-            and bool(_ZH_QUESTION_WORD.search(head)))
+    ends = text.endswith(("。", ".", "！", "!")) and not (listed and len(text) <= 40 and text.endswith(("。", ".")))
+    return len(text) <= 120 and not ends and bool(CJK.search(head)) and bool(_ZH_QUESTION_WORD.search(head))
 
 
 def question_text(line: str) -> str | None:

@@ -220,10 +220,13 @@ def _continues(previous: str, line: str) -> bool:
             and len(previous) + len(line) < _MAX_JOINED_CHARS)
 
 
+_NAMES_A_TASK = re.compile(r"implement|design|build|写|实现|设计|题", re.IGNORECASE)
+
+
 def _as_group_label(line: str) -> str:
     """A list item with items nested under it: a label of the group ("- Questions", "- OS",
     "- DL projects") unless it asks itself ("- 情境題:", "- How does X work?" keep their words)."""
-    if line.endswith((":", "：", "?", "？")) or judge_line(line).asks or len(line) > 60:
+    if line.endswith((":", "：", "?", "？")) or judge_line(line).asks or len(line) > 60 or _NAMES_A_TASK.search(line):
         return line
     return line + "："
 

@@ -16,6 +16,7 @@ from .asking import judge_line, split_questions, strip_list_marker
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .prose import is_prose, prose_questions
 from .reports import REPORT_TITLE as _REPORT_TITLE
+from .rounds import REVERSE
 from .segment import Block
 
 #: At most this many questions are taken from one document; the rest are counted in ``truncated``.
@@ -73,9 +74,16 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
         hinted = kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None
         section = block.name or (block.round or "")
         in_runs = _question_runs(block.lines) if (report or listing) else set()
+        if (report or listing) and kind in (GENERIC, INTERVIEW) and block.name and not block.reverse:
+            heading = judge_line(block.name)  # "## How does NCCL pick an algorithm?" over its answer
+            if heading.asks and block.lines and len(block.lines[0]) > 80:
+                found.setdefault(heading.text.casefold(), (heading.text, section, block.round, 0.7))
         task_block = bool(block.name) and _TASK_HEADING.fullmatch(block.name) is not None \
             and not any(judge_line(line).asks for line in block.lines[:20])  # else its asking lines are the task
         answer_marker = "" if block.name and _ANSWER_HEADING.fullmatch(block.name) else None  # inside "答案:"
+        notes = _discussion_notes(block.lines)
+        task_next = False  # the line after a bare "手撕" / "Coding:" line states the task
+        reverse_part = False  # after a listed "QA：" label: the candidate's questions
         last_key: str | None = None  # the question a "追问:" line follows up
         introduced = False  # after "the discussion escalated to:" / "聊了这些：" the items are what was asked
         for index, line in enumerate(block.lines):
@@ -91,7 +99,25 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                 answer_marker = None
             if line.startswith(">") and _QUOTED_TASK.match(line):
                 line = line.lstrip("> \t")  # "> 输入一个 M×N 的矩阵，输出…": the task, quoted
-            if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line):
+            body = strip_list_marker(line)
+            if body != line.strip() and REVERSE.fullmatch(body):  # "- QA：" over the candidate's own questions
+                reverse_part = True
+                continue
+            if reverse_part:
+                if not (body.endswith(("：", ":")) and body != line.strip()):
+                    continue
+                reverse_part = False  # the next group label ("- Coding：") ends them
+            if len(line) > MAX_LINE_CHARS or _NOT_A_QUESTION_LINE.match(line) or index in notes:
+                continue
+            if task_next:
+                task_next = False
+                judgement = judge_line(line)
+                if judgement.dropped is None and len(judgement.text) >= 6 and not _NARRATES.search(judgement.text[:40]):
+                    last_key = judgement.text.casefold()
+                    found.setdefault(last_key, (judgement.text, section, block.round, 0.6))
+                    continue
+            if _TASK_HEADING.fullmatch(strip_list_marker(line).rstrip(":： ")):
+                task_next = True
                 continue
             listed = strip_list_marker(line) != line.strip()
             follow_up = _FOLLOW_UP_LINE.match(strip_list_marker(line))
@@ -153,10 +179,12 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
 
 
 #: A heading over a coding task: "手撕", "算法题", "Coding", "第一题：时钟指针夹角计算".
-_TASK_HEADING = re.compile(r"(?:手撕|算法题|编程题|代码题|机试|coding(?:\s+(?:question|problem|round))?|algorithm(?:ic)?\s+problem|"
+_TASK_HEADING = re.compile(r"(?:手撕|算法题|编程题|代码题|机试|hackerrank|leetcode|oa|online\s+assessment|"
+                           r"coding(?:\s+(?:question|problem|round))?|algorithm(?:ic)?\s+problem|"
                            r"第[一二三四五六七八九十\d]{1,2}题.{0,30})", re.IGNORECASE)
 #: Words of a report's narration: the candidate or the interviewer doing something, a feeling.
-_NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|\b(?:i|we|my|he|she)\b", re.IGNORECASE)
+_NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|选一道|二选一|的时候|了.{0,30}[。！!]$|(?:部分|相关|方面|环节)$|"
+                       r"\b(?:i|we|my|he|she)\b", re.IGNORECASE)
 #: A run of listed lines is a list of questions when this share of them ask or name a topic.
 _RUN_SHARE = 1 / 5
 
@@ -173,6 +201,27 @@ def _marker_kind(line: str) -> str:
     if not marker or body == line.strip():
         return ""
     return "1" if marker[0].isdigit() else marker[0]
+
+
+_NOTE_VERB = re.compile(r"(?:discuss|describe|explain|mention|cover|talk\s+about|focus\s+on)\b", re.IGNORECASE)
+
+
+def _discussion_notes(lines: list[str]) -> set[int]:
+    """Indices of the notes of a list that alternates a question and what to discuss in the answer
+    ("What is a CUDA stream?" / "Describe streams and why they matter."), when three or more such
+    pairs are in the block: the notes are the list's advice, not questions."""
+    pairs: list[int] = []
+    index = 0
+    while index + 1 < len(lines):
+        question, note = lines[index], lines[index + 1]
+        if judge_line(question).asks and _NOTE_VERB.match(strip_list_marker(note)) \
+                and not note.rstrip().endswith(("?", "？")):
+            pairs.append(index + 1)
+            index += 2
+            continue
+        index += 1
+    marked = sum(1 for i in pairs if lines[i - 1].rstrip().endswith(("?", "？")))
+    return set(pairs) if len(pairs) >= 3 and marked >= 2 else set()
 
 
 def _question_runs(lines: list[str]) -> set[int]:
@@ -214,7 +263,7 @@ _NOT_A_QUESTION_LINE = re.compile(
     r"|(?:int|void|bool|char|auto|long|double|float|return|for|while|if|else|switch|case|break|continue|"
     r"const|static|template|typedef|struct|class|public|private|def|import|#include|std::)\b[^\u4e00-\u9fff]{0,200}[;{}):]\s*$"
     r"|[{}]\s*;?\s*$"
-    r"|\[[^\]]{1,200}\]\([^)\s]{1,300}\)\s*$"
+    r"|\[[^\]]{1,200}\]\((?![^)\s]{0,60}(?:leetcode|lintcode|nowcoder|hackerrank|codeforces))[^)\s]{1,300}\)\s*$"
     r"|(?:©|\(c\)|copyright\b|版权声明|原文链接|本文为)"
     r"|>"  # a quoted line: the candidate's answer or someone else's comment
     r"|[（(][^（）()]{4,200}[)）]\s{0,3}$"  # a note in brackets: "（这几个答案比较长，后面单独写一篇）"
@@ -225,11 +274,12 @@ _NOT_A_QUESTION_LINE = re.compile(
     re.IGNORECASE,
 )
 
-_TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|原理|实现|机制|机理|特性|冲突|策略|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
+_TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|C\+\+|C#|原理|实现|机制|机理|特性|冲突|策略|分化|语义|转换|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
                         r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构|函数|指针|容器|迭代器|模板|多态|继承|死锁|事务|索引|堆|栈|队列|"
                         r"(?i:\b(?:memory|thread|kernel|cache|latency|bandwidth|throughput|pointer|compiler|parallel|function|virtual|"
                         r"linked\s+list|tree|heap|queue|stack|array|hash|lock|mutex|semaphore|process|system\s+call|syscall|"
-                        r"polymorphism|inheritance|template|reference|page|paging|TLB|interrupt|scheduler|socket)s?\b))")
+                        r"polymorphism|inheritance|template|reference|page|paging|TLB|interrupt|scheduler|socket|warp|occupancy|"
+                        r"coalesc\w*|sharing|atomic|barrier|fence|stream|kernel)s?\b))")
 
 
 _ADVISING = re.compile(r"建议|推荐|阅读|关注|复习|准备|了解一下|注意|熟悉|掌握|recommend|suggest|read|review|prepare|"

@@ -37,7 +37,7 @@ _CUE_EN = re.compile(
     r"(?P<cue>\b(?:(?:he|she|they|the\s+interviewer|interviewer|the\s+(?:hm|manager|engineer))\s+"
     r"(?:then\s+|also\s+|later\s+|first\s+|next\s+|finally\s+)?"
     r"(?:asked|wanted\s+(?:me|us)\s+to|had\s+(?:me|us)|made\s+(?:me|us)|grilled\s+me\s+on)"
-    r"|i\s+was\s+asked|we\s+were\s+asked)"
+    r"|i\s+was\s+(?:also\s+|then\s+|later\s+)?asked|we\s+were\s+(?:also\s+)?asked)"
     r"(?:\s+(?:me|us))?(?:\s+(?:to|about|on|for))?\s+"
     r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
     r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"

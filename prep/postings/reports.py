@@ -52,7 +52,7 @@ _LIST_SCAN_LINES = 400
 _ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|answer|a)\s{0,2}(?:[:：]|$)", re.IGNORECASE)
 _POSTING_KINDS = ("required", "responsibilities", "nice")
 #: The document is about interviews: it says so, or narrates one.
-_INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我)|追问|interview|"
+_INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|interview|"
                              r"asked\s+(?:me|about|to)|i\s+was\s+asked", re.IGNORECASE)
 #: A heading may say it plainly: "GPU architecture-specific questions", "常见问题清单".
 _QUESTIONS_HEADING = re.compile(r".{0,40}(?:questions|题目|问题|题)", re.IGNORECASE)
