@@ -4,7 +4,6 @@ explanations have no file, and (sync) exit 1; `--prune` removes them; a few dele
 still removed as before."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -14,7 +13,6 @@ from prep.content.sync import sync_tree
 from prep.extensions import db
 from prep.questions.models import QuestionExplanation
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 def _count() -> int:
@@ -22,9 +20,15 @@ def _count() -> int:
     return db.session.scalar(select(func.count(Explanation.id)).where(live())) or 0
 
 
-def _shipped(tmp_path: Path) -> Path:
+def _shipped(tmp_path: Path, pages: int = 30) -> Path:
+    """A pack of ``pages`` small explanations in three sections, as a checkout holds them."""
     root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root)
+    for number in range(pages):
+        section = root / ("collectives", "gpu", "networking")[number % 3]
+        section.mkdir(parents=True, exist_ok=True)
+        (section / f"topic-{number}.md").write_text(
+            f"---\ntitle: Topic {number}\ntags: [NCCL]\nquestions:\n  - What is topic {number} about?\n---\n"
+            f"Topic {number} is explained here in a short paragraph of its own.\n", encoding="utf-8")
     return root
 
 
