@@ -110,7 +110,7 @@ _ZH_STOP_BIGRAMS = frozenset("""
 什么 怎么 如何 怎样 为什 为何 哪些 哪个 哪两 哪几 一下 一个 一种 请问 解释 描述 说明 介绍 谈谈
 是否 可以 能否 有何 有哪 有什 我们 你们 他们 这个 那个 这些 那些 以及 或者 还是 时候 分别 区别 理解
 讲讲 说说 聊聊 讲下 说下 讲一 说一 知道 听过 听说 简单 大概 具体 通俗 易懂 表述 比如 这种 那种 这样 那样
-有没 没有 面试 问到 问了 能想 想到
+有没 没有 面试官 面试 问到 问了 能想 想到 了解 说一下 讲一下 聊一下 介绍下 有没有 能不能 会不会 是不是
 """.split())
 _ZH_STOP_UNIGRAMS = frozenset("么什怎如何样哪个一下请问这那些也都就要会能可以吗呢吧啊呀")
 # CJK runs are cut at function characters and question phrasing, so no bigram spans them.
@@ -204,7 +204,7 @@ class Analyzer:
                 for piece in pieces:
                     if piece not in _EN_STOP and len(piece) > 1:
                         out.append((_stem(piece), _W_PART))
-                if "-" in token:
+                if "-" in token or "_" in token:
                     out.append((_stem("".join(pieces)), _W_WORD))
         for segment in self.cjk_segments(folded):
             out.extend(self._cjk_terms(segment))
@@ -369,6 +369,8 @@ class Linker:
         query: dict[str, float] = {}
         for term, weight in self.analyzer.terms(question):
             query[term] = max(query.get(term, 0.0), weight)
+        for compound in self._compounds(question):
+            query.setdefault(compound, _W_WORD)
         spanning = self._spanning_bigrams(question)
         out: dict[str, tuple[float, float]] = {}
         for term, qweight in query.items():
@@ -381,6 +383,22 @@ class Linker:
                 idf *= PROSE_FACTOR
             out[term] = (qweight, qweight * idf)
         return out
+
+    def _compounds(self, question: str) -> list[str]:
+        """Three adjacent Latin words written together as a term some explanation uses: "copy on
+        write" is the copy-on-write of the pages. (Two-word runs are left alone: "KV cache" or
+        "global memory" glued are identifiers in code, and matching them cost more than it won.)"""
+        folded = _nfkc_fold(question)
+        words = [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[a-z0-9]+", folded)]
+        found = []
+        for i in range(len(words) - 2):
+            run = words[i:i + 3]
+            if any(folded[a[2]:b[1]].strip(" -_") for a, b in zip(run, run[1:])):
+                continue
+            joined = _stem("".join(word for word, _s, _e in run))
+            if joined in self._idf:
+                found.append(joined)
+        return found
 
     def _spanning_bigrams(self, question: str) -> set[str]:
         """Unseen CJK bigrams of ``question`` next to a seen one: with no word list, a pair no

@@ -120,6 +120,45 @@ def test_analyzer_terms_for_mixed_text(taxonomy: Taxonomy) -> None:
     assert "与远" not in terms  # no bigram across a function character
 
 
+@pytest.mark.parametrize(
+    ("asked", "plain"),
+    [
+        ("讲讲TIME_WAIT了解吗", "TIME_WAIT"),
+        ("说一下 TIME_WAIT", "TIME_WAIT"),
+        ("介绍一下TIME_WAIT", "TIME_WAIT"),
+        ("I was asked about TIME_WAIT", "TIME_WAIT"),
+        ("they asked me to explain SO_REUSEADDR", "SO_REUSEADDR"),
+        ("面试官问了 Ring AllReduce", "Ring AllReduce"),
+    ],
+)
+def test_question_framing_carries_no_terms(asked: str, plain: str) -> None:
+    analyzer = Analyzer(None)
+    assert set(analyzer.terms(asked)) == set(analyzer.terms(plain))
+
+
+def test_terms_joined_by_underscore_or_colons_stay_one_term() -> None:
+    terms = {t for t, _w in Analyzer(None).terms("TIME_WAIT, SO_REUSEADDR and std::move")}
+    assert {"time_wait", "so_reuseaddr", "std::move"} <= terms
+    assert {"time", "wait", "reuseaddr", "move"} <= terms  # the parts, as weaker terms
+
+
+def test_three_spaced_words_find_the_hyphenated_term(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> None:
+    doc = dataclasses.replace(docs[0], slug="copy-on-write", title="Copy-on-write after fork", tags=["copy-on-write"],
+                              skills=[], questions=["What is copy-on-write?"], body="Pages are shared until written.")
+    linker = Linker([*docs, doc], taxonomy)
+    assert linker.rank("I was asked about copy on write")[0].slug == "copy-on-write"
+
+
+def test_a_question_several_pages_answer_alike_is_no_confident_link(docs: list[ExplanationDoc],
+                                                                    taxonomy: Taxonomy) -> None:
+    twins = [dataclasses.replace(docs[0], slug=f"twin-{i}", title="Warps and the SIMT model", tags=["warp"],
+                                 skills=[], questions=[], body="A warp is 32 threads.") for i in range(2)]
+    alone = Linker([*docs, twins[0]], taxonomy).rank("What is a warp?")
+    both = Linker([*docs, *twins], taxonomy).rank("What is a warp?")
+    assert alone[0].slug == "twin-0"
+    assert both and both[0].score < alone[0].score - 0.2
+
+
 def test_analyzer_without_taxonomy_and_with_the_shipped_one() -> None:
     assert not any(t.startswith("§") for t, _ in Analyzer(None).terms("RDMA NCCL"))
     shipped = {t for t, _ in Analyzer(load_taxonomy()).terms("远程直接内存访问 and Nsight Systems")}
