@@ -20,6 +20,7 @@ from ..extensions import db
 from .decode import MAX_POSTING_BYTES, read_posting_file
 from .errors import PostingInputError
 from .evaluate import evaluate, format_report, load_corpus
+from .explain import explain_document, format_explanation
 from .extract import ExtractionResult, extract_posting
 from .service import PostingLimitError, import_posting, likely_questions
 
@@ -33,6 +34,7 @@ EXIT_BAD_INPUT = 2
               help="Score the engine on a labelled corpus (documents with golden .json files): "
                    "precision, recall and F1 of questions, skill recall, company/title/kind.")
 @click.option("--verbose", "-v", is_flag=True, help="With --eval: list each document's misses.")
+@click.option("--explain", is_flag=True, help="For each line of one FILE: taken as a question or not, and why.")
 @click.option(
     "--max-bytes",
     type=click.IntRange(min=1),
@@ -41,7 +43,7 @@ EXIT_BAD_INPUT = 2
     help="Refuse files larger than this.",
 )
 def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | None, verbose: bool,
-                    max_bytes: int) -> None:
+                    explain: bool, max_bytes: int) -> None:
     """Extract interview questions and skills from job postings and interview reports.
 
     FILES are text, Markdown or saved HTML pages, in any of UTF-8, UTF-16 or GB18030.
@@ -51,6 +53,9 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
         return
     if not files:
         raise click.UsageError("name one or more FILES, or --eval DIR")
+    if explain:
+        _explain(files, max_bytes)
+        return
     results: list[tuple[Path, ExtractionResult]] = []
     failures: list[str] = []
     for path in files:
@@ -72,6 +77,18 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
         if index:
             click.echo("")
         click.echo(format_summary(click.format_filename(path), result))
+
+
+def _explain(files: tuple[Path, ...], max_bytes: int) -> None:
+    if len(files) != 1:
+        raise click.UsageError("--explain takes one FILE")
+    try:
+        text = read_posting_file(files[0], max_bytes=max_bytes)
+    except PostingInputError as exc:
+        click.echo(f"prep extract: {click.format_filename(files[0])}: {exc}", err=True)
+        raise click.exceptions.Exit(EXIT_BAD_INPUT) from exc
+    kind, verdicts = explain_document(text)
+    click.echo(format_explanation(click.format_filename(files[0]), kind, verdicts))
 
 
 def _evaluate(folder: Path, as_json: bool, verbose: bool) -> None:

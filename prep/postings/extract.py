@@ -131,33 +131,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     ``taxonomy`` defaults to the shipped one.
     """
     taxonomy = taxonomy or load_taxonomy()
-    lines: list[str] = []
-    tail: list[str] = []
-    item_indent = -1  # the indentation of the list item the previous line opened or continued
-    fence = ""  # inside a fenced code block: its fence ("```", "~~~")
-    for raw in text.splitlines():
-        line = raw.strip()
-        if fence or line.startswith(("```", "~~~")):
-            fence = "" if fence and line.startswith(fence) else fence or line[:3]
-            continue  # code: never a question (its words still count for nothing)
-        if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
-            item_indent = -1
-            continue
-        if len(line) <= 20 and line.casefold() in FURNITURE:
-            continue
-        indent = len(raw) - len(raw.lstrip())
-        if len(lines) < MAX_LINES:
-            if item_indent >= 0 and indent > item_indent and _continues(lines[-1], line):
-                joiner = "" if _CJK_END.search(lines[-1][-1:]) else " "  # a wrapped item (a PDF, an e-mail)
-                lines[-1] = lines[-1] + joiner + line
-                continue
-            parts = split_line(line)  # "…1. A?2. B?3. C?" and "Q 答：A" as their author's lines
-            if item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line:
-                lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
-            lines.extend(parts)
-            item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
-        else:
-            tail.append(line)
+    lines, tail = document_lines(text)
     blocks, recognised = segment(lines)
     report = is_report(lines, blocks)
     listing = not report and is_question_list(blocks)
@@ -203,6 +177,41 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         skill_weights={name: weights[name] for name in skills},
         truncated=truncated,
     )
+
+
+def document_lines(text: str) -> tuple[list[str], list[str]]:
+    """The lines of ``text`` as the later stages read them: stripped, without blank lines, code
+    blocks and page furniture, wrapped list items joined, one-line lists and answers split
+    (:func:`.inline_lists.split_line`), a list item with items under it marked as their label;
+    and the lines past :data:`MAX_LINES` (only scanned for skills)."""
+    lines: list[str] = []
+    tail: list[str] = []
+    item_indent = -1  # the indentation of the list item the previous line opened or continued
+    fence = ""  # inside a fenced code block: its fence ("```", "~~~")
+    for raw in text.splitlines():
+        line = raw.strip()
+        if fence or line.startswith(("```", "~~~")):
+            fence = "" if fence and line.startswith(fence) else fence or line[:3]
+            continue  # code: never a question (its words still count for nothing)
+        if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
+            item_indent = -1
+            continue
+        if len(line) <= 20 and line.casefold() in FURNITURE:
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if len(lines) < MAX_LINES:
+            if item_indent >= 0 and indent > item_indent and _continues(lines[-1], line):
+                joiner = "" if _CJK_END.search(lines[-1][-1:]) else " "  # a wrapped item (a PDF, an e-mail)
+                lines[-1] = lines[-1] + joiner + line
+                continue
+            parts = split_line(line)  # "…1. A?2. B?3. C?" and "Q 答：A" as their author's lines
+            if item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line:
+                lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
+            lines.extend(parts)
+            item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
+        else:
+            tail.append(line)
+    return lines, tail
 
 
 _MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")

@@ -1,0 +1,103 @@
+"""Why each line of a document was or was not taken as an interview question (``prep extract --explain``).
+
+The document goes through the same stages as :func:`.extract.extract_posting` (its lines, its
+sections, whether it is a report or a list of questions, the questions found); each line then
+gets a verdict: taken (as which question, from which section, how sure), a heading (of which
+kind), or not taken and the reason (a section that is not read, the candidate's own questions, a
+dropped line and why, a line that does not ask).
+
+Pure module: no Flask, no database; linear in the document like the extraction it explains.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .asking import judge_line
+from .extract import document_lines
+from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .interview_questions import find_questions
+from .reports import is_question_list, is_report
+from .segment import segment
+
+_READ_KINDS = (INTERVIEW, ROUND_KIND, GENERIC, "header")
+_DROPPED = {
+    "short": "too short to be a question",
+    "long": "too long: a paragraph, not a question",
+    "label": "a label or a tip",
+    "not a technical question": "not an interview question (logistics, the candidate's own, small talk, a rubric)",
+    "project talk without a topic": "talk about the candidate's project without a technical topic",
+    "a transition to the next topic": "the report moving on to the next topic",
+    "advice": "advice, not a question",
+}
+
+
+@dataclass(frozen=True)
+class LineVerdict:
+    """One line of the document: ``taken`` with the question it gave, or why not."""
+
+    line: str
+    taken: bool
+    why: str
+    question: str | None = None
+
+
+def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
+    """What kind the document was read as, and a verdict for each of its lines, in order."""
+    lines, _tail = document_lines(text)
+    blocks, _recognised = segment(lines)
+    report = is_report(lines, blocks)
+    listing = not report and is_question_list(blocks)
+    found, _truncated = find_questions(blocks, report, listing=listing)
+    questions = [(text_.casefold(), text_, section, confidence) for text_, section, _round, confidence in found]
+    kind = "an interview report" if report else ("a list of interview questions" if listing else "a job posting")
+    verdicts: list[LineVerdict] = []
+    for block in blocks:
+        if block.name:
+            verdicts.append(LineVerdict(block.name, False, f"heading of a {_kind_name(block)} section"))
+        for line in block.lines:
+            folded = line.casefold()
+            said = judge_line(line).text.casefold()
+            hit = next((q for q in questions if q[0] and (q[0][:40] in folded or (len(said) >= 6 and said in q[0]))), None)
+            if hit is not None:
+                verdicts.append(LineVerdict(line, True, f"from '{hit[2] or 'the top'}', confidence {hit[3]:.2f}", hit[1]))
+            else:
+                verdicts.append(LineVerdict(line, False, _why_not(line, block, report or listing)))
+    return kind, verdicts
+
+
+def _kind_name(block) -> str:
+    if block.reverse:
+        return "candidate's own questions (反问/QA)"
+    return {INTERVIEW: "interview", ROUND_KIND: "interview round", GENERIC: "other", "header": "header"}.get(
+        block.kind, f"posting ({block.kind})")
+
+
+def _why_not(line: str, block, read_everywhere: bool) -> str:
+    if block.reverse:
+        return "the candidate's own questions (反问/QA)"
+    if block.kind not in _READ_KINDS:
+        return f"in a posting section ({block.kind}), not read for questions"
+    if block.kind == "header" and not read_everywhere:
+        return "in a posting's header, not read for questions"
+    judgement = judge_line(line)
+    if judgement.dropped:
+        return _DROPPED.get(judgement.dropped, judgement.dropped)
+    if judgement.asks:
+        return "asks, but its section or neighbours say it is not an interview question (rhetorical, advice, an answer)"
+    if judgement.topic:
+        return "a bare topic, taken only inside an interview round"
+    return "does not ask (no question mark, no asking or imperative verb, not a listed topic)"
+
+
+def format_explanation(name: str, kind: str, verdicts: list[LineVerdict]) -> str:
+    """The verdicts as text: ``+`` taken (→ the question), ``-`` not taken (— why), ``#`` a heading."""
+    out = [f"{name}: read as {kind}"]
+    for verdict in verdicts:
+        shown = verdict.line if len(verdict.line) <= 160 else verdict.line[:157] + "…"
+        if verdict.taken:
+            out.append(f"+ {shown}\n    → {verdict.question}  ({verdict.why})")
+        elif verdict.why.startswith("heading"):
+            out.append(f"# {shown}  ({verdict.why})")
+        else:
+            out.append(f"- {shown}\n    — {verdict.why}")
+    return "\n".join(out)
