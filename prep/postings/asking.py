@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 #: A line longer than this is prose (a paragraph, an answer), not a question to drill.
 MAX_QUESTION_CHARS = 300
@@ -248,8 +249,10 @@ def clean_question(line: str) -> str:
     return text.strip().strip("*_").strip()
 
 
+@lru_cache(maxsize=4096)
 def judge_line(line: str) -> LineJudgement:
-    """Judge one line on its own (context is the caller's)."""
+    """Judge one line on its own (context is the caller's). Cached: the stages ask about the
+    same lines more than once (the document's kind, its runs of questions, the questions)."""
     text = clean_question(line)
     task = _TASK_LABEL.match(text)  # "算法题：最小覆盖子串", "Coding Question: …": a task
     task = task if task and len(text) - task.end() >= 4 else None
