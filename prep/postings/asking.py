@@ -72,9 +72,10 @@ def ends_with_question_mark(text: str) -> bool:
 
 _ASKING_ZH = re.compile(
     r"(?:[A-Za-z][\w+#./-]{0,14}\s{0,2}(?=写|实现|手写|手撕|解释|说说|讲讲|介绍|描述|设计|比较))?"
-    r"(?:然后|接着|最后|之后|另外|再|又|还|先|紧接着)?(?:请(?:你|您)?|麻烦|能不能|可以)?(?:先)?(?:简要|简单|详细|具体|大概|大致)?"
+    r"(?:然后|接着|最后|之后|另外|再|又|还|先|紧接着)?(?:请(?:你|您)?|麻烦|能不能|可以|(?:让|叫|要|要求)我(?:现场|当场)?)?"
+    r"(?:先)?(?:简要|简单|详细|具体|大概|大致)?"
     r"(?:解释|描述|说明|谈谈|介绍|比较|举例|列举|分析|设计|实现|写出|简述|阐述|讲讲|说说|回答|推导|给出|画出|"
-    r"说一个|讲一个|举一个|举个|给定|给你|输入一个|试着|"
+    r"说一个|讲一个|举一个|举个|给定|给你|输入一个|试着|写一段|写段|"
     r"讲一下|讲下|说一下|说下|介绍一下|介绍下|聊一下|聊聊|谈一下|问了|问到|问|追问|又问|接着问|还问了|"
     r"手撕|手写|写一个|写个|写一下|实现一个|实现一下|设计一个|设计一下|"
     r"如何|怎样|怎么|什么是|什么叫|为什么|为何|论述|概述|区别|对比|能否|是否|哪些|有哪些|有没有|"
@@ -163,6 +164,7 @@ _PROJECT_ONLY = re.compile(
     re.IGNORECASE,
 )
 _PROJECT_ONLY_EN = re.compile(
+    r"(?:my|your)\s+experience\s+(?:in|with)\s+.{1,30}|.{1,30}\bprojects?\s+experience|"
     r"(?:describe|explain|present|introduce)\s+(?:my|your|the)\s+(?:[\w-]+\s+){0,4}(?:projects?|implementation|internships?|"
     r"thesis|research|library)\b.{0,40}|what(?:'s|\s+is|\s+was)\s+the\s+challenge\s+in\s+(?:this|that|your|the)\s+project\??|"
     r"(?:talked|chatted|went)\s+(?:about|through|over)\s+(?:my|the)\s+(?:projects?|resume|cv|internships?|"

@@ -100,6 +100,9 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
             if line.startswith(">") and _QUOTED_TASK.match(line):
                 line = line.lstrip("> \t")  # "> 输入一个 M×N 的矩阵，输出…": the task, quoted
             body = strip_list_marker(line)
+            if _ANSWER_HEADING.fullmatch(body.rstrip(":： ")):  # "Answer" on a line of its own: an answer follows
+                answer_marker = ""
+                continue
             if body != line.strip() and REVERSE.fullmatch(body):  # "- QA：" over the candidate's own questions
                 reverse_part = True
                 continue
@@ -157,15 +160,16 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                     if not in_round and not listing and kind not in (INTERVIEW,) and judgement.mark \
                             and _rhetorical(index, block.lines):
                         continue
-                elif judgement.topic and (in_round or kind == INTERVIEW or hinted):
+                elif judgement.topic and (in_round or kind == INTERVIEW or hinted) and not _CLAUSES.search(judgement.text):
                     confidence = 0.65 if in_round else 0.6
                 elif kind == INTERVIEW and len(judgement.text) <= 150 and strip_list_marker(part) != part.strip() \
                         and _looks_technical(judgement.text) and not _ADVISING.search(judgement.text[:150]):
                     confidence = 0.6  # an item under a known interview heading ("编程题：给定…，求…")
-                elif in_round and kind == ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text):
+                elif in_round and kind == ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
+                        and not _CLAUSES.search(judgement.text) and not _NARRATES.search(judgement.text):
                     confidence = 0.5
                 elif index in in_runs and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
-                        and not _NARRATES.search(judgement.text):
+                        and not _NARRATES.search(judgement.text) and not _CLAUSES.search(judgement.text):
                     confidence = 0.5  # a short technical item in a run of listed questions ("- Bank 冲突")
                 elif task_block and 6 <= len(judgement.text) <= 300 and not _NARRATES.search(judgement.text[:40]):
                     confidence = 0.6  # the problem under "手撕" / "Coding:" as the report states it
@@ -185,12 +189,15 @@ _TASK_HEADING = re.compile(r"(?:手撕|算法题|编程题|代码题|机试|hack
 #: Words of a report's narration: the candidate or the interviewer doing something, a feeling.
 _NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|选一道|二选一|的时候|了.{0,30}[。！!]$|(?:部分|相关|方面|环节)$|"
                        r"\b(?:i|we|my|he|she)\b", re.IGNORECASE)
+#: A sentence of several clauses ("on site面試，第一次到…，在…"): narration, not a bare topic.
+_CLAUSES = re.compile(r"[，,][^，,]{1,80}[，,]|[，,].{0,80}[。.!！]$")
 #: A run of listed lines is a list of questions when this share of them ask or name a topic.
 _RUN_SHARE = 1 / 5
 
 
 #: A heading over an answer ("答案:", "Answer", "参考答案", "思路"): its lines are not questions.
-_ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|思路|我的回答|answers?|solution|my\s+answer", re.IGNORECASE)
+_ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|(?:核心|解题)?思路|我的回答|解决(?:方法|步骤|思路|方案)|解法|"
+                             r"answers?|solution|my\s+answer|approach", re.IGNORECASE)
 
 
 def _marker_kind(line: str) -> str:

@@ -50,6 +50,10 @@ _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORE
 _NAMES_A_PROBLEM = re.compile(r"[A-Z]{2,}|\w\(\w|[A-Za-z]\d|\d[A-Za-z]|[\u4e00-\u9fff]{2,}.{0,20}(?:实现|算法|设计|问题)")
 
 
+#: A heading that says the candidate asks next ("…就隨便問了兩個", "最後10分鐘有一些QA", "I asked about"):
+#: its lines are the candidate's own questions.
+_CANDIDATE_ASKS = re.compile(r"我[^，,。:：]{0,20}[问問]|[问問]了些?[对對].{0,10}的[问問]题|(?<![A-Za-z])(?:QA|Q&A)(?![A-Za-z])|"
+                             r"\bi\s+asked\b|\bmy\s+questions\b")
 #: The rest of a round line that names the round ("AI/ML Round (60 mins)", "C/C++/Python Round"), not a problem.
 _NAMES_A_ROUND = re.compile(r"[^:：?？]{1,40}\b(?:round|interview|screen|面)\s{0,2}(?:[(（][^()（）]{0,30}[)）])?\s{0,2}$|"
                             r"(?:考察|考|主要|包括|内容|涉及|covers?\b|focus(?:ed|es)?\s+on|mostly|mainly).{0,60}$|"
@@ -132,7 +136,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "",
                                      lines[index + 2] if index + 2 < len(lines) else "")
         if generic:
-            reverse = bool(REVERSE.fullmatch(generic) or REVERSE.fullmatch(line))
+            reverse = bool(REVERSE.fullmatch(generic) or REVERSE.fullmatch(line) or _CANDIDATE_ASKS.search(generic[:120]))
             if reverse and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
                 blocks.append(Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
                 continue
