@@ -100,7 +100,9 @@ please explain describe tell give walk step steps way ways thing things somethin
 use used using work works working make makes made get gets got like s t e g eg ie etc
 ask asks asked asking interviewer interviewers interview interviews know knew known familiar talk
 discuss question questions understand understanding concept concepts brief briefly detail details
-example examples provide mention say said think experience
+example examples provide mention say said think experience principle principles purpose
+advantage advantages disadvantage disadvantages pros cons benefit benefits characteristic
+characteristics underlying internals internally hood
 """.split())
 
 # Function characters that never carry meaning; CJK runs are split at them.
@@ -111,6 +113,7 @@ _ZH_STOP_BIGRAMS = frozenset("""
 是否 可以 能否 有何 有哪 有什 我们 你们 他们 这个 那个 这些 那些 以及 或者 还是 时候 分别 区别 理解
 讲讲 说说 聊聊 讲下 说下 讲一 说一 知道 听过 听说 简单 大概 具体 通俗 易懂 表述 比如 这种 那种 这样 那样
 有没 没有 面试官 面试 问到 问了 能想 想到 了解 说一下 讲一下 聊一下 介绍下 有没有 能不能 会不会 是不是
+原理 作用 优点 缺点 优缺 好处 特点 概念 底层
 """.split())
 _ZH_STOP_UNIGRAMS = frozenset("么什怎如何样哪个一下请问这那些也都就要会能可以吗呢吧啊呀")
 # CJK runs are cut at function characters and question phrasing, so no bigram spans them.
@@ -445,7 +448,7 @@ class Linker:
             lead = score - (second if score >= first else first)
             plausible = max(0.0, min(1.0, (score - DEFAULT_THRESHOLD) / (PLAUSIBLE - DEFAULT_THRESHOLD)))
             adjusted = score + LEAD_WEIGHT * max(0.0, min(lead, LEAD_CAP) - LEAD_PAR) * plausible
-            adjusted *= 1.0 - AMBIGUITY_PENALTY * max(0.0, LEAD_PAR - lead) / LEAD_PAR
+            adjusted *= 1.0 - AMBIGUITY_PENALTY * min(1.0, max(0.0, LEAD_PAR - lead) / LEAD_PAR)
             out[index] = max(0.0, min(MAX_LEXICAL_SCORE, adjusted))
         return out
 
