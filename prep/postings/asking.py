@@ -258,6 +258,8 @@ def judge_line(line: str) -> LineJudgement:
     text = clean_question(line)
     task = _TASK_LABEL.match(text)  # "算法题：最小覆盖子串", "Coding Question: …": a task
     task = task if task and len(text) - task.end() >= 4 else None
+    if task and _LABEL_WORD.search(task.group()):  # "Design Question: Implementing a singleton …"
+        text = text[task.end():].strip()
     text = _without_answer_note(text)
     probe = text.translate(_TRADITIONAL)  # 說/講/麼 … read as 说/讲/么 by the patterns below
     dropped = None
@@ -301,6 +303,7 @@ _TASK_LABEL = re.compile(
     r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手撕(?:代码|题)?|(?:coding|design|system\s+design|algorithm(?:ic)?)"
     r"\s+(?:question|problem|task|exercise))\s{0,2}\d{0,2}\s{0,2}[:：\-–—]\s{0,2}",
     re.IGNORECASE)
+_LABEL_WORD = re.compile(r"\b(?:question|problem|task|exercise)\b", re.IGNORECASE)
 #: The asker is "I" ("How do I reset my password?", "Can I apply twice?"): the candidate's own question.
 _ASKER_IS_I = re.compile(r".{0,40}?\b(?:do|did|does|can|could|should|will|would|am|was|may|must|have|"
                          r"didn't|don't|doesn't|can't|won't|wasn't|haven't)\s+i\b(?!/)",

@@ -114,8 +114,23 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
             end = cues[index + 1].start("cue") if index + 1 < len(cues) else len(sentence)
             text = _clean(sentence[cue.end(): end])
             if text and len(text) >= _MIN_QUESTION_CHARS and judge_line(text).dropped is None:
-                found.append((text, "cue"))
+                found.extend((part, "cue") for part in _enumerated_tasks(text))
     return found
+
+
+_SERIES = re.compile(r",\s+(?:and\s+)?|\s+and\s+(?=\w+ing\b)")
+
+
+def _enumerated_tasks(text: str) -> list[str]:
+    """An English cue's text that lists several tasks ("write code for reversing bits in a range,
+    checking if the compiler is little endian, and reversing a linked list") as those tasks; a
+    list of topics ("bit manipulation, pointers, and paging") stays one question."""
+    if CJK.search(text[:200]) or text.count(",") < 2:
+        return [text]
+    parts = [p.strip() for p in _SERIES.split(text) if p.strip()]
+    if len(parts) >= 3 and all(len(p.split()) >= 3 for p in parts):
+        return parts
+    return [text]
 
 
 def _clean(text: str) -> str:
