@@ -15,8 +15,8 @@ Two stages:
 A lexical score (0..1) says how sure a link is, for questions as people ask them:
 
 - **coverage**: how much of the question's term weight an explanation covers. Question framing
-  ("讲讲…", "…了解吗", "I was asked about…") carries no weight; words only explanations' bodies
-  use (发生, during) weigh less than the topic vocabulary of titles, tags, skills and questions;
+  ("讲讲…", "…了解吗", "I was asked about…") carries no weight; CJK words only explanations'
+  bodies use (发生, 主要) weigh less than the topic vocabulary of titles, tags, skills and questions;
   an unseen CJK pair beside a seen one is a word boundary, not a word; a term only an
   explanation's body mentions counts for that explanation at most ``BODY_ONLY_CAP``;
 - **question-likeness**: how closely the question says one of the explanation's listed
@@ -75,8 +75,10 @@ _W_NUMBER = 0.3
 _W_BIGRAM = 1.0
 _W_UNIGRAM = 0.2
 
-#: Weight of a term only explanations' bodies use (never a title, tag, skill or question),
-#: relative to its idf.
+#: Weight of a CJK term only explanations' bodies use (never a title, tag, skill or question),
+#: relative to its idf: 主要, 发生, 改变 are the language around topics. (A Latin word is left whole:
+#: the English framing words are stop words, and an off-topic question's own word, "React" of
+#: "React hooks", may well appear in some body in passing.)
 PROSE_FACTOR = 0.3
 #: Weight of an unseen CJK bigram that spans two words, relative to the rarest seen term.
 UNSEEN_SPANNING_FACTOR = 0.1
@@ -321,7 +323,7 @@ class Linker:
         # postings: term -> [(doc index, saturated tf in 0..1)]
         self._postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         # The topic vocabulary: terms some explanation's title, tags, skills or questions use. A
-        # term only bodies use (主要, 发生, during) is the language around topics, not a topic.
+        # CJK term only bodies use (主要, 发生) is the language around topics, not a topic.
         self._topical: set[str] = {term for head in head_tf for term in head}
         # A term only the body mentions (a word in passing, a name in a code sample) counts at most
         # BODY_ONLY_CAP: what an explanation is about shows in its title, tags, skills and questions.
@@ -382,7 +384,7 @@ class Linker:
                 # An unseen term weighs like the rarest seen one (what makes an off-topic question
                 # abstain), except a CJK pair that spans two words ("接特" of 连接特别多).
                 idf = self._unseen_idf * (UNSEEN_SPANNING_FACTOR if term in spanning else 1.0)
-            elif term not in self._topical:
+            elif term not in self._topical and _CJK_RUN_RE.match(term):
                 idf *= PROSE_FACTOR
             out[term] = (qweight, qweight * idf)
         return out
