@@ -100,7 +100,7 @@ _CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce �
 
 _ZH_QUESTION_WORD = re.compile(
     r"怎么|如何|为什么|为何|什么|哪些|哪个|哪几|哪种|多少|几[种次个倍层步轮路条类级]|多(?:大|久|长|快|高|远)|是否|有何|"
-    r"有什么|能否|吗$|呢$")
+    r"有什么|能否|谁|干啥|干嘛|吗$|呢$")
 #: A Chinese character (the extraction stages tell the two languages apart with it).
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_DASH = re.compile(r"\s[-–—]\s")
@@ -292,6 +292,9 @@ def judge_line(line: str) -> LineJudgement:
             after = judge_line(text[cut:])
             if after.asks:
                 return after
+            if colon > 0 and _ASKED_LABEL.match(probe[:colon + 1]) and after.dropped is None \
+                    and _ZH_QUESTION_WORD.search(after.text.translate(_TRADITIONAL)[:150]):
+                return LineJudgement(after.text, False, True, False, None)  # "面试很爱问的几个点:A是什么,B…。"
     if not mark and _ADVICE.match(text):
         return LineJudgement(text, False, False, False, "advice")
     topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(probe))
@@ -303,6 +306,8 @@ _TASK_LABEL = re.compile(
     r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手撕(?:代码|题)?|(?:coding|design|system\s+design|algorithm(?:ic)?)"
     r"\s+(?:question|problem|task|exercise))\s{0,2}\d{0,2}\s{0,2}[:：\-–—]\s{0,2}",
     re.IGNORECASE)
+# A label saying what follows was asked ("面试很爱问的几个点:", "常考:", "问了这些:").
+_ASKED_LABEL = re.compile(r".{0,20}(?:问|考|聊)(?:的|了|到|过)?.{0,8}[:：]")
 _LABEL_WORD = re.compile(r"\b(?:question|problem|task|exercise)\b", re.IGNORECASE)
 #: The asker is "I" ("How do I reset my password?", "Can I apply twice?"): the candidate's own question.
 _ASKER_IS_I = re.compile(r".{0,40}?\b(?:do|did|does|can|could|should|will|would|am|was|may|must|have|"
