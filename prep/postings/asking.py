@@ -261,7 +261,7 @@ def judge_line(line: str) -> LineJudgement:
     if task and _LABEL_WORD.search(task.group()):  # "Design Question: Implementing a singleton …"
         text = text[task.end():].strip()
     text = _without_answer_note(text)
-    probe = text.translate(_TRADITIONAL)  # 說/講/麼 … read as 说/讲/么 by the patterns below
+    probe = text.translate(TRADITIONAL)  # 說/講/麼 … read as 说/讲/么 by the patterns below
     dropped = None
     if len(text) < _MIN_CHARS:
         dropped = "short"
@@ -293,7 +293,7 @@ def judge_line(line: str) -> LineJudgement:
             if after.asks:
                 return after
             if colon > 0 and _ASKED_LABEL.match(probe[:colon + 1]) and after.dropped is None \
-                    and _ZH_QUESTION_WORD.search(after.text.translate(_TRADITIONAL)[:150]):
+                    and _ZH_QUESTION_WORD.search(after.text.translate(TRADITIONAL)[:150]):
                 return LineJudgement(after.text, False, True, False, None)  # "面试很爱问的几个点:A是什么,B…。"
     if not mark and _ADVICE.match(text):
         return LineJudgement(text, False, False, False, "advice")
@@ -334,7 +334,7 @@ def _without_answer_note(text: str) -> str:
     if len(head) < 4:
         return text
     content = note["note"].strip()
-    if _NOTE_BY_CANDIDATE.match(content) or _COMPLETE_ZH.match(head.translate(_TRADITIONAL)[-40:]):
+    if _NOTE_BY_CANDIDATE.match(content) or _COMPLETE_ZH.match(head.translate(TRADITIONAL)[-40:]):
         return head
     if len(head) <= 20 and _REMARK.search(content):
         return head  # "反转链表(送分)", "买卖股票(麻了,题目看都不想看)": the author's remark on a problem's name
@@ -362,10 +362,11 @@ def _asks_then_explains(text: str) -> bool:
     return 4 <= last and len(text) - last - 1 <= _MAX_EXPLANATION and bool(_EXPLAINS.match(text, last + 1))
 
 
-# Traditional characters of question words and common technical words, read as simplified.
-_TRADITIONAL = str.maketrans(
-    "說講麼為們問題區別對實設計寫請與過個這裡會處優點協議網絡線進內緩數據結構層發傳輸鏈樹陣體係統務時間嗎麽現應該經歷機說壓試麵錄麼頁碼種類雜複雜記憶體執併",
-    "说讲么为们问题区别对实设计写请与过个这里会处优点协议网络线进内缓数据结构层发传输链树阵体系统务时间吗么现应该经历机说压试面录么页码种类杂复杂记忆体执并",
+#: Traditional characters of question words and common technical words, read as simplified (one
+#: character for one, so a match's positions are the original text's).
+TRADITIONAL = str.maketrans(
+    "說講麼為們問題區別對實設計寫請與過個這裡會處優點協議網絡線進內緩數據結構層發傳輸鏈樹陣體係統務時間嗎麽現應該經歷機說壓試麵錄麼頁碼種類雜複雜記憶體執併讓後還給並將從寫讀開關聽見覺當時話確認",
+    "说讲么为们问题区别对实设计写请与过个这里会处优点协议网络线进内缓数据结构层发传输链树阵体系统务时间吗么现应该经历机说压试面录么页码种类杂复杂记忆体执并让后还给并将从写读开关听见觉当时话确认",
 )
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import CJK, judge_line
+from .asking import CJK, TRADITIONAL, judge_line
 
 #: A line longer than this is not read as prose (it is a pasted article, not a report's round).
 MAX_PROSE_CHARS = 3_000
@@ -29,9 +29,12 @@ _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)
 
 _CUE_ZH = re.compile(
     r"(?:^|[，,：:\s(（]|面试官|上来就|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始)"
-    r"(?P<cue>(?:追问(?:了)?(?:一下|我)?|问(?:了)?(?:我|一下|下)?|让我(?:现场|当场)?|要求我(?:现场)?|"
+    r"(?P<cue>(?:追问(?:了)?(?:一下|我)?|问(?![完过题])(?:了)?(?:我|一下|下)?|让我(?:现场|当场)?|要求我(?:现场)?|"
     r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
-    r"|(?:还有|又|再|然后|接着|最后)?(?:出了)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2})"
+    r"|(?:还有|又|再|然后|接着|最后)?(?:出了)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
+    r"|(?:请|叫)我(?=介绍|讲|说|写|画|设计|推导)"  # "他请我介绍一遍…"
+    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|题目(?:是|要|为)\s{0,2}"  # "第一题是给定…", "题目要设计…"
+    r"|(?:然后)?一(?:道|题)(?=[A-Za-z\u4e00-\u9fff])(?!easy|medium|hard|简单|中等|困难|难))"  # "考了一题OOP，然后一题BST…"
 )
 _CUE_EN = re.compile(
     r"(?P<cue>\b(?:(?:he|she|they|the\s+interviewer|interviewer|the\s+(?:hm|manager|engineer))\s+"
@@ -69,12 +72,14 @@ def is_prose(line: str) -> bool:
     at NCCL init. How do you troubleshoot it?" is one question)."""
     if len(line) < MIN_PROSE_CHARS or len(line) > MAX_PROSE_CHARS:
         return False
-    parts = sentences(line)
+    chinese = bool(CJK.search(line[:400]))
+    cue_re = _CUE_ZH if chinese else _CUE_EN
+    parts = sentences(line.translate(TRADITIONAL) if chinese else line)
     if len(parts) < 2 and len(line) <= 150:
-        return False
+        # one sentence is one question, unless it tells several ("考了一题X，然后一题Y，一题Z")
+        return chinese and sum(1 for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")) >= 3
     if any(_NARRATION.match(part) for part in parts):
         return True
-    cue_re = _CUE_ZH if CJK.search(line[:400]) else _CUE_EN
     return any(c.end() > c.start("cue") for part in parts for c in cue_re.finditer(part))
 
 
@@ -101,7 +106,8 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for sentence in sentences(line):
         cue_re = _CUE_ZH if CJK.search(sentence) else _CUE_EN
-        cues = [c for c in cue_re.finditer(sentence) if c.end() > c.start("cue")]
+        probe = sentence.translate(TRADITIONAL) if cue_re is _CUE_ZH else sentence  # 題/讓/請 read as 题/让/请
+        cues = [c for c in cue_re.finditer(probe) if c.end() > c.start("cue")]
         head_end = cues[0].start("cue") if cues else len(sentence)
         head = _clean(sentence[:head_end])
         if head and len(head) >= _MIN_QUESTION_CHARS:

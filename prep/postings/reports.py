@@ -31,7 +31,7 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
     """Whether the document of ``lines`` (segmented into ``blocks``) is an interview report."""
     # A list of other reports' titles: short lines, not a report's own paragraphs ("一面是电话，…").
     # Lines inside a round ("二面明显压力大了", "结果第二天约三面了") are the report's own.
-    titles = sum(1 for block in blocks if block.kind != ROUND_KIND for line in block.lines[:400]
+    titles = sum(1 for block in blocks if block.kind in ("header", GENERIC) for line in block.lines[:400]
                  if 6 < len(line) <= 60 and REPORT_TITLE.match(line))
     if titles >= 4:  # a board's list of report titles, not a report
         return False
