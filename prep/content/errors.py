@@ -50,3 +50,11 @@ class ContentError(ValueError):
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: list[Problem] = sorted(problems)
         super().__init__("\n".join(str(p) for p in self.problems) or "invalid content")
+
+
+class FieldSetError(ValueError):
+    """A field-set file (``prep content coverage --field``) cannot be read or is not one."""
+
+    def __init__(self, path: object, cause: Exception) -> None:
+        self.path = str(path)
+        super().__init__(f"{path}: not a field-set file ({{\"questions\": [{{\"q\": ..., \"topic\": ...}}]}}): {cause}")

@@ -18,7 +18,7 @@ from ..web.access import instructor_required
 from ..web.args import int_arg
 from ..web.forms import EmptyForm
 from ..web.pagination import paginate
-from . import drafts, editor, revisions
+from . import drafts, editor, field, revisions
 from .errors import TRANSLATED_PARAMS
 from .forms import EditorForm, LinkForm
 from .models import Explanation, live
@@ -27,6 +27,8 @@ from .render import render_markdown
 
 #: Skills without an explanation shown above the unanswered questions (``prep content coverage`` lists all).
 SKILL_GAPS_SHOWN = 20
+#: Topics of interview questions no explanation answers, shown first (``prep content coverage`` lists all).
+FIELD_TOPICS_SHOWN = 15
 
 bp = Blueprint("content", __name__)
 
@@ -239,7 +241,8 @@ def preview():
 @bp.route("/instructor/unanswered")
 @instructor_required
 def unanswered():
-    """Bank questions with no accepted explanation, most-asked (by postings) first."""
+    """Interview questions no explanation answers (by topic), then bank questions with no accepted
+    explanation, most-asked (by postings) first."""
     postings = func.count(func.distinct(PostingQuestion.posting_id))
     page = paginate(unanswered_statement().with_only_columns(Question), PAGE_SIZE)
     ids = [question.id for question in page.items]
@@ -247,6 +250,7 @@ def unanswered():
         PostingQuestion.question_id.in_(ids)).group_by(PostingQuestion.question_id)).all()) if ids else {}
     return render_template("content/unanswered.html", rows=[(q, counts.get(q.id, 0)) for q in page.items],
                            page=page.page, total=page.total, pages=page.pages or 1,
+                           field_misses=field.misses_now()[:FIELD_TOPICS_SHOWN] if page.page == 1 else [],
                            skill_gaps=uncovered_skills()[:SKILL_GAPS_SHOWN] if page.page == 1 else [])
 
 
