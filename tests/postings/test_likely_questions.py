@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from prep.postings.likely import BankQuestion, rank_likely
 from tests.support.htmlforms import review_and_save
 
-CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 
 def _q(id_: int, skills: str, asked: int = 0, slug: str | None = "page") -> BankQuestion:
@@ -39,8 +37,7 @@ def test_without_explanation_excluded_and_asked_ones_excluded() -> None:
 
 
 @pytest.fixture
-def content_app(app):
-    app.config["CONTENT_DIR"] = str(CONTENT)
+def content_app(app, shipped_content):
     return app
 
 

@@ -2,7 +2,6 @@
 page proposes the bank's likely questions (each with its explanation)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
@@ -13,13 +12,11 @@ from prep.postings.service import role_choices
 from tests.support.htmlforms import read_form
 
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def content_app(app, runner):
-    app.config["CONTENT_DIR"] = str(REPO / "content")
-    assert runner.invoke(args=["init"]).exit_code == 0
+def content_app(app, runner, shipped_content):
+    assert runner.invoke(args=["init"]).exit_code == 0  # the sample postings (the content is there already)
     return app
 
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 
-from prep.content.sync import sync_tree
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.postings import service
@@ -21,7 +19,6 @@ from tests.support.clock import FIXED_NOW
 from tests.support.data import SEEDS
 from tests.support.htmlforms import review_and_save
 
-REPO = Path(__file__).resolve().parents[2]
 
 POSTING = """Acme GPU Labs
 Collective Communication Engineer
@@ -57,12 +54,10 @@ def counts() -> tuple[int, int, int, int, int]:
 
 
 @pytest.fixture
-def content(app):
+def content(shipped_content):
     """The shipped explanations, so questions get linked."""
-    report = sync_tree(REPO / "content")
-    db.session.commit()
-    assert not report.problems
-    return report
+    assert not shipped_content.problems
+    return shipped_content
 
 
 @pytest.fixture
