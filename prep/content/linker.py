@@ -148,7 +148,13 @@ def _nfkc_fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+# British and American spellings fold together (optimise/optimize, utilisation/utilization,
+# analyse/analyze): the pages are written in one, questions come in both.
+_ISE_RE = re.compile(r"(?<=[a-z]{3})([iy])s(e|ed|es|ing|er|ers|ation|ations)$")
+
+
 def _stem(word: str) -> str:
+    word = _ISE_RE.sub(r"\1z\2", word)
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word
@@ -451,6 +457,9 @@ class Linker:
             plausible = max(0.0, min(1.0, (score - DEFAULT_THRESHOLD) / (PLAUSIBLE - DEFAULT_THRESHOLD)))
             adjusted = score + LEAD_WEIGHT * max(0.0, min(lead, LEAD_CAP) - LEAD_PAR) * plausible
             adjusted *= 1.0 - AMBIGUITY_PENALTY * min(1.0, max(0.0, LEAD_PAR - lead) / LEAD_PAR)
+            if lead >= 0:
+                # the best link stays a suggestion when it was one: a tie makes it unsure, not wrong
+                adjusted = max(adjusted, min(score, DEFAULT_THRESHOLD))
             out[index] = max(0.0, min(MAX_LEXICAL_SCORE, adjusted))
         return out
 

@@ -142,6 +142,13 @@ def test_terms_joined_by_underscore_or_colons_stay_one_term() -> None:
     assert {"time", "wait", "reuseaddr", "move"} <= terms  # the parts, as weaker terms
 
 
+def test_british_and_american_spellings_are_one_term() -> None:
+    analyzer = Analyzer(None)
+    for british, american in [("vectorised loads", "vectorized loads"), ("optimisation", "optimization"),
+                              ("analyse the utilisation", "analyze the utilization")]:
+        assert set(analyzer.terms(british)) == set(analyzer.terms(american))
+
+
 def test_three_spaced_words_find_the_hyphenated_term(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> None:
     doc = dataclasses.replace(docs[0], slug="copy-on-write", title="Copy-on-write after fork", tags=["copy-on-write"],
                               skills=[], questions=["What is copy-on-write?"], body="Pages are shared until written.")
