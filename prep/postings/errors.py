@@ -34,3 +34,12 @@ class InterviewDateError(PostingInputError):
         self.day, self.first, self.last = day, first, last
         super().__init__(f"the interview date {day.isoformat()} is outside {first.isoformat()} to "
                          f"{last.isoformat()} (today to a year ahead)")
+
+
+class ScannedDocumentError(PostingInputError):
+    """A document whose pages hold no text (a scanned PDF): there is nothing to read without
+    OCR, so the candidate is asked to paste the text (a form words its own message)."""
+
+    def __init__(self) -> None:
+        super().__init__("the PDF document has no text layer (it looks like a scan): "
+                         "copy its text and paste it instead")

@@ -31,8 +31,8 @@ class ImportPostingForm(FlaskForm):
     text = TextAreaField(_l("Paste the posting"), validators=[Optional()],
                          description=_l("Copy the whole page from the job board; page furniture is fine."))
     file = FileField(_l("…or upload a file"), validators=[Optional()],
-                     description=_l("A text file or a saved HTML page (UTF-8, UTF-16 or GB18030/GBK), "
-                                             "up to %(mb)s MB.", mb=MAX_POSTING_BYTES // 1_000_000))
+                     description=_l("A text file, a saved HTML page (UTF-8, UTF-16 or GB18030/GBK), a PDF "
+                                             "or a Word (.docx) file, up to %(mb)s MB.", mb=MAX_POSTING_BYTES // 1_000_000))
     #: "report" when the candidate came to paste an interview report (the review form then says so).
     kind = HiddenField(validators=[Optional()])
     submit = SubmitField(_l("Import posting"))

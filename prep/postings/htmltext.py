@@ -232,6 +232,29 @@ def _job_posting(blobs: list[str]) -> dict | None:
     return None
 
 
+def read_job_posting(blobs: list[str], page_title: str | None = None) -> PageMeta | None:
+    """The first schema.org ``JobPosting`` in the JSON-LD ``blobs`` as :class:`PageMeta`
+    (``description`` is ``None`` when the posting has none as text), or ``None`` when there is none."""
+    posting = _job_posting(blobs)
+    if posting is None:
+        return None
+    description = posting.get("description")
+    return PageMeta(
+        title=_name(posting.get("title")),
+        company=_name(posting.get("hiringOrganization")),
+        location=_location(posting.get("jobLocation")),
+        page_title=page_title,
+        description=description if isinstance(description, str) else None,
+    )
+
+
+def labelled_lines(meta: PageMeta) -> list[str]:
+    """``Company:``/``Job title:``/``Location:`` lines for a JobPosting's fields (the line-based
+    extractor reads them as the document's own word)."""
+    return [f"{label}: {value}" for label, value in
+            (("Company", meta.company), ("Job title", meta.title), ("Location", meta.location)) if value]
+
+
 def defuse_incomplete_markup(html: str) -> str:
     """Escape each ``<`` that cannot start a complete construct, in one pass.
 
@@ -276,19 +299,9 @@ def reduce_html(html: str) -> tuple[list[str], PageMeta]:
         blobs = ["".join(parser.jsonld)]
         # several JSON-LD scripts were concatenated; try each top-level object on its own too
         blobs += [b for b in re.split(r"(?<=[}\]])\s*(?=[{\[])", blobs[0]) if b][:20]
-    posting = _job_posting(blobs) if blobs else None
     page_title = _SPACES.sub(" ", "".join(parser.title_parts)).strip()[:300] or None
-    meta = PageMeta(page_title=page_title)
-    if posting is not None:
-        description = posting.get("description")
-        meta = PageMeta(
-            title=_name(posting.get("title")),
-            company=_name(posting.get("hiringOrganization")),
-            location=_location(posting.get("jobLocation")),
-            page_title=page_title,
-            description=description if isinstance(description, str) else None,
-        )
-    else:
+    meta = read_job_posting(blobs, page_title=page_title) if blobs else None
+    if meta is None:
         meta = PageMeta(company=parser.meta.get("og:site_name") or parser.meta.get("application-name"),
                         title=parser.meta.get("og:title"), page_title=page_title)
     return lines, meta
@@ -303,8 +316,7 @@ def html_to_text(html: str) -> str:
         lines = inner or lines
     labels = []
     if meta.description is not None:  # a JSON-LD JobPosting: its fields are the page's own word
-        labels += [f"{label}: {value}" for label, value in
-                   (("Company", meta.company), ("Job title", meta.title), ("Location", meta.location)) if value]
+        labels += labelled_lines(meta)
     else:
         site = meta.company
         page_title = meta.title or meta.page_title

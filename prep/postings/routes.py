@@ -20,7 +20,7 @@ from ..web.access import instructor_required, signed_in_user
 from ..web.args import page_arg
 from ..web.forms import EmptyForm
 from .decode import MAX_POSTING_BYTES
-from .errors import PostingInputError
+from .errors import PostingInputError, ScannedDocumentError
 from .extract import UNCERTAIN_BELOW
 from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm,
                     StudyPostingForm, WithdrawForm)
@@ -135,7 +135,7 @@ def new():
         field.errors.append(_limit_message(err))
         return _render_new(form, 400)
     except PostingInputError as err:
-        field.errors.append(err.sentence)
+        field.errors.append(_input_message(err))
         return _render_new(form, 400)
     finally:
         db.session.rollback()  # only reads happened; end the transaction before rendering
@@ -145,6 +145,14 @@ def new():
         return redirect(url_for("postings.show", posting_id=preview.existing.id))
     today = drill_service.study_day(signed_in_user(), clock.now()).day
     return _render_review(ReviewPostingForm.from_preview(preview, form.kind.data, today=today), result=preview.result)
+
+
+def _input_message(err: PostingInputError) -> str:
+    """A refused input's message for the form (a scanned document's in the UI language)."""
+    if isinstance(err, ScannedDocumentError):
+        return _("This PDF has no text layer: it looks like a scanned page. "
+                 "Copy its text and paste it into the box instead.")
+    return err.sentence
 
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
@@ -180,7 +188,7 @@ def save():
             return _render_review(form, status=400)
         except PostingInputError as err:
             db.session.rollback()
-            form.source.errors = [err.sentence]
+            form.source.errors = [_input_message(err)]
             return _render_review(form, status=400)
         except IntegrityError:  # the same posting saved at the same moment in another tab
             db.session.rollback()

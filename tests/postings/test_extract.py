@@ -430,7 +430,7 @@ def test_cli_bad_input_exits_2_with_one_line_per_file(tmp_path: Path) -> None:
     assert result.stdout == ""  # all or nothing
     assert result.stderr.splitlines() == [
         f"prep extract: {empty}: the file is empty",
-        f"prep extract: {pdf}: not a text file: it looks like a PDF document",
+        f"prep extract: {pdf}: cannot read the file: it looks like a PDF document, but it is damaged or incomplete",
         f"prep extract: {missing}: cannot read the file: No such file or directory",
     ]
     assert "Traceback" not in result.output

@@ -191,7 +191,7 @@ BAD_UPLOADS = [
     pytest.param(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "Not a text file: it looks like a PNG image.",
                  id="png"),
     pytest.param(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" * 20,
-                 "Not a text file: it looks like a PDF document.", id="pdf"),
+                 "Cannot read the file: it looks like a PDF document, but it is damaged or incomplete.", id="pdf"),
     pytest.param(b"x" * (MAX_POSTING_BYTES + 1), "The posting is too large", id="over-1mb"),
     pytest.param(bytes(range(0x80, 0x100)) * 8, "Cannot decode the file", id="undecodable"),
     pytest.param(b"\xff\xfe" + "面试指南".encode("utf-16-le")[:-1], "Cannot decode the file as UTF-16",
@@ -446,7 +446,7 @@ def test_cli_default_user_is_the_only_account(runner, make_user, tmp_path):
 @pytest.mark.parametrize(("data", "message"), [
     pytest.param(b"", "the file is empty", id="empty"),
     pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00", "not a text file: it looks like a PNG image", id="png"),
-    pytest.param(b"%PDF-1.4\n", "not a text file: it looks like a PDF document", id="pdf"),
+    pytest.param(b"%PDF-1.4\n", "it looks like a PDF document, but it is damaged", id="pdf"),
     pytest.param(b"y" * (MAX_POSTING_BYTES + 1), "the posting is too large", id="too-large"),
     pytest.param(bytes(range(0x80, 0x100)) * 8, "cannot decode the file", id="undecodable"),
 ])

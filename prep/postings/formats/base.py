@@ -1,0 +1,64 @@
+"""What every document format is: a name, a sniff and a reader, behind one small interface.
+
+A format module (``text``, ``html``, ``jsonld``, ``pdf``, ``docx`` …) defines two plain
+functions and one :class:`DocumentFormat` built from them; :mod:`prep.postings.formats` lists
+the formats in the order they are tried. Adding a format is one new module, its tests and one
+line in that list.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..errors import PostingInputError
+
+
+@dataclass(frozen=True)
+class DocumentFormat:
+    """One kind of document a posting or an interview report can arrive as.
+
+    ``sniff(data, filename)`` says whether ``data`` (the file's bytes; ``filename`` may be
+    ``None``) is of this format, from its first bytes and, as a hint only, its name.
+    ``to_text(data, limit)`` returns the document's plain text, one block per line, raising
+    :class:`~prep.postings.errors.PostingInputError` for what cannot be read; ``limit`` bounds
+    the text it may produce, in UTF-8 bytes. ``from_text``, for the formats that are text
+    themselves (plain text, HTML, JSON-LD), reads pasted text the same way.
+    """
+
+    name: str
+    description: str  # "a PDF document": how messages name it
+    extensions: tuple[str, ...]
+    sniff: Callable[[bytes, str | None], bool]
+    to_text: Callable[[bytes, int], str]
+    from_text: Callable[[str], str] | None = None
+
+    @property
+    def is_text(self) -> bool:
+        """Whether pasted text may be of this format (it has a ``from_text``)."""
+        return self.from_text is not None
+
+
+def has_extension(filename: str | None, extensions: tuple[str, ...]) -> bool:
+    """Whether ``filename`` ends with one of ``extensions`` (case-insensitive; no name: no)."""
+    return bool(filename) and filename.lower().endswith(extensions)  # type: ignore[union-attr]
+
+
+class TextBudget:
+    """Collects a document's lines and refuses to grow past ``limit`` UTF-8 bytes."""
+
+    def __init__(self, limit: int, description: str) -> None:
+        self.limit, self.description = limit, description
+        self.lines: list[str] = []
+        self.size = 0
+
+    def add(self, line: str) -> None:
+        self.size += len(line.encode("utf-8", "surrogatepass")) + 1
+        if self.size > self.limit:
+            raise PostingInputError(f"the text of {self.description} is too large "
+                                    f"(over {self.limit:,} bytes); split it or paste a part")
+        self.lines.append(line)
+
+    def text(self) -> str:
+        return "\n".join(self.lines)

@@ -1,0 +1,74 @@
+"""A PDF document: the text of its pages, by pypdf.
+
+Bounded like every reader: the file's size is checked before this runs; at most
+:data:`MAX_PAGES` pages, each page's decoded content at most :data:`MAX_PAGE_CONTENT_BYTES`
+(a small file can inflate to a huge page), the text at most the posting's limit; a damaged,
+encrypted or too deeply nested file is refused with one line. A PDF whose pages hold no text
+(a scan, a photo of a page) raises :class:`~prep.postings.errors.ScannedDocumentError`, which
+asks for the text to be pasted.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import warnings
+
+from pypdf import PdfReader
+from pypdf.errors import PyPdfError
+
+from ..errors import PostingInputError, ScannedDocumentError
+from .base import DocumentFormat, TextBudget
+
+MAX_PAGES = 200
+"""The most pages read: a posting or an interview report is a few pages, a book is neither."""
+
+MAX_PAGE_CONTENT_BYTES = 4_000_000
+"""The most decoded content-stream bytes one page may have."""
+
+_DAMAGED = "cannot read the file: it looks like a PDF document, but it is damaged or incomplete"
+
+
+def sniff(data: bytes, filename: str | None) -> bool:
+    return data[:1024].lstrip(b"\x00\t\r\n ").startswith(b"%PDF-")
+
+
+def to_text(data: bytes, limit: int) -> str:
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged file gets our one line, not log lines
+    budget = TextBudget(limit, "the PDF document")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _read_pages(data, budget)
+    except PostingInputError:
+        raise
+    except RecursionError as exc:
+        raise PostingInputError("cannot read the PDF document: it is nested too deeply") from exc
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, AssertionError,
+            OSError, ArithmeticError, UnicodeError, LookupError) as exc:
+        raise PostingInputError(_DAMAGED) from exc
+    text = budget.text()
+    if not text.strip():
+        raise ScannedDocumentError()
+    return text
+
+
+def _read_pages(data: bytes, budget: TextBudget) -> None:
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    if reader.is_encrypted:
+        raise PostingInputError("cannot read the PDF document: it is encrypted; "
+                                "save it without a password, or paste its text")
+    pages = len(reader.pages)
+    if pages > MAX_PAGES:
+        raise PostingInputError(f"the PDF document has {pages:,} pages; at most {MAX_PAGES} are read "
+                                "(save the pages that matter, or paste their text)")
+    for page in reader.pages:
+        contents = page.get_contents()
+        if contents is not None and len(contents.get_data()) > MAX_PAGE_CONTENT_BYTES:
+            raise PostingInputError("a page of the PDF document is too large to read")
+        for line in (page.extract_text() or "").splitlines():
+            budget.add(line)
+
+
+FORMAT = DocumentFormat("pdf", "a PDF document", (".pdf",), sniff=sniff, to_text=to_text)
