@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .names import (AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE, SHORT_NAMES, TAG_PREFIX,
-                    is_navigation, starts_with_place)
+from .names import (APPLY_BUTTON, AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE,
+                    SHORT_NAMES, TAG_PREFIX, collapse_repeat, is_navigation, starts_with_place)
 from .stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 _LABELS = {
@@ -183,6 +183,10 @@ def find_identity(
     labels), ``location_lines`` the lines of a location section.
     """
     company, title, location = _find_identity(header, kept, location_lines, is_report)
+    company = _cleaned(company)
+    title = _cleaned(title)
+    if not is_report:
+        company, title = _from_whole_document(company, title, header, kept)
     if company is not None:
         company = AT_PREFIX.sub("", TAG_PREFIX.sub("", company)).strip()
         company = SHORT_NAMES.get(_REMARK.sub("", company), _REMARK.sub("", company))
@@ -204,7 +208,116 @@ def find_identity(
                 title = head.strip()
         if title is not None and (is_navigation(title) or city(title)):
             title = None
+        if title is not None:
+            title = APPLY_BUTTON.sub("", title).strip() or None
     return company, title, location
+
+
+#: A field of work, not an employer: function words, or the words of a team's remit.
+_FIELD_PHRASE = re.compile(
+    r"\b(?:and|of|for|with|the|in)\b|\b(?:communications?|learning|inference|training|networking|compilers?|"
+    r"kernels?|performance|runtime|triton|cuda|hpc|gpu|llm)\b|&", re.IGNORECASE)
+#: "作为腾讯TEG的高性能网络通信库研发工程师": the employer and the role in one clause.
+_AS_ROLE_ZH = re.compile(r"作为(?P<c>[^，,。；;的\s]{2,20})的(?P<t>[^，,。；;]{2,40}?(?:工程师|架构师|研究员|专家|负责人))")
+#: "NVIDIA is seeking …", "Meta is looking for …": the employer as the sentence's subject.
+_SEEKING = re.compile(r"(?P<c>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{1,30}){0,2})\s+(?:is|are)\s+"
+                      r"(?:seeking|looking\s+for|hiring|searching\s+for)\b")
+#: "… is looking for a Distinguished Software Architect to …": the role the sentence asks for, a
+#: capitalised name of two words or more ("looking for an engineer who …" names no title).
+_ROLE_SOUGHT = re.compile(
+    r"(?:looking\s+for|seeking|hiring|openings?\s+for)\s+(?:an?\s+)(?P<t>(?-i:[A-Z])[\w/+-]*\s(?:[\w/+-]+\s){0,5}?"
+    r"(?:engineer|architect|scientist|researcher|developer|manager|lead|specialist))\b", re.IGNORECASE)
+_PRONOUNS = frozenset({"we", "they", "you", "who", "this", "our", "it", "he", "she", "i"})
+#: A page's descriptor after a Chinese role ("AI芯片算子开发工程师 职位分析和面试指导").
+_ROLE_THEN_DESCRIPTOR = re.compile(r"(?P<t>.{2,60}?(?:工程师|架构师|研究员|专家))\s+(?P<d>[\u4e00-\u9fff]{4,20})$")
+_PLACES_NOTE = re.compile(r"\s{0,2}[(（](?P<p>[^)）]{2,30})[)）]$")  # "(深圳/北京)"
+
+
+def _from_whole_document(company: str | None, title: str | None, header: Sequence[str],
+                         kept: Sequence[str]) -> tuple[str | None, str | None]:
+    """Company and title of a posting from the whole text when its header did not give them.
+
+    The employer, by decreasing strength: a known employer opening the first line ("腾讯大模型推理
+    优化研发工程师", "商汤大装置-云计算SDN网络开发工程师"), "作为X的…", "X is seeking …", then the
+    known employer the text names most often. The role: what "作为…的Y" or "looking for a Y"
+    says, when the header gave none or gave a line that names no role ("职位简介").
+    """
+    first = next((line for line in header if line.strip()), "").lstrip("# ").strip()[:200]
+    lead = known_company(first) if first else None
+    if lead is not None and not first.casefold().startswith(lead.casefold()):
+        lead = None
+    prose = "\n".join(line for line in kept[:200] if len(line) <= 2000)
+    as_role = _AS_ROLE_ZH.search(prose)
+    if company is None and lead is not None:
+        head, dash, rest = first.partition("-")
+        if dash and len(head) <= 12 and looks_like_role(rest):  # "商汤大装置-云计算SDN网络开发工程师"
+            company, title = head.strip(), title if title and title != first else rest.strip()
+        else:
+            company = lead
+    if company is None and as_role and known_company(as_role["c"]):
+        company = known_company(as_role["c"])
+    if company is None:
+        seeking = _SEEKING.search(prose)
+        if seeking and not {w.casefold() for w in seeking["c"].split()} & _PRONOUNS:
+            company = known_company(seeking["c"]) or seeking["c"]
+    if company is None:
+        company = _most_named_employer(kept)
+    if title is not None and company is not None and lead is not None and title.startswith(company):
+        rest = title[len(company):].strip(" -–—|｜·")
+        title = rest if looks_like_role(rest) else title  # "腾讯大模型推理优化研发工程师" → the role
+    if title is not None:
+        descriptor = _ROLE_THEN_DESCRIPTOR.fullmatch(title)
+        if descriptor and not looks_like_role(descriptor["d"]):
+            title = descriptor["t"]
+        places = _PLACES_NOTE.search(title)
+        if places and all(city(p.strip()) for p in re.split(r"[/、,，]", places["p"])):
+            title = title[: places.start()].strip()
+    if title is None or not looks_like_role(title):
+        sought = as_role["t"] if as_role else None
+        if sought is None:
+            match = _ROLE_SOUGHT.search(prose)
+            sought = match["t"] if match else None
+        title = sought.strip() if sought else title
+    return company, title
+
+
+def _most_named_employer(lines: Sequence[str]) -> str | None:
+    """The known employer the text names most, counted only where it reads as the employer: twice
+    or more, or once as a sentence's subject or a team's owner ("NVIDIA is a pioneer…", "The
+    ByteDance ByteStore team", "NVIDIA's vision", "腾讯集团 |"), never once inside a product's name
+    ("OpenAI Triton")."""
+    counts: dict[str, int] = {}
+    subject: set[str] = set()
+    for line in lines[:400]:
+        for part in re.split(r"(?<=[.。;；!！?？])\s*", line[:2000]):
+            name = known_company(part[:200])
+            if not name:
+                continue
+            counts[name] = counts.get(name, 0) + part[:200].casefold().count(name.casefold())
+            at = part.casefold().find(name.casefold())
+            if _EMPLOYER_START.match(part[:at]) or _TEAM_AFTER.match(part, at + len(name)):
+                subject.add(name)
+    named = [n for n in counts if counts[n] >= 2 or n in subject]
+    return max(named, key=lambda n: counts[n]) if named else None
+
+
+_EMPLOYER_START = re.compile(r"(?:about\s+the\s+team\s+)?(?:the\s+|作为|加入|join\s+)?$", re.IGNORECASE)
+_TEAM_AFTER = re.compile(r"(?:\s?[\w-]{1,20}){0,2}\s(?:team|group)\b|['’]s\s(?:vision|mission|team|culture)\b|集团|公司|"
+                         r"\s{0,2}[|｜]", re.IGNORECASE)
+
+
+def _is_known(name: str) -> bool:
+    """Whether ``name`` is, as a whole, a known employer (any case)."""
+    known = known_company(name)
+    return known is not None and known.casefold() == name.strip().casefold()
+
+
+def _cleaned(name: str | None) -> str | None:
+    """A name without a table's stray bars; ``None`` for a navigation line, a bar or a date alone."""
+    if name is None:
+        return None
+    name = name.strip(" |｜")
+    return name if name and re.search(r"[^\W\d_]", name) and not is_navigation(name) else None
 
 
 def _find_identity(
@@ -277,8 +390,8 @@ def _find_identity(
             named = [p for p in parts if _looks_like_company(p)]
             if not named:  # "Senior CUDA Kernel Engineer — Helix AI": the part that is not a job
                 roles = [p for p in parts if looks_like_role(p)]
-                if len(roles) == 1:
-                    named = [p for p in parts if p != roles[0]]
+                if len(roles) == 1:  # … unless it is the role's field ("… - Deep Learning and HPC Communications")
+                    named = [p for p in parts if p != roles[0] and not _FIELD_PHRASE.search(p)]
             if len(named) == 1:
                 role = parts[1] if named[0] == parts[0] else parts[0]
                 role = re.sub(r"\s{0,2}[（(][^）)]{1,20}[）)]$", "", role).strip()
@@ -288,8 +401,9 @@ def _find_identity(
     company_line = None
     for index, line in enumerate(content_header[:4]):
         segments = _CITY_SEGMENTS.split(line)
+        segments[0] = collapse_repeat(segments[0])  # "AMD AMD · Semiconductors · San Jose, CA"
         if company_line is None and len(segments) >= 2 and not city(segments[0]) and not PLACE.match(segments[0]) and not _META.match(segments[0]) and (
-                city(segments[1]) or _META.match(" ".join(segments[1:])) or known_company(segments[0]) == segments[0]):
+                city(segments[1]) or _META.match(" ".join(segments[1:])) or _is_known(segments[0])):
             location = location or city(segments[1])
             if looks_like_role(segments[0]):  # "GPU Communication Engineer · Remote": the title
                 role_line = segments[0].strip()

@@ -55,7 +55,8 @@ AT_PREFIX = re.compile(r"^(?:at|@)\s+", re.IGNORECASE)  # "at Lumora Systems"
 BREADCRUMB = re.compile(r"\s{0,3}(?:>|›|»|＞)\s{0,3}")
 _NAV_WORDS = re.compile(
     r"^搜索\s|搜索框|登录|注册|切换城市|首页|下载\s?app|sign\s+in|log\s+in|sign\s+up|register|search\s+(?:for\s+)?jobs|"
-    r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications",
+    r"candidate\s+home|skip\s+to|main\s+menu|my\s+applications|^(?:track|save|share)\s+this\s+job\b|"
+    r"^add\s+this\s+job\s+to\b|^open\s+(?:role|position)s?$|^back\s+to\s+(?:careers|jobs|search)\b|^apply(?:\s+now)?$",
     re.IGNORECASE,
 )
 _NAV_TOKENS = re.compile(r"(?:[\u4e00-\u9fff]{1,4}\s{1,6}){2,}(?:[\u4e00-\u9fff]{1,4}|app|APP)")
@@ -76,6 +77,17 @@ def brand(name: str) -> str:
             name = name[len(prefix):]
             break
     return name.strip()
+
+
+_REPEATED_NAME = re.compile(r"(?P<n>\S{2,30})(?:\s+(?P=n))+")  # "AMD AMD": a logo's alt text, then the name
+#: A board's "Apply" button glued to the end of a title ("高级GPU虚拟化研发工程师Apply |").
+APPLY_BUTTON = re.compile(r"(?<=\S)\s{0,2}Apply\s{0,3}\|?\s{0,3}$")
+
+
+def collapse_repeat(name: str) -> str:
+    """A name written twice in a row ("AMD AMD", "NVIDIA NVIDIA": a logo, then the name) once."""
+    match = _REPEATED_NAME.fullmatch(name.strip())
+    return match["n"] if match else name
 
 
 def is_navigation(line: str) -> bool:

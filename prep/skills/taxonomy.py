@@ -31,6 +31,17 @@ DEFAULT_PATH = Path(__file__).with_name("taxonomy.yaml")
 _LATIN = "A-Za-z0-9_"
 # Extra guard for the canonical "Go": common English phrases that start with the verb "go".
 _GO_PHRASES = r"(?!\s+(?:to|ahead|back|beyond|further|through|live|over|for|with|on|out|up)\b)"
+# "C" alone is the language only in a list of languages or before "programming" ("C and C++",
+# "C, C++ and assembly", "C programming"), never "Series C", "C 轮" or "C端".
+_C_LANGUAGE = (r"(?=\s{0,2}(?:[,，、/&]|and\b|or\b|和|及|与)\s{0,3}(?:C\+\+|C#|Python|Go\b|Rust|Java|assembly|汇编|"
+               r"CUDA|Fortran|Shell|Bash|Perl|Objective-C)|\s{1,2}(?:programming|language|code)\b|\s{0,2}(?:语言|编程))")
+# "tensor/pipeline parallel": each word before the shared suffix is a term of its own.
+_SHARED_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<words>[A-Za-z]{3,12}(?:\s{0,2}/\s{0,2}[A-Za-z]{3,12}){1,4})"
+                            r"[ \t-]{1,3}(?P<suffix>parallel(?:ism)?)\b", re.IGNORECASE)
+_EXPANSION_WORD = re.compile(r"[A-Za-z][\w-]*")
+# "Nsight Systems/Compute": each word after the shared first word is a term of its own.
+_SHARED_PREFIX = re.compile(r"(?<![A-Za-z])(?P<head>[A-Za-z][\w-]{1,20})[ \t]{1,3}(?P<words>[A-Za-z][\w-]{1,15}"
+                            r"(?:\s{0,2}/\s{0,2}[A-Za-z][\w-]{1,15}){1,4})")
 _SEPARATOR = r"[ \t\u00a0\u3000_-]{1,3}"
 
 
@@ -103,11 +114,39 @@ class Taxonomy:
     def skill_spans(self, text: str) -> list[tuple[int, int, str]]:
         """Every skill mention in ``text`` as ``(start, end, canonical name)``, left to right."""
         matcher = self._compiled()
-        return [
+        spans = [
             (m.start(), m.end(), self._group_skill[m.lastindex - 1])
             for m in matcher.finditer(text)
-            if m.lastindex
+            if m.lastindex and not self._foreign_expansion(text, m.start(), m.end(), self._group_skill[m.lastindex - 1])
         ]
+        shared = self._shared_word_spans(text) if "/" in text else []
+        return sorted(set(spans + shared)) if shared else spans
+
+    def _foreign_expansion(self, text: str, start: int, end: int, name: str) -> bool:
+        """Whether an abbreviation in brackets spells out words that are not this skill:
+        "dynamic programming (DP)" is not data parallelism, "data parallelism (DP)" is."""
+        abbr = text[start:end]
+        if not (2 <= len(abbr) <= 6 and abbr.isupper() and start and text[start - 1] in "(（"
+                and text[end:end + 1] in (")", "）")):
+            return False
+        words = _EXPANSION_WORD.findall(text[max(0, start - 80):start - 1])[-len(abbr):]
+        if len(words) != len(abbr) or "".join(w[0] for w in words).casefold() != abbr.casefold():
+            return False
+        return self.canonical(" ".join(words)) != name
+
+    def _shared_word_spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Skills written with a shared word: "tensor/pipeline parallel" is TP and PP, "Nsight
+        Systems/Compute" is Nsight Systems and Nsight Compute."""
+        spans = []
+        for match in (*_SHARED_SUFFIX.finditer(text), *_SHARED_PREFIX.finditer(text)):
+            parts = match.groupdict()
+            at = match.start("words")
+            for word in _EXPANSION_WORD.finditer(parts["words"]):
+                term = f"{parts['head']} {word[0]}" if "head" in parts else f"{word[0]} {parts['suffix']}"
+                name = self.canonical(term)
+                if name is not None:
+                    spans.append((at + word.start(), at + word.end(), name))
+        return spans
 
     def _compiled(self) -> re.Pattern[str]:
         """Build (once) the matcher: every term in a prefix trie, compiled to one regex."""
@@ -156,8 +195,10 @@ def _compile_matcher(entries: list[tuple[str, bool, str]]) -> tuple[re.Pattern[s
             guard = ""
             if term[-1].isascii() and term[-1].isalnum():
                 guard = f"(?![{_LATIN}-])" if short else f"(?![{_LATIN}])"
-            if sensitive and term == "Go":
+            if sensitive and term in ("Go", "GO"):
                 guard += _GO_PHRASES
+            if sensitive and term == "C":
+                guard += _C_LANGUAGE
             node.terminal = (name, guard)
 
     group_skill: list[str] = []

@@ -1,0 +1,45 @@
+"""A posting's employer and role read from the whole text when its header does not give them:
+a known employer opening the title line, "作为X的Y", "X is seeking a Y", the employer the text names
+as one (a sentence's subject, a team's owner), never a product's maker named once or a date, a
+job board's buttons or a field of work after a dash. Written in the shapes real boards use."""
+from __future__ import annotations
+
+import pytest
+
+from prep.postings import extract_posting
+
+
+@pytest.mark.parametrize(("text", "company", "title"), [
+    pytest.param("高级GPU虚拟化研发工程师Apply |\n|\nJob Source |\n腾讯集团 |\nJob Description |\n1. 负责GPU虚拟化\n",
+                 "腾讯", "高级GPU虚拟化研发工程师", id="a-table-of-bars"),
+    pytest.param("星图大模型推理优化研发工程师-算子优化\n任职要求\n1. 熟悉CUDA\n",
+                 None, "星图大模型推理优化研发工程师-算子优化", id="unknown-lead-stays-title"),
+    pytest.param("腾讯大模型推理优化研发工程师-算子优化\n社招全职\n任职要求\n1. 熟悉CUDA与Triton\n",
+                 "腾讯", "大模型推理优化研发工程师-算子优化", id="known-employer-opens-the-title-line"),
+    pytest.param("商汤大装置-云计算网络开发工程师\n任职要求\n- 熟悉RDMA\n",
+                 "商汤大装置", "云计算网络开发工程师", id="employer-and-unit-before-a-dash"),
+    pytest.param("职位简介:\n作为腾讯TEG的集合通信库研发工程师,你将负责AllReduce算子的开发。\n",
+                 "腾讯", "集合通信库研发工程师", id="as-the-role-of-the-employer"),
+    pytest.param("Meta is seeking a Machine Learning Runtime Engineer to build the host runtime.\n"
+                 "Requirements\n- C++ and Python\n", "Meta", "Machine Learning Runtime Engineer", id="x-is-seeking-a-y"),
+    pytest.param("Save This Job\nTrack This Job\nCome build the libraries behind our GPUs. We are looking for a "
+                 "Principal Software Architect to help design them. Are you ready to help realize NVIDIA's vision?\n"
+                 "What You Will Be Doing\n- Design collectives\n", "NVIDIA", "Principal Software Architect",
+                 id="board-buttons-are-not-names"),
+    pytest.param("Staff Engineer - Deep Learning and HPC Communications\nNVIDIA NVIDIA · Semiconductors · Santa Clara, CA\n"
+                 "Build NCCL.\n", "NVIDIA", "Staff Engineer - Deep Learning and HPC Communications",
+                 id="field-after-a-dash-and-a-repeated-logo-name"),
+    pytest.param("About the Team The ByteDance Storage team builds distributed storage.\nMinimum Qualifications\n- C++\n",
+                 "ByteDance", None, id="the-team-of-a-known-employer"),
+])
+def test_company_and_title_from_the_whole_posting(text: str, company: str | None, title: str | None) -> None:
+    result = extract_posting(text)
+    assert (result.company, result.title) == (company, title)
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("岗位职责:\n1. 开发推理框架(如vLLM)\n岗位要求:\n1. 精通CUDA、OpenAI Triton或Ascend C\n", id="a-maker-named-once"),
+    pytest.param("大模型训练工程师\n\n2025.04.15\n\n社会招聘\n职位描述\n1. 优化NCCL通信\n", id="a-date"),
+])
+def test_no_employer_is_invented(text: str) -> None:
+    assert extract_posting(text).company is None

@@ -1,0 +1,43 @@
+"""Skills named the ways postings name them: families and vendor stacks (GPUDirect, ConnectX, DPU,
+virtual networking, ISA names, Ascend C), a language in a list ("C and C++"), terms sharing a
+word ("tensor/pipeline parallel", "Nsight Systems/Compute"), and never an abbreviation taken out
+of an unrelated expansion ("dynamic programming (DP)") or a "C" that is a funding round."""
+from __future__ import annotations
+
+import pytest
+
+from prep.skills.taxonomy import find_skills
+
+
+@pytest.mark.parametrize(("text", "skills"), [
+    ("expand the GPUDirect technology portfolio", ["GPUDirect"]),
+    ("GPUDirect RDMA between NICs", ["GPUDirect RDMA"]),
+    ("runtimes such as NCCL, UCX, UCC", ["NCCL", "UCX", "UCC"]),
+    ("ConnectX 网卡与 DPU 卸载", ["ConnectX", "DPU"]),
+    ("支持 vxlan、geneve 隧道,优化 OVN、OVS,熟悉 iptables 与 UDP", ["VXLAN", "Geneve", "OVN", "OVS", "iptables", "UDP"]),
+    ("GPU ISAs (PTX/SASS) and SIMD/SIMT", ["PTX", "SASS", "SIMD"]),
+    ("熟悉CUDA、Ascend C编程", ["CUDA", "Ascend C"]),
+    ("Strong C and C++ programming skills", ["C", "C++"]),
+    ("using C, C++ and assembly", ["C", "C++"]),
+    ("C/C++/Python", ["C++", "Python"]),
+    ("熟悉JAVA/GO/Python中的一种", ["Java", "Go", "Python"]),
+    ("tensor/pipeline parallel concepts", ["TP", "PP"]),
+    ("data/tensor/pipeline parallelism", ["DP", "TP", "PP"]),
+    ("profile with Nsight Systems/Compute", ["Nsight Systems", "Nsight Compute"]),
+    ("debug with the GNU Debugger", ["GDB"]),
+    ("data parallelism (DP) across nodes", ["DP"]),
+])
+def test_skills_as_postings_write_them(text: str, skills: list[str]) -> None:
+    assert find_skills(text) == skills
+
+
+@pytest.mark.parametrize("text", [
+    "solved with dynamic programming (DP)",
+    "大模型独角兽，C 轮融资",
+    "a Series C startup",
+    "面向C端用户",
+    "USB Type-C",
+    "let's GO to the next round",
+])
+def test_no_skill_from_an_unrelated_expansion_or_a_letter(text: str) -> None:
+    assert find_skills(text) == []
