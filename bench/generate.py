@@ -303,7 +303,7 @@ def generate_sweep(app: Flask, users: int, now: datetime, seed: int = 11, progre
                 "password_hash": password_hash, "role": Role.candidate, "created_at": now - timedelta(days=90),
                 "session_version": 1, "timezone": rng.choice(zones), "day_start_hour": 4})
             if rng.random() < 0.2:  # most users keep the defaults and have no settings row
-                batch["settings"].append({"user_id": uid, "enabled": True, "email": True, "in_app": True,
+                batch["settings"].append({"user_id": uid, "enabled": True,
                                           "remind_minute": rng.choice([0, 7 * 60, 8 * 60 + 30, 9 * 60]),
                                           "updated_at": now - timedelta(days=3)})
             for k, (state, due) in enumerate([(CardState.review, now - timedelta(hours=rng.uniform(1, 48))),

@@ -67,6 +67,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[str, str], Any]]] = {
     "BASE_URL": ("BASE_URL", _parse_str),
     "REDIS_URL": ("REDIS_URL", _parse_str),
     "REMINDER_QUEUE": ("REMINDER_QUEUE", _parse_str),
+    "WEBHOOK_ALLOW_PRIVATE": ("WEBHOOK_ALLOW_PRIVATE", _parse_bool),
     "PLAN_RUNNER": ("PLAN_RUNNER", _parse_str),
     "PLAN_QUEUE": ("PLAN_QUEUE", _parse_str),
     "BEHIND_HTTPS": ("BEHIND_HTTPS", _parse_bool),
@@ -90,6 +91,8 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         "BASE_URL": "http://127.0.0.1:5000",
         "REDIS_URL": None,
         "REMINDER_QUEUE": "prep-reminders",
+        # Reminder webhooks may go to http:// and private-network addresses (an intranet bot).
+        "WEBHOOK_ALLOW_PRIVATE": False,
         # Where interview plans are made: "thread" (a background thread), "rq" (PREP_REDIS_URL's
         # queue, run by `prep worker`), "inline" (after the commit, tests); None: rq with Redis.
         "PLAN_RUNNER": None,

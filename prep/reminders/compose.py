@@ -23,7 +23,7 @@ from flask_babel import force_locale, get_translations, ngettext
 from markupsafe import escape
 
 from .. import clock
-from .sweep_rules import InterviewLine, ReminderEmail
+from .sweep_rules import InterviewLine, ReminderMessage
 
 _TOKEN = re.compile("\x1a([a-z0-9_]+)\x1a")
 _FIELDS = ("due", "learning", "reviews", "new", "streak")
@@ -113,7 +113,7 @@ def _interview_values(lines: tuple[InterviewLine, ...]) -> dict[str, str]:
     return {f"iv{k}_{field}": str(value) for k, iv in enumerate(lines) for field, value in _interview_fields(iv).items()}
 
 
-def _prepared(language: str, mail: ReminderEmail) -> _Prepared:
+def _prepared(language: str, mail: ReminderMessage) -> _Prepared:
     user = mail.user
     with force_locale(language):
         key = (language, _plural_key(user.due_count), _plural_key(mail.streak), bool(mail.streak),
@@ -178,7 +178,7 @@ class RawMessage:
         return getattr(self.parsed(), name)
 
 
-def compose(mail: ReminderEmail) -> RawMessage | EmailMessage:
+def compose(mail: ReminderMessage) -> RawMessage | EmailMessage:
     """The multipart (text + HTML) reminder email with RFC 8058 one-click unsubscribe headers."""
     from .service import external_url, mail_domain, unsubscribe_url  # service imports this module
 
@@ -218,7 +218,7 @@ def compose(mail: ReminderEmail) -> RawMessage | EmailMessage:
     return RawMessage(data, sender, user.email)
 
 
-def compose_reference(mail: ReminderEmail) -> EmailMessage:
+def compose_reference(mail: ReminderMessage) -> EmailMessage:
     """The original composer: ``EmailMessage`` and both templates rendered for each email."""
     from .service import external_url, mail_domain, unsubscribe_url  # service imports this module
 

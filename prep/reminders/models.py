@@ -1,11 +1,14 @@
-"""Reminder tables: per-user settings, the once-per-local-day claim log with its attempts,
-and in-app notifications. Kept apart from ``users`` so the feature owns its schema."""
+"""Reminder tables: per-user settings and each channel's settings, the once-per-local-day
+claim log (one row per user, day and channel) with its attempts, and in-app notifications.
+Kept apart from ``users`` so the feature owns its schema."""
 from __future__ import annotations
 
 import enum
 from datetime import date, datetime
 
-from sqlalchemy import Boolean, Date, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Date, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
@@ -14,19 +17,18 @@ from ..dbtypes import UTCDateTime
 
 DEFAULT_MINUTE = 9 * 60  # 09:00 local
 DEFAULT_ENABLED = True
-DEFAULT_EMAIL = True
-DEFAULT_IN_APP = True
 
 
 class ReminderStatus(str, enum.Enum):
-    sending = "sending"    # claimed; a process is sending the email under a lease
+    sending = "sending"    # claimed; a process is delivering it under a lease
     retry = "retry"        # the last attempt failed; another is due at next_attempt_at
-    sent = "sent"          # delivered to the SMTP server (or the outbox), or in-app only
+    sent = "sent"          # delivered (the SMTP server, the outbox or the webhook took it), or stored in-app
     failed = "failed"      # gave up: too many attempts, or the local day ended
 
 
 class ReminderSettings(db.Model):
-    """A user's reminder choices; users without a row get the defaults above."""
+    """A user's reminder choices (each channel's are :class:`ReminderChannel` rows); users
+    without a row get the defaults above."""
 
     __tablename__ = "reminder_settings"
 
@@ -34,19 +36,34 @@ class ReminderSettings(db.Model):
     enabled: Mapped[bool] = mapped_column(Boolean, default=DEFAULT_ENABLED)
     # Local time of day as minutes after midnight, in the user's own time zone (users.timezone).
     remind_minute: Mapped[int] = mapped_column(Integer, default=DEFAULT_MINUTE)
-    email: Mapped[bool] = mapped_column(Boolean, default=DEFAULT_EMAIL)
-    in_app: Mapped[bool] = mapped_column(Boolean, default=DEFAULT_IN_APP)
     # Secret part of the private iCalendar feed URL; None until the user asks for one.
     calendar_token: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now, onupdate=clock.now)
 
 
+class ReminderChannel(db.Model):
+    """One channel's settings for one user (``channel`` names a channel of
+    :data:`prep.reminders.channels.CHANNELS`); without a row the channel's default holds."""
+
+    __tablename__ = "reminder_channels"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16), primary_key=True)
+    enabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Where the channel delivers when the user chose it (a webhook's URL); None for the others.
+    destination: Mapped[str | None] = mapped_column(String(2048), default=None)
+    # The channel's own choices (a webhook's payload format).
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now, onupdate=clock.now)
+
+
 class ReminderLog(db.Model):
-    """One row per user and local day: the claim that makes a reminder go out at most once."""
+    """One row per user, local day and channel: the claim that makes each channel's reminder go
+    out at most once a day, and what became of it."""
 
     __tablename__ = "reminder_log"
     __table_args__ = (
-        UniqueConstraint("user_id", "local_date", name="uq_reminder_user_day"),
+        UniqueConstraint("user_id", "local_date", "channel", name="uq_reminder_user_day_channel"),
         Index("ix_reminder_log_status", "status", "next_attempt_at"),
     )
 
@@ -54,9 +71,9 @@ class ReminderLog(db.Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     local_date: Mapped[date] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(16))
-    channels: Mapped[str] = mapped_column(String(32))          # "email,in_app", "email" or "in_app"
+    channel: Mapped[str] = mapped_column(String(16))
     due_count: Mapped[int] = mapped_column(Integer, default=0)
-    attempts: Mapped[int] = mapped_column(Integer, default=0)  # email attempts started
+    attempts: Mapped[int] = mapped_column(Integer, default=0)  # delivery attempts started (0: stored in-app)
     claimed_at: Mapped[datetime] = mapped_column(UTCDateTime())
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
     next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
@@ -66,7 +83,7 @@ class ReminderLog(db.Model):
 
 
 class ReminderAttempt(db.Model):
-    """Every email attempt for a reminder, with its outcome (the log shows them all)."""
+    """Every delivery attempt of a reminder, with its outcome (the log shows them all)."""
 
     __tablename__ = "reminder_attempts"
     __table_args__ = (UniqueConstraint("log_id", "number", name="uq_reminder_attempt"),)

@@ -10,6 +10,7 @@ from ..extensions import csrf, db
 from ..web.access import signed_in_user
 from ..web.forms import EmptyForm
 from . import service, timing
+from .channels import CHANNELS
 from .forms import ReminderSettingsForm
 
 bp = Blueprint("reminders", __name__)
@@ -23,12 +24,12 @@ def settings():
     form = ReminderSettingsForm()
     if form.validate_on_submit():
         row = service.settings_for(user, create=True)
-        form.apply_to(row)
+        form.apply_to(row, lambda name: service.channel_row(user, name))
         db.session.commit()
         flash(_("Reminder settings saved."), "success")
         return redirect(url_for("reminders.settings"))
     if not form.is_submitted():
-        form.show(row)
+        form.show(row, service.channel_settings(user))
     now = clock.now()
     # Under PREP_BASE_URL, as in the emails: never the Host header a request came with.
     calendar_url = (service.external_url("reminders.calendar_feed", token=row.calendar_token)
@@ -36,6 +37,7 @@ def settings():
     return render_template(
         "reminders/settings.html", form=form, action_form=EmptyForm(), user=user, row=row,
         calendar_url=calendar_url, next_at=service.next_reminder_at(user, row, now),
+        channels=[c for c in CHANNELS.values() if c.field_names], registry=CHANNELS, last=service.last_deliveries(user),
         log=service.recent_log(user), format_minute=timing.format_minute), (400 if form.errors else 200)
 
 

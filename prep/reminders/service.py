@@ -23,24 +23,55 @@ from ..drill.models import Card, CardState
 from ..extensions import db
 from ..zones import user_zone
 from . import calendar, timing, tokens
-from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, Notification, ReminderAttempt,
-                     ReminderLog, ReminderSettings)
+from .channels import CHANNELS, Channel, DeliveryContext, bound, swept
+from .models import (DEFAULT_ENABLED, DEFAULT_MINUTE, Notification, ReminderAttempt, ReminderChannel, ReminderLog,
+                     ReminderSettings)
 from ..mail import Transport, app_transport
 from .compose import compose, compose_reference  # noqa: F401 - re-exported
-from .sweep import run_sweep
+from .sweep import Senders, run_sweep
 from .sweep_query import BATCH_SIZE
-from .sweep_rules import ReminderEmail, SweepReport
+from .sweep_rules import SweepReport
 
 
 def settings_for(user: User, *, create: bool = False) -> ReminderSettings:
     """The user's reminder settings (defaults when they have none; ``create`` adds the row)."""
     row = db.session.get(ReminderSettings, user.id)
     if row is None:
-        row = ReminderSettings(user_id=user.id, enabled=DEFAULT_ENABLED, remind_minute=DEFAULT_MINUTE,
-                               email=DEFAULT_EMAIL, in_app=DEFAULT_IN_APP)
+        row = ReminderSettings(user_id=user.id, enabled=DEFAULT_ENABLED, remind_minute=DEFAULT_MINUTE)
         if create:
             db.session.add(row)
     return row
+
+
+def channel_settings(user: User) -> dict[str, ReminderChannel]:
+    """The user's stored settings of each channel, by name (a channel without a row is absent:
+    its default holds)."""
+    return {row.channel: row for row in db.session.scalars(
+        select(ReminderChannel).where(ReminderChannel.user_id == user.id))}
+
+
+def channel_row(user: User, name: str) -> ReminderChannel:
+    """The user's settings row of channel ``name``, added (with the channel's default) if missing."""
+    row = db.session.get(ReminderChannel, (user.id, name))
+    if row is None:
+        row = ReminderChannel(user_id=user.id, channel=name, enabled=CHANNELS[name].default_on, options={})
+        db.session.add(row)
+    return row
+
+
+def channels_on(user: User, rows: dict[str, ReminderChannel] | None = None) -> list[Channel]:
+    """The channels the sweep would remind ``user`` on (whether reminders are on or not)."""
+    rows = channel_settings(user) if rows is None else rows
+    return [c for c in swept() if c.is_enabled(rows.get(c.name))]
+
+
+def last_deliveries(user: User) -> dict[str, ReminderLog]:
+    """Each channel's latest claim for ``user`` (what the settings page says of it), by name."""
+    latest: dict[str, ReminderLog] = {}
+    for entry in db.session.scalars(select(ReminderLog).where(ReminderLog.user_id == user.id)
+                                    .order_by(ReminderLog.local_date.desc(), ReminderLog.id.desc()).limit(20)):
+        latest.setdefault(entry.channel, entry)
+    return latest
 
 
 def reset_calendar_token(user: User) -> str:
@@ -51,7 +82,7 @@ def reset_calendar_token(user: User) -> str:
 
 def recent_log(user: User, limit: int = 10) -> list[tuple[ReminderLog, list[ReminderAttempt]]]:
     logs = db.session.scalars(select(ReminderLog).where(ReminderLog.user_id == user.id)
-                              .order_by(ReminderLog.local_date.desc()).limit(limit)).all()
+                              .order_by(ReminderLog.local_date.desc(), ReminderLog.channel).limit(limit)).all()
     attempts: dict[int, list[ReminderAttempt]] = {entry.id: [] for entry in logs}
     if logs:
         for attempt in db.session.scalars(select(ReminderAttempt).where(ReminderAttempt.log_id.in_(list(attempts)))
@@ -95,24 +126,31 @@ def user_for_unsubscribe(token: str) -> User | None:
 
 
 def unsubscribe(user: User) -> None:
-    """Stop reminder emails (in-app reminders stay as they were)."""
-    settings_for(user, create=True).email = False
+    """Stop reminder emails (the other channels stay as they were)."""
+    channel_row(user, "email").enabled = False
 
 
 def transport() -> Transport:
     return app_transport()
 
 
+def senders(mail_transport: Transport | None = None) -> Senders:
+    """Every push channel set up for a sweep in this app: its configuration, the mail transport
+    (the app's unless given) and composer, the drill's link."""
+    return bound(DeliveryContext(config=current_app.config, mail_transport=mail_transport or transport(),
+                                 compose=compose, drill_url=external_url("drill.drill")))
+
+
 def sweep(now: datetime, *, dry_run: bool = False, mail_transport: Transport | None = None,
           keep_going: Callable[[], bool] | None = None, batch_size: int = BATCH_SIZE) -> SweepReport:
-    """Run one reminder sweep (every due user, a page at a time) with the app's transport and
+    """Run one reminder sweep (every due user, a page at a time) with the app's channels and
     templates; ``keep_going`` is asked between pages (see :func:`.sweep.run_sweep`)."""
     explicit = mail_transport
     if mail_transport is None:
         mail_transport = _DryRun() if dry_run else transport()
     enqueuer = current_app.extensions.get("prep.reminder_enqueuer")  # set by wiring: the RQ hand-off
     queued = enqueuer() if enqueuer is not None and not dry_run and explicit is None else None
-    return run_sweep(now, mail_transport, compose, domain=mail_domain(), dry_run=dry_run, keep_going=keep_going,
+    return run_sweep(now, senders(mail_transport), domain=mail_domain(), dry_run=dry_run, keep_going=keep_going,
                      batch_size=batch_size, enqueue=queued)
 
 
@@ -211,7 +249,7 @@ def calendar_feed(row: ReminderSettings, now: datetime) -> bytes:
 
 
 def next_reminder_at(user: User, row: ReminderSettings, now: datetime) -> datetime | None:
-    if not row.enabled or not (row.email or row.in_app):
+    if not row.enabled or not channels_on(user):
         return None
     local_date: date = timing.zone_clock(now, user.timezone).local_date
     reminded = db.session.scalar(select(func.count(ReminderLog.id)).where(

@@ -1,14 +1,17 @@
-"""Claiming a page of due reminders: the (user, local day) row that makes each go out once.
+"""Claiming a page of due reminders: the (user, local day, channel) row that makes each go out
+once on each channel.
 
 A page is claimed in a fixed number of statements whatever its size, each fed from arrays
 rather than one bound row (or one ``IN`` parameter) per user: on PostgreSQL ``unnest`` over
 array parameters (psycopg passes a Python list as one array), on SQLite ``json_each`` over one
-JSON text. The first claim of a day is ONE ``INSERT ... SELECT ... ON CONFLICT (user_id,
-local_date) DO NOTHING RETURNING``: the unique constraint is the guard, so of two sweeps racing
-for a user exactly one gets the row back (PostgreSQL makes the second wait on the first's
+JSON text. The first claims of a day are ONE ``INSERT ... SELECT ... ON CONFLICT (user_id,
+local_date, channel) DO NOTHING RETURNING``: the unique constraint is the guard, so of two sweeps
+racing for a user's channel exactly one gets the row back (PostgreSQL makes the second wait on the first's
 uncommitted index entry, SQLite serialises writers). A claim to try again (a retry that is due,
 or a 'sending' lease that expired) is a conditional ``UPDATE ... RETURNING``.
 
+A push channel's claim (email, webhook) starts 'sending' under a lease with its first attempt;
+a stored channel's (in-app) is 'sent' at once, its notification written in the same transaction.
 On PostgreSQL the first claims, their first 'sending' attempts and the in-app notifications
 are ONE statement (data-modifying CTEs fed from the claim insert's ``RETURNING``): one round
 trip and one set of arrays a page instead of three; a row any of them cannot write fails the
@@ -18,7 +21,7 @@ CTEs, runs the three statements.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -32,14 +35,16 @@ from sqlalchemy.types import TypeEngine
 from ..dbtypes import UTCDateTime
 from ..extensions import db
 from . import timing
+from .channels import pushed
+from .channels.in_app import NAME as IN_APP
 from .models import Notification, ReminderAttempt, ReminderLog, ReminderStatus
 from .sweep_rules import DueUser, notification_text, split_claims
 
 
 Columns = dict[str, TypeEngine[Any]]
 
-_CLAIM_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "channels": String(), "due_count": Integer(),
-                           "by_email": Boolean(), "expires_at": UTCDateTime()}
+_CLAIM_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "channel": String(), "due_count": Integer(),
+                           "pushed": Boolean(), "expires_at": UTCDateTime()}
 _NOTE_COLUMNS: Columns = {"user_id": Integer(), "local_date": Date(), "due_count": Integer(), "message": String()}
 _ID_COLUMNS: Columns = {"id": Integer()}
 _NOTE_ROW_COLUMNS: Columns = {"user_id": Integer(), "message": String()}
@@ -113,64 +118,78 @@ def _ids_params(dialect: Any, ids: Sequence[int]) -> dict[str, Any]:
     return rows_params(dialect, "ids", _ID_COLUMNS, {"id": list(ids)})
 
 
+def _transport_of(channel: ColumnElement[str]) -> ColumnElement[str]:
+    """What carries a claim's first attempt: parameter ``transport_<name>`` of its channel."""
+    return case(*[(channel == c.name, bindparam(f"transport_{c.name}", type_=String())) for c in pushed()],
+                else_=channel)
+
+
+def _transport_params(transports: Mapping[str, str]) -> dict[str, str]:
+    return {f"transport_{c.name}": transports.get(c.name, c.name) for c in pushed()}
+
+
 @lru_cache(maxsize=4)
 def _fresh_statement(dialect: str) -> Any:
     """First claims of the day: one INSERT ... SELECT ... ON CONFLICT DO NOTHING RETURNING."""
     src = rows_source(dialect, "claims", _CLAIM_COLUMNS)
-    by_email = src.c.by_email.is_(True)
+    push = src.c.pushed.is_(True)
     now = bindparam("now", type_=UTCDateTime())
     chosen = select(
-        src.c.user_id, src.c.local_date, src.c.channels,
-        case((by_email, literal(ReminderStatus.sending.value)), else_=literal(ReminderStatus.sent.value)),
-        src.c.due_count, case((by_email, 1), else_=0), now,
-        case((by_email, bindparam("lease", type_=UTCDateTime())), else_=null()),
-        null(), src.c.expires_at, case((by_email, null()), else_=now), null(),
+        src.c.user_id, src.c.local_date, src.c.channel,
+        case((push, literal(ReminderStatus.sending.value)), else_=literal(ReminderStatus.sent.value)),
+        src.c.due_count, case((push, 1), else_=0), now,
+        case((push, bindparam("lease", type_=UTCDateTime())), else_=null()),
+        null(), src.c.expires_at, case((push, null()), else_=now), null(),
     ).where(true())  # SQLite: a WHERE keeps "ON CONFLICT" from being read as a join's ON
     return (_insert(dialect, ReminderLog)
-            .from_select(["user_id", "local_date", "channels", "status", "due_count", "attempts", "claimed_at",
+            .from_select(["user_id", "local_date", "channel", "status", "due_count", "attempts", "claimed_at",
                           "lease_until", "next_attempt_at", "expires_at", "sent_at", "last_error"], chosen)
-            .on_conflict_do_nothing(index_elements=["user_id", "local_date"])
-            .returning(ReminderLog.id, ReminderLog.user_id))
+            .on_conflict_do_nothing(index_elements=["user_id", "local_date", "channel"])
+            .returning(ReminderLog.id, ReminderLog.user_id, ReminderLog.channel))
 
 
 @lru_cache(maxsize=1)
 def _fresh_statement_pg() -> Any:
-    """PostgreSQL: the first claims of the day, the first attempt of each email claim won and
-    the in-app notification of each in-app claim won, in one statement."""
+    """PostgreSQL: the first claims of the day, the first attempt of each push claim won and
+    the notification of each in-app claim won, in one statement."""
     fresh = _fresh_statement("postgresql")
     claimed = fresh.returning(ReminderLog.status, ReminderLog.attempts, ReminderLog.local_date,
                               ReminderLog.due_count).cte("claimed")
     now = bindparam("now", type_=UTCDateTime())
     attempts = ReminderAttempt.__table__.insert().from_select(
         ["log_id", "number", "started_at", "outcome", "transport"],
-        select(claimed.c.id, claimed.c.attempts, now, literal("sending"), bindparam("transport", type_=String()))
+        select(claimed.c.id, claimed.c.attempts, now, literal("sending"), _transport_of(claimed.c.channel))
         .where(claimed.c.status == ReminderStatus.sending.value)).cte("attempts")
     notes_src = rows_source("postgresql", "note_rows", _NOTE_ROW_COLUMNS)
     notes = (postgresql.insert(Notification.__table__).from_select(
         ["user_id", "kind", "local_date", "due_count", "message", "created_at", "dismissed_at"],
         select(claimed.c.user_id, literal("daily_review"), claimed.c.local_date, claimed.c.due_count,
                notes_src.c.message, now, null())
-        .select_from(claimed.join(notes_src, notes_src.c.user_id == claimed.c.user_id)))
+        .select_from(claimed.join(notes_src, notes_src.c.user_id == claimed.c.user_id))
+        .where(claimed.c.channel == IN_APP))
         .on_conflict_do_nothing(index_elements=["user_id", "local_date", "kind"]).cte("notes"))
-    return select(claimed.c.id, claimed.c.user_id).add_cte(attempts, notes)
+    return select(claimed.c.id, claimed.c.user_id, claimed.c.channel).add_cte(attempts, notes)
 
 
-def _claim_fresh(fresh: Sequence[DueUser], now: datetime, transport_name: str) -> dict[int, int]:
-    """First claims of the day; returns {user id: log id} for those won. On PostgreSQL the same
-    statement starts their attempts and writes their notifications."""
+def _claim_fresh(fresh: Sequence[DueUser], now: datetime, transports: Mapping[str, str],
+                 push: frozenset[str]) -> dict[tuple[int, str], int]:
+    """First claims of the day; returns {(user id, channel): log id} for those won. On
+    PostgreSQL the same statement starts their attempts and writes their notifications."""
     dialect = _dialect()
     params = rows_params(dialect, "claims", _CLAIM_COLUMNS, {
         "user_id": [u.user_id for u in fresh], "local_date": [u.local_date for u in fresh],
-        "channels": [",".join(u.channels) for u in fresh], "due_count": [u.due_count for u in fresh],
-        "by_email": [bool(u.email_channel) for u in fresh], "expires_at": [u.day_end for u in fresh]})
+        "channel": [u.channel for u in fresh], "due_count": [u.due_count for u in fresh],
+        "pushed": [u.channel in push for u in fresh], "expires_at": [u.day_end for u in fresh]})
     params.update(now=now, lease=now + timing.SEND_LEASE)
     if dialect.name != "postgresql":
-        return {user_id: log_id for log_id, user_id in db.session.execute(_fresh_statement(dialect.name), params)}
-    in_app = [u for u in fresh if u.in_app_channel]
+        return {(user_id, channel): log_id
+                for log_id, user_id, channel in db.session.execute(_fresh_statement(dialect.name), params)}
+    in_app = [u for u in fresh if u.channel == IN_APP]
     params.update(rows_params(dialect, "note_rows", _NOTE_ROW_COLUMNS, {
         "user_id": [u.user_id for u in in_app], "message": [notification_text(u.due_count) for u in in_app]}))
-    params["transport"] = transport_name
-    return {user_id: log_id for log_id, user_id in db.session.connection().execute(_fresh_statement_pg(), params)}
+    params.update(_transport_params(transports))
+    return {(user_id, channel): log_id
+            for log_id, user_id, channel in db.session.connection().execute(_fresh_statement_pg(), params)}
 
 
 @lru_cache(maxsize=4)
@@ -208,11 +227,11 @@ def _claim_again(again: Sequence[DueUser], now: datetime) -> dict[int, int]:
 
 @lru_cache(maxsize=4)
 def _attempts_statement(dialect: str) -> Any:
-    """The first 'sending' attempt of each claim won: one INSERT ... SELECT from the claim rows."""
+    """The 'sending' attempt of each push claim won: one INSERT ... SELECT from the claim rows."""
     return ReminderAttempt.__table__.insert().from_select(
         ["log_id", "number", "started_at", "outcome", "transport"],
         select(ReminderLog.id, ReminderLog.attempts, bindparam("now", type_=UTCDateTime()), literal("sending"),
-               bindparam("transport", type_=String())).where(_id_in(dialect, ReminderLog.id)))
+               _transport_of(ReminderLog.channel)).where(_id_in(dialect, ReminderLog.id)))
 
 
 @lru_cache(maxsize=4)
@@ -235,25 +254,29 @@ def _notify(users: Sequence[DueUser], now: datetime) -> None:
     db.session.execute(_notify_statement(dialect.name), {**params, "now": now})
 
 
-def claim(due: Sequence[DueUser], now: datetime, transport_name: str = "") -> list[DueUser]:
+def claim(due: Sequence[DueUser], now: datetime, transports: Mapping[str, str] | None = None) -> list[DueUser]:
     """Claim the reminders in ``due`` for this process; returns those it won, with their log ids
-    and attempt numbers. A fixed number of statements; the caller commits."""
+    and attempt numbers. ``transports``: what carries each push channel (as its attempts
+    record it; default the channel's name). A fixed number of statements; the caller commits."""
     fresh, again = split_claims(due)
+    transports = transports or {}
+    push = frozenset(c.name for c in pushed())
     dialect = _dialect()
     won: list[DueUser] = []
     if fresh:
-        ids = _claim_fresh(fresh, now, transport_name)
-        won += [u.claimed(ids[u.user_id], 1 if u.email_channel else 0) for u in fresh if u.user_id in ids]
+        ids = _claim_fresh(fresh, now, transports, push)
+        won += [u.claimed(ids[(u.user_id, u.channel)], 1 if u.channel in push else 0)
+                for u in fresh if (u.user_id, u.channel) in ids]
     if again:
         attempts = _claim_again(again, now)
         won += [u.claimed(u.log_id, attempts[u.log_id]) for u in again if u.log_id in attempts]
     # PostgreSQL: the fresh claims' attempts and notifications came with their claim statement.
     started = [u for u in won if dialect.name != "postgresql" or u.log_status is not None]
-    senders = [u.log_id for u in started if u.email_channel and u.log_id is not None]
+    senders = [u.log_id for u in started if u.channel in push and u.log_id is not None]
     if senders:
         db.session.execute(_attempts_statement(dialect.name),
-                           {**_ids_params(dialect, senders), "now": now, "transport": transport_name})
-    in_app = [u for u in started if u.in_app_channel and u.log_status is None]
+                           {**_ids_params(dialect, senders), "now": now, **_transport_params(transports)})
+    in_app = [u for u in started if u.channel == IN_APP and u.log_status is None]
     if in_app:
         _notify(in_app, now)
     return won

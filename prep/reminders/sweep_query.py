@@ -2,12 +2,13 @@
 
 Finding is one query for the distinct (time zone, day start) pairs, then one query per page:
 the next :data:`BATCH_SIZE` users by id (keyset pagination), of them the candidates joined to
-their settings and today's claim, with card counts and today's review counts computed for those
+their settings and, for each channel the sweep claims for (:func:`.channels.swept`), that
+channel's settings and today's claim, with card counts and today's review counts computed for those
 users only (by index), the per-zone local date and time of day passed in as ``CASE`` parameters
 computed in Python (see :mod:`.timing` and :func:`.sweep_rules.clocks_at`). So a page costs the
 same whatever the number of users, and a sweep is linear in them; the page statement is built
 once a sweep. Claiming a page is a fixed number of statements too (:mod:`.sweep_claim`); sent
-emails are recorded in groups (two statements). The decisions on plain values live in
+messages are recorded in groups (two statements). The decisions on plain values live in
 :mod:`.sweep_rules`; :mod:`.sweep` runs a sweep and commits.
 """
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Date, String, and_, bindparam, case, func, literal, or_, select, update
+from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
@@ -30,8 +32,9 @@ from ..postings.models import Posting, PostingForecast, display_name
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
 from . import timing
-from .models import (DEFAULT_EMAIL, DEFAULT_ENABLED, DEFAULT_IN_APP, DEFAULT_MINUTE, ReminderAttempt, ReminderLog,
-                     ReminderSettings, ReminderStatus)
+from .channels import Channel, swept
+from .models import (DEFAULT_ENABLED, DEFAULT_MINUTE, ReminderAttempt, ReminderChannel, ReminderLog, ReminderSettings,
+                     ReminderStatus)
 from .sweep_rules import DuePage, DueUser, InterviewLine, ZoneClocks, clocks_at, next_attempt, streak
 
 BATCH_SIZE = 500
@@ -47,24 +50,35 @@ _TALLY_USED = ("learning_now", "reviews_due", "new", "planned")
 def _settings_columns() -> dict[str, ColumnElement[Any]]:
     return {
         "enabled": func.coalesce(ReminderSettings.enabled, literal(DEFAULT_ENABLED)),
-        "email": func.coalesce(ReminderSettings.email, literal(DEFAULT_EMAIL)),
-        "in_app": func.coalesce(ReminderSettings.in_app, literal(DEFAULT_IN_APP)),
         "minute": func.coalesce(ReminderSettings.remind_minute, DEFAULT_MINUTE),
     }
 
 
-def _wanted(s: dict[str, ColumnElement[Any]]) -> ColumnElement[bool]:
-    return and_(s["enabled"].is_(True), or_(s["email"].is_(True), s["in_app"].is_(True)))
+def _channel_on(channel: Channel, row: Any) -> ColumnElement[bool]:
+    """SQL for :meth:`Channel.is_enabled` on ``row`` (an alias of ``reminder_channels``)."""
+    on = func.coalesce(row.enabled, literal(channel.default_on)).is_(True)
+    return and_(on, row.destination.is_not(None)) if channel.needs_destination else on
+
+
+def _channel_row(channel: Channel) -> Any:
+    return aliased(ReminderChannel, name=f"rc_{channel.name}")
+
+
+def _joined_channel(stmt: Any, channel: Channel, row: Any) -> Any:
+    return stmt.outerjoin(row, and_(row.user_id == User.id, row.channel == channel.name))
 
 
 def _zone_pairs() -> list[tuple[str, int]]:
     """Query 1: the distinct (time zone, day start hour) pairs of users who want reminders."""
     s = _settings_columns()
-    rows = db.session.execute(
-        select(User.timezone, User.day_start_hour).distinct()
-        .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
-        .where(_wanted(s))
-    ).all()
+    stmt = (select(User.timezone, User.day_start_hour).distinct()
+            .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id))
+    wanted = []
+    for channel in swept():
+        row = _channel_row(channel)
+        stmt = _joined_channel(stmt, channel, row)
+        wanted.append(_channel_on(channel, row))
+    rows = db.session.execute(stmt.where(s["enabled"].is_(True), or_(*wanted))).all()
     return [(str(z), int(h)) for z, h in rows]
 
 
@@ -113,11 +127,23 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
     study_start = by_pair(lambda d: d.start)
     study_end = by_pair(lambda d: d.end)
     s = _settings_columns()
-    claimable = or_(
-        ReminderLog.id.is_(None),
-        and_(ReminderLog.status == ReminderStatus.retry.value, ReminderLog.next_attempt_at <= now),
-        and_(ReminderLog.status == ReminderStatus.sending.value, ReminderLog.lease_until <= now),
-    )
+    # Per channel the sweep claims for: the user's settings of it and today's claim of it, and
+    # whether that channel is due (on, and no claim today or a claim to try again).
+    per_channel: list[ColumnElement[Any]] = []
+    claimables: list[ColumnElement[bool]] = []
+    joined: list[tuple[Channel, Any, Any]] = []
+    for channel in swept():
+        row, claim = _channel_row(channel), aliased(ReminderLog, name=f"rl_{channel.name}")
+        claimable = and_(_channel_on(channel, row), or_(
+            claim.id.is_(None),
+            and_(claim.status == ReminderStatus.retry.value, claim.next_attempt_at <= now),
+            and_(claim.status == ReminderStatus.sending.value, claim.lease_until <= now)))
+        claimables.append(claimable)
+        joined.append((channel, row, claim))
+        per_channel += [case((claimable, 1), else_=0).label(f"{channel.name}_due"),
+                        claim.id.label(f"{channel.name}_log"), claim.status.label(f"{channel.name}_status"),
+                        claim.attempts.label(f"{channel.name}_attempts"), row.destination.label(f"{channel.name}_to"),
+                        row.options.label(f"{channel.name}_options")]
     # The page's users: the next ``batch_size`` by id, whatever their settings. Filtering first
     # and limiting after let PostgreSQL hash-join every user after ``after_id`` to their settings
     # and sort them for each page (its estimate of the filters is far too low), so a sweep was
@@ -126,16 +152,19 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
                .order_by(User.id).limit(bindparam("batch_size", type_=db.Integer())).cte("scanned"))
     candidates = (
         select(User.id.label("user_id"), User.email, User.display_name, User.timezone,
-               User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), s["email"].label("email_on"),
-               s["in_app"].label("in_app_on"), ReminderLog.id.label("log_id"), ReminderLog.status.label("log_status"),
-               ReminderLog.attempts.label("attempts"), _language_column().label("language"),
-               User.created_at.label("created_at"), study_start.label("study_start"),
-               study_end.label("study_end"), study_date.label("study_date"))
+               User.reviews_per_day, User.new_per_day, s["minute"].label("minute"), *per_channel,
+               _language_column().label("language"), User.created_at.label("created_at"),
+               study_start.label("study_start"), study_end.label("study_end"), study_date.label("study_date"))
         .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id)
-        .outerjoin(ReminderLog, and_(ReminderLog.user_id == User.id, ReminderLog.local_date == local_date))
+    )
+    for channel, row, claim in joined:
+        candidates = _joined_channel(candidates, channel, row).outerjoin(claim, and_(
+            claim.user_id == User.id, claim.local_date == local_date, claim.channel == channel.name))
+    candidates = (
+        candidates
         .where(User.id > bindparam("after_id", type_=db.Integer()),
-               User.id <= select(func.max(scanned.c.user_id)).scalar_subquery(), _wanted(s), User.timezone.in_(zones),
-               minute_now >= s["minute"], claimable,
+               User.id <= select(func.max(scanned.c.user_id)).scalar_subquery(), s["enabled"].is_(True),
+               User.timezone.in_(zones), minute_now >= s["minute"], or_(*claimables),
                *([User.id == bindparam("only_user", type_=db.Integer())] if one_user else []))
         .cte("candidates")
     )
@@ -171,11 +200,10 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
     )
     c = candidates.c
     stmt = (
-        select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.email_on, c.in_app_on,
-               c.log_id, c.log_status, c.attempts, c.language, c.reviews_per_day, c.new_per_day,
-               func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
+        select(c.user_id, c.email, c.display_name, c.timezone, c.minute, c.language, c.reviews_per_day,
+               c.new_per_day, func.coalesce(done.c.new_done, 0), func.coalesce(done.c.reviews_done, 0),
                *[getattr(card_counts.c, name) for name in _TALLY_USED], c.study_date, c.study_start, c.study_end,
-               c.created_at, scanned.c.user_id)
+               c.created_at, *[c[col.name] for col in per_channel], scanned.c.user_id)
         .select_from(scanned)
         .outerjoin(candidates, c.user_id == scanned.c.user_id)
         .outerjoin(card_counts, card_counts.c.user_id == c.user_id)
@@ -213,25 +241,32 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     rows = db.session.connection().execute(_page_statement(zc, user_id is not None), params).all()
     out = []
     study_days: dict[tuple[Any, Any, Any], queue.StudyDay] = {}  # one object per (zone, day start)
+    channels = swept()
     for row in rows:
         if row[0] is None:
             continue  # a user of the page who is not a candidate
-        learning, reviews, new = _due_counts(int(row[15] or 0), int(row[16] or 0), int(row[17] or 0),
-                                             int(row[18] or 0), int(row[12]), int(row[11]), int(row[13]),
-                                             int(row[14]))
+        learning, reviews, new = _due_counts(int(row[10] or 0), int(row[11] or 0), int(row[12] or 0),
+                                             int(row[13] or 0), int(row[7]), int(row[6]), int(row[8]),
+                                             int(row[9]))
         clock = clocks[row[3]]
-        day_key = (row[19], row[20], row[21])
+        day_key = (row[14], row[15], row[16])
         study = study_days.get(day_key)
         if study is None:
-            study = study_days[day_key] = queue.StudyDay(day=row[19], start=row[20], end=row[21])
-        if learning + reviews + new <= 0 or not timing.first_reminder_reached(row[-2], clock.local_date,
+            study = study_days[day_key] = queue.StudyDay(day=row[14], start=row[15], end=row[16])
+        if learning + reviews + new <= 0 or not timing.first_reminder_reached(row[17], clock.local_date,
                                                                               int(row[4]), row[3]):
             continue
-        out.append(DueUser(
-            user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3], remind_minute=int(row[4]),
-            email_channel=bool(row[5]), in_app_channel=bool(row[6]), local_date=clock.local_date,
-            day_end=clock.day_end, learning=learning, reviews=reviews, new=new,
-            log_id=row[7], log_status=row[8], attempts=int(row[9] or 0), language=row[10], study_day=study))
+        user = None
+        for k, channel in enumerate(channels):
+            due, log_id, status, attempts, destination, options = row[18 + 6 * k:24 + 6 * k]
+            if not due:
+                continue
+            if user is None:
+                user = DueUser(user_id=row[0], email=row[1], display_name=row[2] or "", timezone=row[3],
+                               remind_minute=int(row[4]), local_date=clock.local_date, day_end=clock.day_end,
+                               learning=learning, reviews=reviews, new=new, language=row[5], study_day=study)
+            out.append(user.on_channel(channel.name, channel.destination_for(row[1], destination), options,
+                                       log_id, status, int(attempts or 0)))
     return DuePage(due=out, last_id=rows[-1][-1] if len(rows) >= batch_size else None)
 
 
@@ -348,7 +383,7 @@ def interviews_ahead(users: Sequence[DueUser], now: datetime, limit: int = TOP_I
 # --- recording results -----------------------------------------------------------------------
 
 def record_sent(users: Sequence[DueUser], now: datetime) -> None:
-    """Mark these reminders sent (two statements for any number of them)."""
+    """Mark these deliveries sent (two statements for any number of them)."""
     if not users:
         return
     ids = [u.log_id for u in users]
@@ -362,9 +397,10 @@ def record_sent(users: Sequence[DueUser], now: datetime) -> None:
                        .execution_options(synchronize_session=False))
 
 
-def record_failure(user: DueUser, now: datetime, error: str) -> bool:
-    """Schedule a retry, or mark the reminder failed; returns True when it will be retried."""
-    retry_at = next_attempt(user, now)
+def record_failure(user: DueUser, now: datetime, error: str, *, retry: bool = True) -> bool:
+    """Schedule a retry (unless ``retry`` is False: it cannot help), or mark the reminder failed;
+    returns True when it will be retried."""
+    retry_at = next_attempt(user, now) if retry else None
     will_retry = retry_at is not None
     db.session.execute(update(ReminderLog).where(ReminderLog.id == user.log_id).values(
         status=(ReminderStatus.retry if will_retry else ReminderStatus.failed).value,

@@ -1,14 +1,14 @@
 """The reminder sweep's rules: plain values in, decisions out (no Flask, no database).
 
-What a due user is and what they are reminded of (:class:`DueUser`, :class:`ReminderEmail`), the
-local clocks of a sweep (:class:`ZoneClocks`), who is claimed fresh and who is retried, when a
-failed send is tried again, the in-app text, the Message-ID, each user's streak from their review
-times, and the sweep's report. :mod:`.sweep_query` reads and writes the rows; :mod:`.sweep` runs
+What a due reminder is (:class:`DueUser`: a user, a channel and what they have to study) and what
+it says (:class:`ReminderMessage`), the local clocks of a sweep (:class:`ZoneClocks`), who is
+claimed fresh and who is retried, when a failed delivery is tried again, the in-app text, the
+Message-ID, each user's streak from their review times, and the sweep's report. :mod:`.sweep_query` reads and writes the rows; :mod:`.sweep` runs
 a sweep with both.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -19,7 +19,8 @@ from . import timing
 
 @dataclass(frozen=True)
 class DueUser:
-    """A user whose reminder is due now, with what they have to study."""
+    """A reminder due now on one channel: the user, what they have to study, where it goes, and
+    the claim it holds (a user with two channels on is two of these)."""
 
     user_id: int
     email: str
@@ -28,11 +29,13 @@ class DueUser:
     remind_minute: int
     local_date: date
     day_end: datetime          # next local midnight (UTC): retries stop there
-    email_channel: bool
-    in_app_channel: bool
     learning: int
     reviews: int
     new: int
+    channel: str = "email"     # a name of prep.reminders.channels.CHANNELS
+    destination: str = ""      # where the channel delivers (the address, the URL)
+    #: The channel's own settings (a webhook's format); not part of equality.
+    options: Mapping[str, object] | None = field(default=None, compare=False)
     log_id: int | None = None  # an existing claim to retry
     log_status: str | None = None
     attempts: int = 0
@@ -45,9 +48,13 @@ class DueUser:
     def due_count(self) -> int:
         return self.learning + self.reviews + self.new
 
-    @property
-    def channels(self) -> tuple[str, ...]:
-        return tuple(name for name, on in (("email", self.email_channel), ("in_app", self.in_app_channel)) if on)
+    def on_channel(self, channel: str, destination: str, options: Mapping[str, object] | None,
+                   log_id: int | None, log_status: str | None, attempts: int) -> DueUser:
+        """This user's reminder on ``channel``, with that channel's claim of today (if any)."""
+        other = object.__new__(DueUser)
+        other.__dict__.update(self.__dict__, channel=channel, destination=destination, options=options,
+                              log_id=log_id, log_status=log_status, attempts=attempts)
+        return other
 
     def claimed(self, log_id: int | None, attempts: int) -> DueUser:
         """This user with their claim's log id and attempt number (what ``dataclasses.replace``
@@ -85,8 +92,9 @@ class InterviewLine:
 
 
 @dataclass(frozen=True)
-class ReminderEmail:
-    """What a reminder email says; :func:`.sweep.run_sweep`'s ``compose`` turns it into a message."""
+class ReminderMessage:
+    """What a reminder says, whatever the channel: each channel renders it its own way (the
+    email's composer, the webhook's JSON)."""
 
     user: DueUser
     top_questions: tuple[str, ...]
@@ -97,16 +105,19 @@ class ReminderEmail:
 
 @dataclass
 class SweepReport:
+    """What one sweep did; each list holds one :class:`DueUser` per (user, channel)."""
+
     now: datetime
     dry_run: bool = False
     due: list[DueUser] = field(default_factory=list)
     claimed: list[DueUser] = field(default_factory=list)
     sent: list[DueUser] = field(default_factory=list)
-    #: Emails handed to the job queue (``PREP_REDIS_URL``): a ``prep worker`` sends them later.
+    #: Deliveries handed to the job queue (``PREP_REDIS_URL``): a ``prep worker`` sends them later.
     queued: list[DueUser] = field(default_factory=list)
-    #: True when the sweep queued its emails instead of sending them (even when none were due).
+    #: True when the sweep queued its deliveries instead of sending them (even when none were due).
     via_queue: bool = False
-    in_app_only: list[DueUser] = field(default_factory=list)
+    #: Reminders stored with their claim (the in-app notifications).
+    stored: list[DueUser] = field(default_factory=list)
     retrying: list[tuple[DueUser, str]] = field(default_factory=list)
     failed: list[tuple[DueUser, str]] = field(default_factory=list)
     #: Users skipped because their own data could not be turned into a reminder (logged; the
@@ -118,41 +129,53 @@ class SweepReport:
     expired: int = 0
 
     def lines(self) -> list[str]:
-        """Human-readable lines for the CLI."""
+        """Human-readable lines for the CLI: one per user reminded (with their channels)."""
         out: list[str] = []
-        queued = {id(u) for u in self.queued}
-        users = self.due if self.dry_run else self.sent + self.queued + self.in_app_only
-        for u in users:
-            verb = "would remind" if self.dry_run else "queued a reminder for" if id(u) in queued else "reminded"
+        queued = {(u.user_id, u.channel) for u in self.queued}
+        users: dict[tuple[int, object], list[DueUser]] = {}
+        for u in (self.due if self.dry_run else self.sent + self.queued + self.stored):
+            users.setdefault((u.user_id, u.local_date), []).append(u)
+        for group in users.values():
+            u = group[0]
+            verb = ("would remind" if self.dry_run else "queued a reminder for"
+                    if any((g.user_id, g.channel) in queued for g in group) else "reminded")
             out.append(f"{verb} {u.email} ({u.timezone}, {timing.format_minute(u.remind_minute)} local, "
                        f"{u.local_date.isoformat()}): {u.due_count} due "
-                       f"[{u.learning} learning, {u.reviews} review, {u.new} new] via {', '.join(u.channels)}"
-                       + _attempt_note(u, self.dry_run))
+                       f"[{u.learning} learning, {u.reviews} review, {u.new} new] via "
+                       f"{', '.join(g.channel for g in group)}" + "".join(_attempt_note(g, self.dry_run) for g in group))
         for u, error in self.retrying:
-            out.append(f"send to {u.email} failed, will retry: {error}")
+            out.append(f"{u.channel} to {u.email} failed, will retry: {error}")
         for u, error in self.failed:
-            out.append(f"send to {u.email} failed for good: {error}")
+            out.append(f"{u.channel} to {u.email} failed for good: {error}")
         for u, error in self.skipped:
             out.append(f"skipped {u.email}: their data could not be used ({error}); see the log")
         for user_id, error in self.unreadable:
             out.append(f"skipped user {user_id}: their reminder could not be found or claimed ({error}); see the log")
         if self.expired:
-            out.append(f"{self.expired} unsent reminder(s) from an ended day marked failed")
+            out.append(f"{self.expired} undelivered reminder(s) from an ended day marked failed")
         if self.dry_run:
             out.append(f"dry run at {self.now.isoformat()}: {len(self.due)} reminder(s) due, nothing sent")
         else:
-            emails = (f"queued {len(self.queued)} email(s) for `prep worker` to send" if self.via_queue
-                      else f"{len(self.sent)} email(s) sent")
-            out.append(f"sweep at {self.now.isoformat()}: {emails}, "
-                       f"{len(self.in_app_only)} in-app only, {len(self.retrying)} to retry, "
-                       f"{len(self.failed)} failed")
+            delivered = self.queued if self.via_queue else self.sent
+            by_channel = ", ".join(f"{name} {n}" for name, n in _count_channels(delivered))
+            messages = (f"queued {len(self.queued)} message(s) for `prep worker` to send" if self.via_queue
+                        else f"{len(self.sent)} message(s) sent")
+            out.append(f"sweep at {self.now.isoformat()}: {messages}{f' ({by_channel})' if by_channel else ''}, "
+                       f"{len(self.stored)} in-app, {len(self.retrying)} to retry, {len(self.failed)} failed")
         return out
+
+
+def _count_channels(deliveries: Iterable[DueUser]) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for u in deliveries:
+        counts[u.channel] = counts.get(u.channel, 0) + 1
+    return sorted(counts.items())
 
 
 def _attempt_note(u: DueUser, dry_run: bool) -> str:
     if dry_run:
-        return f" (retry, attempt {u.attempts + 1})" if u.log_id else ""
-    return f" (attempt {u.attempts})" if u.attempts > 1 else ""
+        return f" ({u.channel} retry, attempt {u.attempts + 1})" if u.log_id else ""
+    return f" ({u.channel} attempt {u.attempts})" if u.attempts > 1 else ""
 
 
 # --- the local clocks of a sweep ---------------------------------------------------------------
@@ -206,14 +229,15 @@ class DuePage:
 # --- claiming and retrying ---------------------------------------------------------------------
 
 def split_claims(due: Sequence[DueUser]) -> tuple[list[DueUser], list[DueUser]]:
-    """The users to claim for the first time today, and the email claims to try again."""
+    """The reminders to claim for the first time today, and the claims to try again (a stored
+    channel's claim is done when made, so only a push channel's comes back)."""
     fresh = [u for u in due if u.log_id is None]
-    again = [u for u in due if u.log_id is not None and u.email_channel]
+    again = [u for u in due if u.log_id is not None]
     return fresh, again
 
 
 def next_attempt(user: DueUser, now: datetime) -> datetime | None:
-    """When a send to ``user`` that failed at ``now`` is tried again; None when it is not (too
+    """When a delivery to ``user`` that failed at ``now`` is tried again; None when it is not (too
     many attempts, or the retry would fall after the user's local day)."""
     retry_at = now + timing.backoff(user.attempts)
     return retry_at if user.attempts < timing.MAX_ATTEMPTS and retry_at < user.day_end else None

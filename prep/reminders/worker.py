@@ -1,7 +1,8 @@
 """Reminder delivery through a job queue on Redis (RQ), when ``PREP_REDIS_URL`` is set.
 
 The sweep (the scheduler, or ``prep remind``) finds and claims due users as always (the
-(user, local day) claim row is the guard) and enqueues each page's email senders as one job;
+(user, local day, channel) claim row is the guard) and enqueues each page's push deliveries
+(email, webhook) as one job;
 ``prep worker`` processes on any number of hosts take the jobs and send. A job sends only the
 claims that are still 'sending' with the attempt number it was given, and records each send
 at once, so a job run twice (RQ re-queues, a retry) sends nothing twice. A worker killed
@@ -78,7 +79,7 @@ def deliver(now: datetime, users: list[DueUser]) -> int:
     mine = [u for u in users if current.get(u.log_id) == u.attempts]
     report = SweepReport(now=now)
     try:
-        sweep_module.send_page(now, mine, service.transport(), service.compose, service.mail_domain(), clock.now, report, record_every=1)
+        sweep_module.send_page(now, mine, service.senders(), service.mail_domain(), clock.now, report, record_every=1)
     finally:
         db.session.remove()
     log.info("reminder job: %s sent, %s retrying, %s failed, %s already done",

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORD = re.compile(r"[A-Za-z]{2,}")
 # Brand and product names, and code-ish tokens, that stay as they are in every language.
 ALLOWED_WORDS = {"prep", "Anki", "FSRS", "JSON", "CSV", "NCCL", "GPU", "RDMA", "Markdown", "KaTeX", "Tab", "Esc",
-                 "Enter", "Space", "Ctrl", "Shift", "Alt", "Cmd", "iCal", "ics"}
+                 "Enter", "Space", "Ctrl", "Shift", "Alt", "Cmd", "iCal", "ics", "Slack", "Webhook"}
 
 
 # --- templates -------------------------------------------------------------------------------

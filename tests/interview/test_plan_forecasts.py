@@ -14,10 +14,10 @@ from prep.drill import queue, service as drill_service
 from prep.drill.models import Card, CardState, PlannedReview
 from prep.extensions import db
 from prep.reminders import service as reminders
-from prep.reminders.models import ReminderSettings
 from prep.reminders.sweep_query import find_due, top_questions
 from prep.stats import compute, queries
 from tests.support.clock import FIXED_NOW
+from tests.support.reminders import add_settings
 
 UTC = timezone.utc
 D1, D2, D3, D5, D6 = (date(2026, 3, 11), date(2026, 3, 12), date(2026, 3, 13), date(2026, 3, 15),
@@ -70,7 +70,7 @@ def _reminded(make_user, make_question, tz: str, name: str) -> None:
     due but the plan holds for a later booking, one booked today that FSRS has due in ten days,
     one booked tomorrow, and a new card."""
     user = make_user(timezone=tz, day_start_hour=4, created_at=FIXED_NOW - timedelta(days=60))
-    db.session.add(ReminderSettings(user_id=user.id, enabled=True, email=True, in_app=False, remind_minute=9 * 60))
+    add_settings(user.id, {"enabled": True, "email": True, "in_app": False, "remind_minute": 9 * 60})
     study = queue.study_day(REMIND_AT, tz, 4).day
     q = {k: make_question(f"{name}: what does the {k} card ask?") for k in ("due", "held", "booked", "later", "new")}
     _card(user, q["due"], due=REMIND_AT - timedelta(hours=3))

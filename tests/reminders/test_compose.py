@@ -11,21 +11,21 @@ import pytest
 from flask import Flask
 
 from prep.reminders import compose as fast
-from prep.reminders.sweep_rules import DueUser, InterviewLine, ReminderEmail
+from prep.reminders.sweep_rules import DueUser, InterviewLine, ReminderMessage
 
 HEADERS = ("From", "To", "Message-ID", "List-Unsubscribe", "List-Unsubscribe-Post", "List-Id",
            "Auto-Submitted", "Subject", "Content-Type")
 
 
 def _mail(language: str | None, *, name: str, due: tuple[int, int, int], streak: int,
-          questions: tuple[str, ...], interviews: tuple[InterviewLine, ...] = ()) -> ReminderEmail:
+          questions: tuple[str, ...], interviews: tuple[InterviewLine, ...] = ()) -> ReminderMessage:
     user = DueUser(user_id=7, email="ada@example.com", display_name=name, timezone="Asia/Shanghai",
                    remind_minute=540, local_date=date(2026, 3, 10),
-                   day_end=datetime(2026, 3, 10, 16, tzinfo=timezone.utc), email_channel=True,
-                   in_app_channel=False, learning=due[0], reviews=due[1], new=due[2], log_id=3, attempts=1,
+                   day_end=datetime(2026, 3, 10, 16, tzinfo=timezone.utc), channel="email",
+                   learning=due[0], reviews=due[1], new=due[2], log_id=3, attempts=1,
                    language=language)
-    return ReminderEmail(user=user, top_questions=questions, streak=streak,
-                         message_id="<reminder-7-2026-03-10@127.0.0.1>", interviews=interviews)
+    return ReminderMessage(user=user, top_questions=questions, streak=streak,
+                           message_id="<reminder-7-2026-03-10@127.0.0.1>", interviews=interviews)
 
 
 CASES = [
@@ -79,7 +79,7 @@ def test_fast_composer_matches_the_reference(app: Flask, language, name, due, st
 
 def test_non_ascii_address_falls_back_to_the_reference(app: Flask) -> None:
     mail = _mail("en", name="x", due=(1, 0, 0), streak=0, questions=())
-    mail = ReminderEmail(user=mail.user.__class__(**{**mail.user.__dict__, "email": "用户@例子.com"}),
+    mail = ReminderMessage(user=mail.user.__class__(**{**mail.user.__dict__, "email": "用户@例子.com"}),
                          top_questions=(), streak=0, message_id=mail.message_id)
     with app.app_context():
         assert not isinstance(fast.compose(mail), fast.RawMessage)

@@ -122,8 +122,8 @@ def test_at_most_three_interviews_nearest_first(app: Flask, learner) -> None:
     for days in (9, 3, 7, 1, 5):
         _posting(user, days=days, company=f"Co{days}", questions=1)
     due = DueUser(user_id=user.id, email=user.email, display_name="", timezone="Asia/Shanghai", remind_minute=540,
-                  local_date=LOCAL_DAY, day_end=SHANGHAI_9 + timedelta(hours=15), email_channel=True,
-                  in_app_channel=False, learning=0, reviews=1, new=0)
+                  local_date=LOCAL_DAY, day_end=SHANGHAI_9 + timedelta(hours=15), channel="email",
+                  learning=0, reviews=1, new=0)
     lines = interviews_ahead([due], SHANGHAI_9)[user.id]
     assert [(line.name, line.days_left) for line in lines] == [
         ("Co1 — GPU engineer", 1), ("Co3 — GPU engineer", 3), ("Co5 — GPU engineer", 5)]

@@ -19,13 +19,13 @@ from prep.accounts.models import User
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
 from prep.reminders import service, timing
-from prep.reminders.models import Notification, ReminderAttempt, ReminderLog, ReminderSettings
+from prep.reminders.models import Notification, ReminderAttempt, ReminderChannel, ReminderLog, ReminderSettings
 from prep.reminders.sweep_query import find_due
 
 from tests.support.clock import FIXED_NOW
 from tests.support.pages import csrf_token_from
 from tests.support.live import free_port
-from tests.support.reminders import SHANGHAI_9, Recorder, log_rows, remind_process, serve, sweep
+from tests.support.reminders import SHANGHAI_9, Recorder, channel_on, log_rows, remind_process, serve, sweep
 
 UTC = timezone.utc
 
@@ -143,11 +143,11 @@ def test_settings_change_takes_effect_the_same_day(app: Flask, smtp: Recorder, l
 def test_in_app_only_makes_a_notification_and_no_email(app: Flask, smtp: Recorder, learner) -> None:
     user = learner(settings={"enabled": True, "email": False, "in_app": True})
     report = sweep(SHANGHAI_9)
-    assert [u.email for u in report.in_app_only] == [user.email] and report.sent == []
+    assert [(u.email, u.channel) for u in report.stored] == [(user.email, "in_app")] and report.sent == []
     assert smtp.messages == []
     [note] = db.session.scalars(select(Notification)).all()
     assert (note.user_id, note.due_count, note.local_date) == (user.id, 1, date(2026, 3, 10))
-    assert log_rows()[0].status == "sent"
+    assert log_rows() == [] and [(e.channel, e.status) for e in log_rows("in_app")] == [("in_app", "sent")]
     assert sweep(SHANGHAI_9 + timedelta(minutes=5)).claimed == []
     assert db.session.scalar(select(func.count(Notification.id))) == 1
 
@@ -155,9 +155,9 @@ def test_in_app_only_makes_a_notification_and_no_email(app: Flask, smtp: Recorde
 def test_dry_run_records_and_sends_nothing(app: Flask, smtp: Recorder, learner) -> None:
     user = learner()
     report = sweep(SHANGHAI_9, dry_run=True)
-    assert [u.email for u in report.due] == [user.email]
-    assert "would remind" in report.lines()[0]
-    assert log_rows() == [] and smtp.messages == []
+    assert [(u.email, u.channel) for u in report.due] == [(user.email, "email"), (user.email, "in_app")]
+    assert "would remind" in report.lines()[0] and "via email, in_app" in report.lines()[0]
+    assert log_rows(None) == [] and smtp.messages == []
     assert db.session.scalar(select(func.count(Notification.id))) == 0
 
 
@@ -193,7 +193,7 @@ def test_email_content_and_one_click_unsubscribe_headers(app: Flask, smtp: Recor
     path = unsubscribe_url.removeprefix("http://127.0.0.1:5000")
     response = client.post(path, data={"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
-    assert db.session.get(ReminderSettings, user.id).email is False
+    assert channel_on(user.id, "email") is False
     assert sweep(SHANGHAI_9 + timedelta(days=1)).sent == []
 
 
@@ -455,16 +455,16 @@ def test_one_sweep_reminds_every_due_user_a_page_at_a_time(app: Flask, learner) 
             break
         after = page.last_id
     assert [count for _, count in pages] == [1] * len(pages)  # one query a page
-    assert len(pages) == users // 4 + 1 and sum(n for n, _ in pages) == len(due)
+    assert len(pages) == users // 4 + 1 and sum(n for n, _ in pages) == 2 * len(due)  # email and in-app each
     db.session.rollback()
     transport = ListTransport()
-    report = run_sweep(SHANGHAI_9, transport, service.compose, batch_size=4)
+    report = run_sweep(SHANGHAI_9, service.senders(transport), batch_size=4)
     db.session.expire_all()
     assert transport.recipients() == sorted(u.email for u in due)  # every due user, in one sweep, once
     assert sorted(u.email for u in report.sent) == sorted(u.email for u in due)
     assert {e.status for e in log_rows()} == {"sent"} and len(log_rows()) == len(due)
     assert {a.outcome for e in log_rows() for a in attempts_of(e)} == {"sent"}
-    assert run_sweep(SHANGHAI_9 + timedelta(minutes=5), transport, service.compose, batch_size=4).claimed == []
+    assert run_sweep(SHANGHAI_9 + timedelta(minutes=5), service.senders(transport), batch_size=4).claimed == []
     assert len(transport.messages) == len(due)
 
 
@@ -474,9 +474,10 @@ def test_a_stopped_sweep_is_carried_on_by_the_next(app: Flask, learner) -> None:
     due = _paged_world(learner)
     transport = ListTransport()
     asked = []
-    first = run_sweep(SHANGHAI_9, transport, service.compose, batch_size=4, keep_going=lambda: asked.append(1) and False)
+    first = run_sweep(SHANGHAI_9, service.senders(transport), batch_size=4,
+                      keep_going=lambda: asked.append(1) and False)
     assert len(asked) == 1 and 0 < len(first.sent) < len(due)  # one page, then the lease was lost
-    rest = run_sweep(SHANGHAI_9 + timedelta(minutes=5), transport, service.compose, batch_size=4)
+    rest = run_sweep(SHANGHAI_9 + timedelta(minutes=5), service.senders(transport), batch_size=4)
     assert len(first.sent) + len(rest.sent) == len(due)
     assert transport.recipients() == sorted(u.email for u in due)
 
@@ -489,7 +490,7 @@ def test_sent_emails_are_recorded_in_groups_and_a_crash_keeps_what_went_out(
     users = [learner() for _ in range(6)]
     crashing = ListTransport(crash_at=4)
     with pytest.raises(Crash):
-        sweep_module.run_sweep(SHANGHAI_9, crashing, service.compose)
+        sweep_module.run_sweep(SHANGHAI_9, service.senders(crashing))
     db.session.rollback()
     db.session.expire_all()
     status = {e.user_id: e.status for e in log_rows()}
@@ -498,7 +499,7 @@ def test_sent_emails_are_recorded_in_groups_and_a_crash_keeps_what_went_out(
     assert sorted(status[u.id] for u in users if u.id not in went_out) == ["sending"] * 3
     # After the lease, the three that never went out are sent, once; nothing goes twice.
     again = ListTransport()
-    later = sweep_module.run_sweep(SHANGHAI_9 + timing.SEND_LEASE + timedelta(minutes=1), again, service.compose)
+    later = sweep_module.run_sweep(SHANGHAI_9 + timing.SEND_LEASE + timedelta(minutes=1), service.senders(again))
     assert sorted(u.user_id for u in later.sent) == sorted(u.id for u in users if u.id not in went_out)
     assert sorted(crashing.recipients() + again.recipients()) == sorted(u.email for u in users)
 
@@ -514,9 +515,10 @@ def test_settings_page_shows_zone_and_saves(app: Flask, client, login, make_user
     response = client.post("/settings/reminders", data={"enabled": "y", "remind_at": "07:30", "in_app": "y"})
     assert response.status_code == 302
     row = db.session.get(ReminderSettings, user.id)
-    assert (row.enabled, row.remind_minute, row.email, row.in_app) == (True, 450, False, True)
+    assert (row.enabled, row.remind_minute, channel_on(user.id, "email"), channel_on(user.id, "in_app")) == (
+        True, 450, False, True)
     bad = client.post("/settings/reminders", data={"enabled": "y", "remind_at": "07:30"})
-    assert bad.status_code == 400 and "Choose email, in-app or both" in bad.get_data(as_text=True)
+    assert bad.status_code == 400 and "Choose at least one way to be reminded" in bad.get_data(as_text=True)
     assert client.post("/settings/reminders", data={"remind_at": "25:00"}).status_code == 400
 
 
@@ -543,10 +545,11 @@ def test_unsubscribe_get_confirms_post_unsubscribes_without_login(csrf_app: Flas
     page = client.get(path)
     assert page.status_code == 200 and "Stop reminder emails?" in page.get_data(as_text=True)
     assert db.session.get(ReminderSettings, user.id) is None  # GET changed nothing
+    assert db.session.scalar(select(func.count()).select_from(ReminderChannel)) == 0
     done = client.post(path, data={"List-Unsubscribe": "One-Click"})
     assert done.status_code == 200 and "unsubscribed" in done.get_data(as_text=True)
-    row = db.session.get(ReminderSettings, user.id)
-    assert (row.email, row.in_app, row.enabled) == (False, True, True)
+    assert (channel_on(user.id, "email"), channel_on(user.id, "in_app"), service.settings_for(user).enabled) == (
+        False, True, True)
 
 
 def test_tampered_unsubscribe_token_is_refused(csrf_app: Flask, client, learner) -> None:
@@ -562,6 +565,7 @@ def test_tampered_unsubscribe_token_is_refused(csrf_app: Flask, client, learner)
         assert client.get(f"/unsubscribe/{bad}").status_code == 404
         assert client.post(f"/unsubscribe/{bad}", data={"List-Unsubscribe": "One-Click"}).status_code == 404
     assert db.session.scalar(select(func.count()).select_from(ReminderSettings)) == 0
+    assert db.session.scalar(select(func.count()).select_from(ReminderChannel)) == 0
 
 
 def test_banner_and_notifications_with_dismiss(app: Flask, client, login, make_user, question, clock) -> None:
@@ -652,7 +656,7 @@ def test_cli_remind_dry_run_and_real(app: Flask, runner, smtp: Recorder, learner
     assert "nothing sent" in result.output and smtp.messages == []
     result = runner.invoke(args=["remind", "--now", "2026-03-10T01:05:00"])  # no zone: UTC
     assert result.exit_code == 0, result.output
-    assert f"reminded {user.email}" in result.output and "1 email(s) sent" in result.output
+    assert f"reminded {user.email}" in result.output and "1 message(s) sent (email 1)" in result.output
     assert smtp.recipients() == [user.email]
     bad = runner.invoke(args=["remind", "--now", "yesterday"])
     assert bad.exit_code != 0 and "ISO 8601" in bad.output
@@ -731,27 +735,52 @@ def test_cli_command_name(argv: list[str], name: str | None) -> None:
 
 
 def test_migration_builds_the_tables_the_models_describe(tmp_path: Path) -> None:
+    """The reminder tables' migrations (the first, then the channels') build what the models
+    describe; the channels' keeps each user's switches and a day's claims, and goes back."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
     from alembic.operations import Operations
-    from sqlalchemy import MetaData, create_engine
+    from sqlalchemy import MetaData, create_engine, text
 
-    migration = _revision("0003_reminders")
+    first, channels = _revision("0003_reminders"), _revision("0023_reminder_channels")
 
-    ours = {"reminder_settings", "reminder_log", "reminder_attempts", "notifications"}
+    ours = {"reminder_settings", "reminder_channels", "reminder_log", "reminder_attempts", "notifications"}
     engine = create_engine(f"sqlite:///{tmp_path / 'migrated.sqlite3'}")
     with engine.begin() as conn:
         db.metadata.tables["users"].create(conn)
-        ctx = MigrationContext.configure(conn)
-        with Operations.context(ctx):
-            migration.upgrade()
+        with Operations.context(MigrationContext.configure(conn)):
+            first.upgrade()
+        for uid, email, in_app in ((1, True, True), (2, False, True), (3, True, False)):
+            conn.execute(text("INSERT INTO users (id, email, display_name, password_hash, role, created_at,"
+                              " session_version, timezone, day_start_hour, new_per_day, reviews_per_day,"
+                              " desired_retention, learning_steps, relearning_steps, maximum_interval) VALUES"
+                              f" ({uid}, 'u{uid}@example.com', '', 'x', 'candidate', '2026-01-01 00:00:00', 1, 'UTC',"
+                              " 4, 20, 200, 0.9, '1m 10m', '10m', 36500)"))
+            conn.execute(text("INSERT INTO reminder_settings (user_id, enabled, remind_minute, email, in_app,"
+                              f" updated_at) VALUES ({uid}, true, 540, {email}, {in_app}, '2026-01-01 00:00:00')"))
+        conn.execute(text("INSERT INTO reminder_log (user_id, local_date, status, channels, due_count, attempts,"
+                          " claimed_at, expires_at) VALUES (1, '2026-03-10', 'retry', 'email,in_app', 3, 1,"
+                          " '2026-03-10 09:00:00', '2026-03-11 00:00:00'), (2, '2026-03-10', 'sent', 'in_app', 3,"
+                          " 0, '2026-03-10 09:00:00', '2026-03-11 00:00:00')"))
+        with Operations.context(MigrationContext.configure(conn)):
+            channels.upgrade()
+        assert sorted(conn.execute(text("SELECT user_id, channel, enabled FROM reminder_channels")).all()) == [
+            (1, "email", 1), (1, "in_app", 1), (2, "email", 0), (2, "in_app", 1), (3, "email", 1), (3, "in_app", 0)]
+        assert sorted(conn.execute(text("SELECT user_id, channel, status, attempts FROM reminder_log")).all()) == [
+            (1, "email", "retry", 1), (1, "in_app", "sent", 0), (2, "in_app", "sent", 0)]
         wanted = MetaData()
         for name in ours | {"users"}:
             db.metadata.tables[name].to_metadata(wanted)
         diff = compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), wanted)
         assert diff == []
         with Operations.context(MigrationContext.configure(conn)):
-            migration.downgrade()
+            channels.downgrade()
+        assert sorted(conn.execute(text("SELECT user_id, email, in_app FROM reminder_settings")).all()) == [
+            (1, 1, 1), (2, 0, 1), (3, 1, 0)]
+        assert sorted(conn.execute(text("SELECT user_id, channels, status FROM reminder_log")).all()) == [
+            (1, "email,in_app", "retry"), (2, "in_app", "sent")]
+        with Operations.context(MigrationContext.configure(conn)):
+            first.downgrade()
     engine.dispose()
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import text
 from prep.drill.models import CardState
 from prep.extensions import db
 from prep.reminders import sweep as sweep_module
+from prep.reminders.channels.email import EmailChannel
 from tests.support.reminders import SHANGHAI_9, sweep
 
 POISON = {
@@ -218,7 +219,7 @@ def test_a_page_whose_query_fails_is_read_user_by_user(app, smtp, learner, monke
         return real(zc, after_id=after_id, batch_size=batch_size, user_id=user_id)
 
     monkeypatch.setattr(sweep_module, "find_due_page", find)
-    report = sweep_module.run_sweep(SHANGHAI_9, _Outbox(), lambda mail: _message(mail), batch_size=2)
+    report = sweep_module.run_sweep(SHANGHAI_9, {"email": EmailChannel(_Outbox(), _message)}, batch_size=2)
     assert sorted(u.email for u in report.sent) == sorted(u.email for u in users if u is not bad)
     assert [user_id for user_id, _e in report.unreadable] == [bad.id]
 

@@ -16,7 +16,7 @@ NOW = datetime(2025, 3, 10, 1, 5, tzinfo=timezone.utc)  # 09:05 in Shanghai
 def due_user(**changes) -> DueUser:
     values = dict(user_id=7, email="a@example.com", display_name="A", timezone="Asia/Shanghai", remind_minute=540,
                   local_date=date(2025, 3, 10), day_end=datetime(2025, 3, 10, 16, 0, tzinfo=timezone.utc),
-                  email_channel=True, in_app_channel=True, learning=1, reviews=2, new=3)
+                  learning=1, reviews=2, new=3)
     values.update(changes)
     return DueUser(**values)
 
@@ -27,15 +27,18 @@ def test_a_failed_send_is_retried_with_back_off_until_the_attempts_or_the_day_ru
     assert next_attempt(due_user(attempts=1, day_end=NOW + timing.backoff(1)), NOW) is None
 
 
-def test_fresh_claims_and_email_retries_are_told_apart() -> None:
-    fresh, again, in_app_again = due_user(user_id=1), due_user(user_id=2, log_id=5), \
-        due_user(user_id=3, log_id=6, email_channel=False)
-    assert split_claims([fresh, again, in_app_again]) == ([fresh], [again])
+def test_fresh_claims_and_retries_are_told_apart_per_channel() -> None:
+    fresh, again, webhook_fresh = due_user(user_id=1), due_user(user_id=2, log_id=5), \
+        due_user(user_id=2, channel="webhook", destination="https://hooks.example.com/x")
+    assert split_claims([fresh, again, webhook_fresh]) == ([fresh, webhook_fresh], [again])
 
 
 def test_what_a_reminder_says() -> None:
     user = due_user()
-    assert user.due_count == 6 and user.channels == ("email", "in_app")
+    assert user.due_count == 6 and user.channel == "email"
+    on_webhook = user.on_channel("webhook", "https://hooks.example.com/x", {"format": "feishu"}, 9, "retry", 2)
+    assert (on_webhook.user_id, on_webhook.channel, on_webhook.log_id, on_webhook.attempts) == (7, "webhook", 9, 2)
+    assert on_webhook.options == {"format": "feishu"} and user.log_id is None
     assert message_id(user, "prep.example") == "<reminder-7-2025-03-10@prep.example>"
     assert notification_text(1) == "You have 1 card to review today."
     assert notification_text(6) == "You have 6 cards to review today."

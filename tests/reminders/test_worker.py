@@ -61,7 +61,7 @@ def test_two_workers_remind_each_user_exactly_once(tmp_path: Path, app: Flask, s
                                                    redis_queue: str) -> None:
     users = [learner(tz) for tz in ZONES * 6]
     report = sweep(NOW, batch_size=5)
-    assert len(report.claimed) == len(users) and smtp.messages == []  # claimed and enqueued, not sent
+    assert len(report.queued) == len(users) and smtp.messages == []  # claimed and enqueued, not sent
     workers = [_worker(app, tmp_path / f"w{i}", redis_queue, burst=True) for i in range(2)]
     errs = []
     for w in workers:
@@ -99,7 +99,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
     for url, handler in serve(Stalling(stall_at=5)):
         app.config["SMTP_URL"] = url
         users = [learner(tz) for tz in ZONES * 3]
-        assert len(sweep(NOW).claimed) == len(users)  # one job of 12
+        assert len(sweep(NOW).queued) == len(users)  # one job of 12
         first = _worker(app, tmp_path / "w1", redis_queue, burst=False)
         stalled = handler.stalled.wait(240)
         os.killpg(first.pid, signal.SIGKILL)  # mid-batch, while the 5th message is in flight
@@ -112,7 +112,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_sends_nothing_twice(
         assert statuses.count("sent") == 4 and statuses.count("sending") == 8
         assert sweep(NOW + timedelta(minutes=1)).claimed == []  # still leased to the dead worker
         again = sweep(NOW + timing.SEND_LEASE + timedelta(minutes=1))
-        assert len(again.claimed) == 8
+        assert len(again.claimed) == len(again.queued) == 8
         second = _worker(app, tmp_path / "w2", redis_queue, burst=True)
         _, err = second.communicate(timeout=180)
         assert second.returncode == 0, err
@@ -142,8 +142,8 @@ def test_remind_says_it_queued_and_warns_when_no_worker_runs(app: Flask, runner,
     result = runner.invoke(args=["remind", "--now", NOW.isoformat()])
     assert result.exit_code == 0, result.output
     assert f"queued a reminder for {user.email}" in result.output
-    assert "queued 1 email(s) for `prep worker` to send" in result.output
-    assert "email(s) sent" not in result.output and smtp.messages == []
+    assert "queued 1 message(s) for `prep worker` to send (email 1)" in result.output
+    assert "message(s) sent" not in result.output and smtp.messages == []
     assert "warning: 1 reminder job(s) wait in the queue and no `prep worker` is running" in result.output
     assert any("no `prep worker` is running" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
 
@@ -153,11 +153,11 @@ def test_no_warning_while_a_worker_is_registered(app: Flask, runner, smtp: Recor
     learner()
     worker = _live_worker(app, redis_queue)
     result = runner.invoke(args=["remind", "--now", NOW.isoformat()])
-    assert result.exit_code == 0 and "queued 1 email(s)" in result.output
+    assert result.exit_code == 0 and "queued 1 message(s)" in result.output
     assert "warning" not in result.output
     worker.register_death()  # it stopped: the job still waits, and nobody takes it
     result = runner.invoke(args=["remind", "--now", NOW.isoformat()])
-    assert "queued 0 email(s)" in result.output and "no `prep worker` is running" in result.output
+    assert "queued 0 message(s)" in result.output and "no `prep worker` is running" in result.output
 
 
 def test_a_job_nobody_takes_for_long_is_reported_even_with_a_worker_registered(

@@ -21,7 +21,8 @@ from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.questions.models import Question, Source
 from prep.reminders import service
-from prep.reminders.models import ReminderLog, ReminderSettings
+from prep.reminders.channels import CHANNELS
+from prep.reminders.models import ReminderChannel, ReminderLog, ReminderSettings
 
 from .clock import FIXED_NOW
 from .live import free_port
@@ -75,7 +76,8 @@ def question(app: Flask) -> Question:
 @pytest.fixture
 def learner(app: Flask, question: Question) -> Callable[..., User]:
     """A user (no password hashing: fast) with one new card, unless told otherwise, registered
-    30 days before FIXED_NOW (a reminder never goes out before the user's first reminder time)."""
+    30 days before FIXED_NOW (a reminder never goes out before the user's first reminder time).
+    ``settings``: the reminder settings, a channel's name turning it on or off (``email=False``)."""
     counter = {"n": 0}
 
     def factory(tz: str = "Asia/Shanghai", *, cards: int = 1, state: CardState = CardState.new,
@@ -94,11 +96,25 @@ def learner(app: Flask, question: Question) -> Callable[..., User]:
             db.session.add(Card(user_id=user.id, question_id=q.id, state=state,
                                 due=due or FIXED_NOW - timedelta(days=1), added_at=FIXED_NOW - timedelta(days=1)))
         if settings is not None:
-            db.session.add(ReminderSettings(user_id=user.id, **settings))
+            add_settings(user.id, settings)
         db.session.commit()
         return user
 
     return factory
+
+
+def add_settings(user_id: int, settings: dict) -> None:
+    """Reminder settings for a user: channel names (``email``, ``in_app``, ...) as on/off switches,
+    the rest for ``ReminderSettings``."""
+    settings = dict(settings)
+    for name in [key for key in settings if key in CHANNELS]:
+        db.session.add(ReminderChannel(user_id=user_id, channel=name, enabled=settings.pop(name), options={}))
+    db.session.add(ReminderSettings(user_id=user_id, **settings))
+
+
+def channel_on(user_id: int, name: str) -> bool:
+    """Whether the user's stored settings turn channel ``name`` on (its default without a row)."""
+    return CHANNELS[name].is_enabled(db.session.get(ReminderChannel, (user_id, name)))
 
 
 def sweep(now: datetime, **kwargs):
@@ -107,8 +123,10 @@ def sweep(now: datetime, **kwargs):
     return report
 
 
-def log_rows() -> list[ReminderLog]:
-    return list(db.session.scalars(select(ReminderLog).order_by(ReminderLog.user_id, ReminderLog.local_date)))
+def log_rows(channel: str | None = "email") -> list[ReminderLog]:
+    """The claims of ``channel`` (None: every channel's), by user and day."""
+    stmt = select(ReminderLog).order_by(ReminderLog.user_id, ReminderLog.local_date, ReminderLog.channel)
+    return list(db.session.scalars(stmt if channel is None else stmt.where(ReminderLog.channel == channel)))
 
 
 def remind_process(database_url: str, smtp_url: str, instance: Path, now: datetime) -> subprocess.Popen:
