@@ -39,6 +39,7 @@ _C_LANGUAGE = (r"(?=\s{0,2}(?:[,，、/&]|and\b|or\b|和|及|与)\s{0,3}(?:C\+\+
 _SHARED_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<words>[A-Za-z]{3,12}(?:\s{0,2}/\s{0,2}[A-Za-z]{3,12}){1,4})"
                             r"[ \t-]{1,3}(?P<suffix>parallel(?:ism)?)\b", re.IGNORECASE)
 _EXPANSION_WORD = re.compile(r"[A-Za-z][\w-]*")
+_SLASH = re.compile(r"[A-Za-z]\s{0,2}/\s{0,2}[A-Za-z]")
 # "Nsight Systems/Compute": each word after the shared first word is a term of its own.
 _SHARED_PREFIX = re.compile(r"(?<![A-Za-z])(?P<head>[A-Za-z][\w-]{1,20})[ \t]{1,3}(?P<words>[A-Za-z][\w-]{1,15}"
                             r"(?:\s{0,2}/\s{0,2}[A-Za-z][\w-]{1,15}){1,4})")
@@ -138,14 +139,20 @@ class Taxonomy:
         """Skills written with a shared word: "tensor/pipeline parallel" is TP and PP, "Nsight
         Systems/Compute" is Nsight Systems and Nsight Compute."""
         spans = []
-        for match in (*_SHARED_SUFFIX.finditer(text), *_SHARED_PREFIX.finditer(text)):
-            parts = match.groupdict()
-            at = match.start("words")
-            for word in _EXPANSION_WORD.finditer(parts["words"]):
-                term = f"{parts['head']} {word[0]}" if "head" in parts else f"{word[0]} {parts['suffix']}"
-                name = self.canonical(term)
-                if name is not None:
-                    spans.append((at + word.start(), at + word.end(), name))
+        covered = -1
+        for slash in _SLASH.finditer(text):  # only around a slash: the patterns never run over plain text
+            if slash.start() < covered:
+                continue
+            start, covered = max(0, slash.start() - 40), slash.start() + 100
+            window = text[start:covered]
+            for match in (*_SHARED_SUFFIX.finditer(window), *_SHARED_PREFIX.finditer(window)):
+                parts = match.groupdict()
+                at = start + match.start("words")
+                for word in _EXPANSION_WORD.finditer(parts["words"]):
+                    term = f"{parts['head']} {word[0]}" if "head" in parts else f"{word[0]} {parts['suffix']}"
+                    name = self.canonical(term)
+                    if name is not None:
+                        spans.append((at + word.start(), at + word.end(), name))
         return spans
 
     def _compiled(self) -> re.Pattern[str]:

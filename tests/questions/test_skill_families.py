@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from prep.skills.taxonomy import find_skills
+from tests.support.cpu import least_cpu_seconds
 
 
 @pytest.mark.parametrize(("text", "skills"), [
@@ -41,3 +42,13 @@ def test_skills_as_postings_write_them(text: str, skills: list[str]) -> None:
 ])
 def test_no_skill_from_an_unrelated_expansion_or_a_letter(text: str) -> None:
     assert find_skills(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("ab/" * 330_000, id="slashes"),
+    pytest.param("tensor/" * 140_000 + " parallel", id="one-long-shared-suffix"),
+    pytest.param("Nsight a / b " * 70_000, id="shared-prefixes"),
+    pytest.param("dynamic programming (DP) " * 40_000, id="bracketed-abbreviations"),
+])
+def test_the_shared_word_and_expansion_checks_stay_within_the_parser_budget(text: str) -> None:
+    assert least_cpu_seconds(lambda: find_skills(text)) <= 3.0  # the hostile-input budget for 1 MB
