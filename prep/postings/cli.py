@@ -46,7 +46,8 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
                     explain: bool, max_bytes: int) -> None:
     """Extract interview questions and skills from job postings and interview reports.
 
-    FILES are text, Markdown or saved HTML pages, in any of UTF-8, UTF-16 or GB18030.
+    FILES are text, Markdown, saved HTML pages or JSON-LD job postings (in any of UTF-8, UTF-16 or
+    GB18030), PDF or Word (.docx) files.
     """
     if eval_dir is not None:
         _evaluate(eval_dir, as_json, verbose)
