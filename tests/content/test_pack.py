@@ -37,6 +37,11 @@ def report():
     return check_tree(CONTENT, load_taxonomy(), require_key_points=True)  # every page has key points
 
 
+@pytest.fixture(scope="module")
+def linker(report):
+    return Linker(report.docs, load_taxonomy())
+
+
 def test_content_check_reports_nothing(report):
     assert report.lines() == []
     assert len(report.docs) >= 24
@@ -61,12 +66,11 @@ def test_each_explanation_has_size_and_a_figure(report):
 
 
 @pytest.mark.parametrize("question, slug", SEED_LINKS.items())
-def test_seed_questions_link_to_the_right_explanation(report, question, slug):
-    linker = Linker(report.docs, load_taxonomy())
+def test_seed_questions_link_to_the_right_explanation(linker, question, slug):
     links = linker.rank(question)
     assert links and links[0].slug == slug
 
 
 @pytest.mark.parametrize("question", ["如何设计一个高并发的秒杀系统？", "How do you write a Java Spring REST controller?"])
-def test_off_topic_questions_abstain(report, question):
-    assert Linker(report.docs, load_taxonomy()).rank(question) == []
+def test_off_topic_questions_abstain(linker, question):
+    assert linker.rank(question) == []
