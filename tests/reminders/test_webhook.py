@@ -18,7 +18,7 @@ from sqlalchemy import select
 from prep.accounts.passwords import hash_password
 from prep.extensions import db
 from prep.reminders import sweep as sweep_module
-from prep.reminders import timing
+from prep.reminders import timing, worker
 from prep.reminders.channels import webhook
 from prep.reminders.channels.webhook import NetworkRules, WebhookUrlError, check_url
 from prep.reminders.models import ReminderAttempt, ReminderChannel
@@ -223,6 +223,18 @@ def test_a_crash_between_the_post_and_its_record_posts_again_after_the_lease_wit
     keys = [r["headers"]["Idempotency-Key"] for r in hook.requests]
     assert keys == [f"prep-reminder-{user.id}-2026-03-10"] * 2  # the documented at-least-once window
     assert [a.outcome for a in attempts(log_rows("webhook")[0])] == ["lost", "sent"]
+
+
+def test_through_the_job_queue_a_job_run_twice_posts_once(app: Flask, hook: Hook, learner) -> None:
+    jobs: list = []
+    app.extensions["prep.reminder_enqueuer"] = lambda: (lambda now, users: jobs.append((now, list(users))))
+    webhook_user(learner, hook.url)
+    report = sweep(SHANGHAI_9)
+    assert [u.channel for u in report.queued] == ["webhook"] and hook.requests == []
+    [(now, users)] = jobs
+    assert worker.deliver(now, users) == 1
+    assert worker.deliver(now, users) == 0  # the queue ran the job again: the claim is done
+    assert len(hook.requests) == 1 and log_rows("webhook")[0].status == "sent"
 
 
 # --- where a webhook may go ------------------------------------------------------------------
