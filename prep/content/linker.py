@@ -104,7 +104,7 @@ ask asks asked asking interviewer interviewers interview interviews know knew kn
 discuss question questions understand understanding concept concepts brief briefly detail details
 example examples provide mention say said think experience principle principles purpose
 advantage advantages disadvantage disadvantages pros cons benefit benefits characteristic
-characteristics underlying internals internally hood
+characteristics underlying internals internally hood achieve achieved achieving accomplish accomplished
 """.split())
 
 # Function characters that never carry meaning; CJK runs are split at them.
