@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .asking import judge_line
 from .extract import document_lines
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
-from .interview_questions import find_questions
+from .interview_questions import find_questions, never_a_question
 from .reports import is_question_list, is_report
 from .segment import segment
 
@@ -79,6 +79,8 @@ def _why_not(line: str, block, read_everywhere: bool) -> str:
         return f"in a posting section ({block.kind}), not read for questions"
     if block.kind == "header" and not read_everywhere:
         return "in a posting's header, not read for questions"
+    if never_a_question(line):
+        return "an answer, a quote, code, a link, a line of tags or a footer"
     judgement = judge_line(line)
     if judgement.dropped:
         return _DROPPED.get(judgement.dropped, judgement.dropped)

@@ -273,6 +273,7 @@ _NOT_A_QUESTION_LINE = re.compile(
     r"|\[[^\]]{1,200}\]\((?![^)\s]{0,60}(?:leetcode|lintcode|nowcoder|hackerrank|codeforces))[^)\s]{1,300}\)\s*$"
     r"|(?:©|\(c\)|copyright\b|版权声明|原文链接|本文为)"
     r"|>"  # a quoted line: the candidate's answer or someone else's comment
+    r"|(?:#[^\s#]{1,30}#?\s{0,3}){1,12}$"  # a line of tags: "#LLMs #CUDA", "#秋招# #寒武纪#"
     r"|[（(][^（）()]{4,200}[)）]\s{0,3}$"  # a note in brackets: "（这几个答案比较长，后面单独写一篇）"
     r"|.{0,80}?\d{4}[/-]\d{1,2}[/-]\d{1,2}\s{1,3}\d{1,2}:\d{2}"  # a chat message's header
     r"|.{0,60}?\b\d{1,3}\s{0,2}[-~–]\s{0,2}\d{1,3}\s{0,2}[kK万]\b"  # a job list's "Java架构师  50-80k  …"
@@ -280,6 +281,12 @@ _NOT_A_QUESTION_LINE = re.compile(
     r")",
     re.IGNORECASE,
 )
+
+def never_a_question(line: str) -> bool:
+    """Whether ``line`` is never a question whatever its section: an answer, a quote, code, a
+    link line, a line of tags, a footer, a chat header."""
+    return bool(_NOT_A_QUESTION_LINE.match(line))
+
 
 _TECHNICAL = re.compile(r".{0,60}?(?:[A-Z]{2,}|[A-Za-z]+\d|[A-Za-z]+[_/.:+#]\w|[a-z]+[A-Z]|C\+\+|C#|原理|实现|机制|机理|特性|冲突|策略|分化|语义|转换|算法|优化|内存|线程|进程|网络|协议|锁|缓存|调度|并行|通信|"
                         r"编程|代码|数组|链表|树|图|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|数据结构|函数|指针|容器|迭代器|模板|多态|继承|死锁|事务|索引|堆|栈|队列|"
