@@ -382,13 +382,14 @@ class Linker:
             query[term] = max(query.get(term, 0.0), weight)
         for compound in self._compounds(question):
             query.setdefault(compound, _W_WORD)
-        spanning = self._spanning_bigrams(question)
+        spanning = self._spanning_bigrams(question) | self._unseen_compounds(question)
         out: dict[str, tuple[float, float]] = {}
         for term, qweight in query.items():
             idf = self._idf.get(term)
             if idf is None:
                 # An unseen term weighs like the rarest seen one (what makes an off-topic question
-                # abstain), except a CJK pair that spans two words ("接特" of 连接特别多).
+                # abstain), except a CJK pair that spans two words ("接特" of 连接特别多) and a joined
+                # spelling of seen words (unorder_map).
                 idf = self._unseen_idf * (UNSEEN_SPANNING_FACTOR if term in spanning else 1.0)
             elif term not in self._topical and _CJK_RUN_RE.match(term):
                 idf *= PROSE_FACTOR
@@ -409,6 +410,19 @@ class Linker:
             joined = _stem("".join(word for word, _s, _e in run))
             if joined in self._idf:
                 found.append(joined)
+        return found
+
+    def _unseen_compounds(self, question: str) -> set[str]:
+        """Joined terms (unorder_map, topo-sort, and their glued forms) no explanation uses though
+        some of their parts are used: another spelling of words the parts already carry."""
+        found: set[str] = set()
+        for match in _LATIN_RE.finditer(_nfkc_fold(question)):
+            token = match.group(0)
+            if not _PART_SPLIT_RE.search(token) or _stem(token) in self._idf:
+                continue
+            pieces = [p for p in _PART_SPLIT_RE.split(token) if p]
+            if any(_stem(p) in self._idf for p in pieces):
+                found.update({_stem(token), _stem("".join(pieces))})
         return found
 
     def _spanning_bigrams(self, question: str) -> set[str]:

@@ -149,6 +149,14 @@ def test_british_and_american_spellings_are_one_term() -> None:
         assert set(analyzer.terms(british)) == set(analyzer.terms(american))
 
 
+@pytest.mark.parametrize(("question", "slug"), [("nsight_sys 怎么找通信瓶颈", "nsight-systems-comm-bottlenecks"),
+                                             ("How do I detect memory_leaks in C++ on Linux?", "cpp-leak-detection-profiling")])
+def test_an_unseen_joined_spelling_of_seen_words_does_not_sink_the_question(linker: Linker, question: str,
+                                                                             slug: str) -> None:
+    links = linker.rank(question)
+    assert links and links[0].slug == slug and links[0].score >= 0.65
+
+
 def test_three_spaced_words_find_the_hyphenated_term(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> None:
     doc = dataclasses.replace(docs[0], slug="copy-on-write", title="Copy-on-write after fork", tags=["copy-on-write"],
                               skills=[], questions=["What is copy-on-write?"], body="Pages are shared until written.")
