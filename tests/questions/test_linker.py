@@ -142,6 +142,11 @@ def test_terms_joined_by_underscore_or_colons_stay_one_term() -> None:
     assert {"time", "wait", "reuseaddr", "move"} <= terms  # the parts, as weaker terms
 
 
+def test_traditional_characters_read_as_simplified() -> None:
+    analyzer = Analyzer(None)
+    assert set(analyzer.terms("說說電腦訪問網頁的過程")) == set(analyzer.terms("说说电脑访问网页的过程"))
+
+
 def test_british_and_american_spellings_are_one_term() -> None:
     analyzer = Analyzer(None)
     for british, american in [("vectorised loads", "vectorized loads"), ("optimisation", "optimization"),
