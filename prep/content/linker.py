@@ -412,8 +412,8 @@ class Linker:
         found = []
         for i in range(len(words) - 2):
             run = words[i:i + 3]
-            if any(folded[a[2]:b[1]].strip(" -_") for a, b in zip(run, run[1:])):
-                continue
+            if any(not folded[a[2]:b[1]] or folded[a[2]:b[1]].strip() for a, b in zip(run, run[1:])):
+                continue  # only words apart with spaces (joined ones are the analyser's already)
             joined = _stem("".join(word for word, _s, _e in run))
             if joined in self._idf:
                 found.append(joined)

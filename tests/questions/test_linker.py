@@ -167,6 +167,7 @@ def test_three_spaced_words_find_the_hyphenated_term(docs: list[ExplanationDoc],
                               skills=[], questions=["What is copy-on-write?"], body="Pages are shared until written.")
     linker = Linker([*docs, doc], taxonomy)
     assert linker.rank("I was asked about copy on write")[0].slug == "copy-on-write"
+    assert linker._compounds("c-o-p-y on write") == []  # letters joined by hyphens are no spaced words
 
 
 def test_a_question_several_pages_answer_alike_is_no_confident_link(docs: list[ExplanationDoc],
