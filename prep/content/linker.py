@@ -8,21 +8,25 @@ Two stages:
    that explanation with score 1.0, first.
 2. **Lexical ranking**: BM25F over the fields title, tags, skills, questions and body, with
    an analyser that works for Chinese, English and mixed text: Latin technical terms (NCCL,
-   AllReduce, TCP/IP, C++, TIME_WAIT, std::move) are words, CJK text gives character bigrams (and
-   weak unigrams), and skill aliases from the taxonomy fold to one canonical term
-   (远程直接内存访问 = RDMA).
+   AllReduce, TCP/IP, C++, TIME_WAIT, std::move) are words, British and American spellings are
+   one, CJK text gives character bigrams (and weak unigrams) with Traditional characters read as
+   Simplified, and skill aliases from the taxonomy fold to one canonical term
+   (远程直接内存访问 = RDMA); three spaced words find the term written joined (copy on write).
 
 A lexical score (0..1) says how sure a link is, for questions as people ask them:
 
 - **coverage**: how much of the question's term weight an explanation covers. Question framing
   ("讲讲…", "…了解吗", "I was asked about…") carries no weight; CJK words only explanations'
   bodies use (发生, 主要) weigh less than the topic vocabulary of titles, tags, skills and questions;
-  an unseen CJK pair beside a seen one is a word boundary, not a word; a term only an
-  explanation's body mentions counts for that explanation at most ``BODY_ONLY_CAP``;
+  an unseen CJK pair beside a seen one is a word boundary, not a word, and so is an unseen joined
+  spelling of seen words (unorder_map); a term only an explanation's body mentions counts for that
+  explanation at most ``BODY_ONLY_CAP``;
 - **question-likeness**: how closely the question says one of the explanation's listed
   questions (which hold the real phrasings in both languages), raising the coverage;
 - **lead**: a link that clearly leads the runner-up is raised, one that several explanations
-  answer about equally well is lowered.
+  answer about equally well is lowered (the best one stays a suggestion).
+
+tests/questions/test_field_links.py measures it on questions as real interviews ask them.
 
 Below a threshold the linker abstains on off-topic questions rather than guess. Translations (the
 same slug in several languages) are indexed as one explanation.
