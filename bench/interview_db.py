@@ -6,10 +6,10 @@ optimiser fitted to the learner's history), a posting with an interview date and
 interview mode's settings saved through :func:`prep.interview.service.save_settings` (which plans
 and stores the bookings with the ORM), then each day a drill session: the plan made again on the
 day's first request (:func:`service.refresh_if_stale`), cards taken from the drill's queue
-(:func:`prep.drill.service.next_card`, which reads the bookings) and rated with
-:func:`prep.drill.service.rate` until the queue is empty, each rating followed by
-:func:`service.after_rating` as the rating views do (the plan made again at the session's end, or
-when the day's budget is used). The learner's 28-day history goes through the drill too,
+(:func:`prep.drill.queue_queries.next_card`, which reads the bookings) and rated with
+:func:`prep.drill.rating.rate` until the queue is empty, each rating followed by interview mode's
+reaction to it (:func:`service.after_rating`, the plan made again at the session's end, or when
+the day's budget is used). The learner's 28-day history goes through the drill too,
 so seconds per answer, the calibration and the answers per new card come from stored review logs.
 
 Only interview mode runs here: ``plain`` and ``cram`` do not use the bookings, and come from the
@@ -40,8 +40,8 @@ from bench.databases import throwaway_database
 from bench.interview import failed_verdicts
 from prep import create_app
 from prep.accounts.service import create_user
-from prep.drill import scheduling
-from prep.drill import service as drill
+from prep.drill import queue_queries, rating, scheduling
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card
 from prep.drill.planned import bookings
 from prep.extensions import db
@@ -95,20 +95,19 @@ class _Learner:
 
 
 def _session(user, learner: _Learner, start: datetime, watched: set[int]) -> tuple[float, float, int, int]:
-    """Drill until the queue is empty, each rating followed by what the rating views do after it
-    (``service.after_rating``: the plan made again at the session's end or when the day's budget
+    """Drill until the queue is empty, each rating followed by interview mode's reaction to it
+    (``service.after_rating``, called by the rating: the plan made again at the session's end or when the day's budget
     is used up); (minutes, minutes on watched cards, answers on watched, others)."""
     t = start
     minutes = watched_minutes = 0.0
     answers = others = 0
     for _ in range(5000):
-        card = drill.next_card(user, t)
+        card = queue_queries.next_card(user, t)
         if card is None:
             break
         t = max(t, card.due) if card.state.value in ("learning", "relearning") else t
-        rating, duration = learner.answer(card.id, t)
-        drill.rate(user, card.id, card.version, rating, t, duration)
-        service.after_rating(user, t)  # as the rating views do (the budget stop)
+        grade, duration = learner.answer(card.id, t)
+        rating.rate(user, rating.Answer(card.id, card.version, grade, duration), t)  # after_rating runs with it
         db.session.commit()
         t += timedelta(milliseconds=duration)
         minutes += duration / 60000
@@ -132,7 +131,7 @@ def run_cell(database: str, profile: str, horizon: int, questions: int, *, targe
     history_q = [add_question(f"History question {i} of {label}?", source=Source.content, owner_id=user.id).id
                  for i in range(simulate.HISTORY_QUESTIONS)]
     db.session.commit()
-    drill.add_to_study(user, history_q, datetime.combine(START - timedelta(days=simulate.HISTORY_DAYS + 1),
+    add_to_study(user, history_q, datetime.combine(START - timedelta(days=simulate.HISTORY_DAYS + 1),
                                                           time(12), tzinfo=timezone.utc))
     db.session.commit()
     for day in range(-simulate.HISTORY_DAYS, 0):

@@ -11,8 +11,10 @@ from ..accounts.models import User
 from ..extensions import db
 from ..questions.models import Question
 from . import queue, scheduling
+from .cards import get_card
 from .models import Card, CardState, ReviewLog
-from .service import MAX_DURATION_MS, RateResult, get_card, store_log, study_day
+from .queue_queries import study_day
+from .rating import CONFLICT, MAX_DURATION_MS, RECORDED, Answer, Rated, store_log
 
 
 def _cram_candidates(user: User, question_ids: list[int], now: datetime) -> Select[tuple[Card]]:
@@ -61,23 +63,22 @@ def cram_counts(user: User, question_ids: list[int], now: datetime) -> CramCount
     return CramCounts(left=int(total) - int(done), done=int(done))
 
 
-def cram(user: User, card_id: int, shown_version: int, rating: int, now: datetime,
-         duration_ms: int | None = None, key_points: dict | None = None) -> RateResult:
+def cram(user: User, answer: Answer, now: datetime) -> Rated:
     """Record a review ahead of schedule (kind ``cram``) without touching the card's FSRS state:
     state, step, due, stability, difficulty, reps and lapses stay as they are, the optimiser and
     the daily limits ignore the log, and undo skips it. Only the card's version moves on, so a
     second submit of the same shown card records nothing."""
-    if rating not in scheduling.RATINGS:
+    if answer.rating not in scheduling.RATINGS:
         raise scheduling.SchedulingError("rating must be 1, 2, 3 or 4")
-    card = get_card(user, card_id, for_update=True)
-    if card.version != shown_version:
-        return RateResult(recorded=False, card=card)
-    duration = max(0, min(int(duration_ms or 0), MAX_DURATION_MS))
-    log = ReviewLog(card_id=card.id, user_id=user.id, card_version=shown_version, rating=rating,
+    card = get_card(user, answer.card_id, for_update=True)
+    if card.version != answer.version:
+        return Rated(CONFLICT, card)
+    duration = max(0, min(int(answer.duration_ms or 0), MAX_DURATION_MS))
+    log = ReviewLog(card_id=card.id, user_id=user.id, card_version=answer.version, rating=answer.rating,
                     reviewed_at=now, duration_ms=duration, state_before=card.state.value,
                     state_after=card.state.value, kind="cram", card_before=scheduling.snapshot(card),
-                    key_points_ticked=key_points)
+                    key_points_ticked=answer.key_points)
     card.version += 1
     if not store_log(log):
-        return RateResult(recorded=False, card=get_card(user, card_id))
-    return RateResult(recorded=True, card=card, review=log)
+        return Rated(CONFLICT)
+    return Rated(RECORDED, card, log)

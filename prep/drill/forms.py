@@ -26,7 +26,7 @@ class RateForm(FlaskForm):
     key_points_of = IntegerField(validators=[Optional(), NumberRange(min=1, max=2**31 - 1)])
     key_point = SelectMultipleField(coerce=int, choices=[SelectChoice(str(i)) for i in range(MAX_POINTS)],
                                     validate_choice=True)
-    # The no-JS form's one-time token (prep.drill.batch.make_token): Back then resubmit is a no-op.
+    # The no-JS form's one-time token (prep.drill.rating.make_token): Back then resubmit is a no-op.
     token = HiddenField()
 
 
@@ -124,7 +124,7 @@ def _form_int(form: Any, name: str, low: int, high: int, *, required: bool) -> i
 
 def read_rating_form(form: Any) -> RatingPost | None:
     """The posted rating (``request.form``), checked as :class:`RateForm` checks it (same fields,
-    ranges, choices) without building the WTForms form (issue 20: the rating's hot path; the CSRF
+    ranges, choices) without building the WTForms form (the rating's hot path; the CSRF
     token is checked for every POST by CSRFProtect). None when it does not validate."""
     values = {"card_id": _form_int(form, "card_id", 0, 2**31 - 1, required=True),
               "version": _form_int(form, "version", 0, 2**31 - 1, required=True),

@@ -11,7 +11,7 @@ from ..extensions import db
 from .. import clock
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
-from .cards import CardState
+from .memory import CardState
 
 
 class Card(db.Model):

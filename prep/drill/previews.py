@@ -1,5 +1,5 @@
-"""The intervals the rating buttons show, kept per memory state (issue 20: the drill page and the
-card batch preview the same cards again and again until they are rated).
+"""The intervals the rating buttons show, kept per memory state (the drill page and the card
+batch preview the same cards again and again until they are rated).
 
 Pure module: no Flask, no database. With fuzz off, what :func:`.scheduling.preview_intervals`
 gives depends on the settings, the card's scheduling fields and only the whole days since its
@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from . import scheduling
-from .cards import memory_of
+from .memory import memory_of
 
 MAX_ENTRIES = 4096  # all dropped when full
 

@@ -31,7 +31,8 @@ from ..web.forms import ButtonForm, EmptyForm
 from ..web.fragments import render_cached
 from ..web.pagination import paginate
 from ..web.redirects import safe_local_target
-from . import batch, cramming, previews, scheduling, self_grading, service, tally
+from . import cramming, previews, queue, queue_queries, rating, scheduling, self_grading, session
+from .cards import CardNotFound, bury, get_card, set_suspended, unbury_all
 from .forms import MAX_ANSWER_MS, NoteForm, RateFormValues, read_rating_form, read_rating_json
 from .models import Card, ReviewLog
 
@@ -61,8 +62,8 @@ def _now() -> datetime:
 
 def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
     try:
-        return service.get_card(signed_in_user(), card_id, for_update=for_update)
-    except service.CardNotFound:
+        return get_card(signed_in_user(), card_id, for_update=for_update)
+    except CardNotFound:
         abort(404)
 
 
@@ -70,19 +71,19 @@ def _card_or_404(card_id: int, *, for_update: bool = False) -> Card:
 @login_required
 def dashboard():
     user, now = signed_in_user(), _now()
-    counts = service.counts(user, now)
+    counts = queue_queries.counts(user, now)
     interview_jobs.ensure_fresh(user, now)  # the first page of a day: the day's plan, in the background
     return render_template("drill/dashboard.html", counts=counts, **_today_context(counts, now),
                            interviews=interview.upcoming(user, now),
-                           ask_outcome=outcomes.to_ask(user, service.study_day(user, now).day))
+                           ask_outcome=outcomes.to_ask(user, queue_queries.study_day(user, now).day))
 
 
-def _today_context(counts: service.Counts, now: datetime) -> dict:
+def _today_context(counts: queue_queries.Counts, now: datetime) -> dict:
     """What templates/drill/_today.html needs: the queue counts, minutes to the next learning card
     and the form of the "show buried cards" button (``queue_today``: the same counts for the
     reminder banner)."""
     return {"q": counts.queue, "queue_today": counts.queue,
-            "next_minutes": tally.minutes_until(counts.queue.next_learning, now), "unbury_form": ButtonForm()}
+            "next_minutes": queue.minutes_until(counts.queue.next_learning, now), "unbury_form": ButtonForm()}
 
 
 @bp.route("/drill")
@@ -91,26 +92,26 @@ def drill():
     user, now = signed_in_user(), _now()
     shown = int_arg("card")
     revealed = request.args.get("show") == "1"
-    counted, done = service.tally_and_done(user, now)  # shared by the calls below
-    card = _own_card_or_404(shown) if shown else batch.next_card(user, now, done)
+    counted, done = queue_queries.tally_and_done(user, now)  # shared by the calls below
+    card = _own_card_or_404(shown) if shown else session.next_card(user, now, done)
     if shown and int_arg("v") not in (None, card.version):  # Back to an answer already rated: no second review
-        flash(_once_message(batch.DUPLICATE), "info")
+        flash(_once_message(rating.DUPLICATE), "info")
         return redirect(url_for("drill.drill"))
-    counts = service.counts(user, now, done, counted, streak=False)  # the drill does not show the streak
+    counts = queue_queries.counts(user, now, done, counted, streak=False)  # the drill does not show the streak
     if card is None:
         return render_template("drill/done.html", counts=counts, undo_form=ButtonForm(), **_today_context(counts, now),
                                ahead_waiting=interview_ahead.waiting(user, now), ahead_step=interview_ahead.STEP)
-    settings = service.scheduler_settings(user)
+    settings = scheduling.settings_for_user(user)
     locale = get_locale()
     lang = str(locale or "en")  # the templates' current_language
     intervals = {r: interval_label(d, locale) for r, d in previews.preview_intervals(settings, card, now).items()}
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat(),
-                          token=batch.make_token(current_app.secret_key, user.id, card.id, card.version))
+                          token=rating.make_token(current_app.secret_key, user.id, card.id, card.version))
     kind_html, answer_html = _fragments(card, explanations_for_many([card.question], lang=lang)[card.question.id])
     return render_template(
         "drill/drill.html", card=card, counts=counts, form=form, intervals=intervals,
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=revealed,
-        kind_html=Markup(kind_html), answer_html=Markup(answer_html), shown_wording=batch.wording_of(card.question, lang),
+        kind_html=Markup(kind_html), answer_html=Markup(answer_html), shown_wording=session.wording_of(card.question, lang),
         ratings_html=Markup(render_cached("drill/_ratings.html", tuple(intervals.items()), intervals=intervals,
                                           ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS)),
         shortcuts_html=Markup(render_cached("drill/_shortcuts.html", "shortcuts", rating_labels=RATING_LABELS)),
@@ -118,14 +119,14 @@ def drill():
     )
 
 
-def _own_card_or_404(card_id: int) -> batch.BatchCard:  # as plain values; another user's card is a 404
+def _own_card_or_404(card_id: int) -> session.ShownCard:  # as plain values; another user's card is a 404
     try:
-        return batch.own_card(signed_in_user(), card_id)
-    except service.CardNotFound:
+        return session.own_card(signed_in_user(), card_id)
+    except CardNotFound:
         abort(404)
 
 
-def _fragments(card: batch.BatchCard, explanations: list) -> tuple[str, str]:
+def _fragments(card: session.ShownCard, explanations: list) -> tuple[str, str]:
     """The card-kind and answer HTML of a card (templates/drill/_kind.html, _answer.html), rendered
     once per content: the cache key names all the fragment shows. The page and the batch share them."""
     answers = tuple((e.id, e.slug, e.lang, e.title, e.html, tuple(map(str, e.key_points or ())), e.suggested)
@@ -138,7 +139,7 @@ def _fragments(card: batch.BatchCard, explanations: list) -> tuple[str, str]:
 
 def _can_undo(user, done) -> bool:
     """A rating to undo: one of today's ratings (counted already), else any earlier one (a query)."""
-    return done.new + done.reviews > 0 or service.has_review(user)
+    return done.new + done.reviews > 0 or rating.has_review(user)
 
 
 @bp.route("/drill/rate", methods=["POST"])
@@ -149,39 +150,40 @@ def rate():
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
     now, user = _now(), signed_in_user()
-    request_id = batch.read_token(current_app.secret_key, form.token, user.id, form.card_id,
-                                  form.version) if form.token else None
+    request_id = rating.read_token(current_app.secret_key, form.token, user.id, form.card_id,
+                                   form.version) if form.token else None
     if form.token and request_id is None:  # tampered with, or another user's or card's token
         flash(_("That rating could not be read; the card was not changed."), "error")
         return redirect(url_for("drill.drill"))
-    rated, planned, _counts = _rate_and_plan(user, form.card_id, form.version, form.rating, now, form.duration(now),
-                                    _key_points(form.key_points_of, form.key_point), request_id)
-    if rated.status != batch.RECORDED:
+    answer = rating.Answer(form.card_id, form.version, form.rating, form.duration(now),
+                           _key_points(form.key_points_of, form.key_point), request_id)
+    rated, _counts = _rate(user, answer, now)
+    if not rated.recorded:
         flash(_once_message(rated.status), "info")
-    elif planned == interview.BUDGET_USED:
+    elif _budget_used(rated):
         flash(_budget_message(), "info")
     return redirect(url_for("drill.drill"))
 
 
-def _rate_and_plan(user, card_id: int, version: int, rating: int, now: datetime, duration: int | None,
-                   ticks: dict | None, request_id: str | None, counts: bool = False) -> tuple[batch.Rated, str | None, Any]:
-    """Both rating views: rate once (another user's card is a 404); a recorded rating that ends the session
-    or uses up the day's interview budget plans the interview again, in the same transaction (what
-    ``interview.after_rating`` did is returned). ``counts``: the queue counts after it, before the commit."""
+def _rate(user, answer: rating.Answer, now: datetime, counts: bool = False) -> tuple[rating.Rated, Any]:
+    """Both rating views: rate once (another user's card is a 404; the features that react to a
+    rating do so in the same transaction) and commit. ``counts``: the queue counts after it,
+    before the commit."""
     try:
-        rated = batch.rate_once(user, card_id, version, rating, now, duration, key_points=ticks,
-                                request_id=request_id, also=interview.interview_ahead_column())
-    except service.CardNotFound:
+        rated = rating.rate(user, answer, now)
+    except CardNotFound:
         abort(404)
-    planned = None
-    if rated.status == batch.RECORDED:
-        planned = interview.after_rating(user, now, ahead=bool(rated.also))
     after = None
     if counts:
-        counted, done = service.tally_and_done(user, now)
-        after = service.queue_counts(user, now, done, counted)
+        counted, done = queue_queries.tally_and_done(user, now)
+        after = queue_queries.queue_counts(user, now, done, counted)
     db.session.commit()
-    return rated, planned, after
+    return rated, after
+
+
+def _budget_used(rated: rating.Rated) -> bool:
+    """Whether this rating used up the day's interview budget (interview mode moved the rest)."""
+    return rated.reactions.get(interview.RATING_HOOK) == interview.BUDGET_USED
 
 
 def _budget_message() -> str:
@@ -192,7 +194,7 @@ def _budget_message() -> str:
 
 def _once_message(status: str) -> str:
     """What a rating that was not recorded now says: Back then resubmit, or a stale tab."""
-    return (_("This rating was already recorded.") if status == batch.DUPLICATE
+    return (_("This rating was already recorded.") if status == rating.DUPLICATE
             else _("This card was already rated in another tab."))
 
 
@@ -202,18 +204,18 @@ def batch_json():
     """The next cards of today's queue for the prefetching drill (static/js/drill_prefetch.js)."""
     user, now, locale = signed_in_user(), _now(), get_locale()
     lang = str(locale)
-    counted, done = service.tally_and_done(user, now)
-    cards = batch.next_cards(user, now, int_arg("n") or 5, done)
+    counted, done = queue_queries.tally_and_done(user, now)
+    cards = session.next_cards(user, now, int_arg("n") or 5, done)
     questions = [c.question for c in cards]
-    explanations, shown = explanations_for_many(questions, lang=lang), batch.wordings(questions, lang)
-    settings = service.scheduler_settings(user)
+    explanations, shown = explanations_for_many(questions, lang=lang), session.wordings(questions, lang)
+    settings = scheduling.settings_for_user(user)
     return jsonify(cards=[_batch_entry(c, explanations[c.question_id], shown[c.question_id], settings, now, locale)
                           for c in cards],
-                   counts=_counts_json(service.queue_counts(user, now, done, counted)),
+                   counts=_counts_json(queue_queries.queue_counts(user, now, done, counted)),
                    labels={str(r): str(label) for r, label in RATING_LABELS.items()})
 
 
-def _batch_entry(card: batch.BatchCard, explanations: list, wording: tuple[str, str],
+def _batch_entry(card: session.ShownCard, explanations: list, wording: tuple[str, str],
                  settings: scheduling.SchedulerSettings, now: datetime, locale: Any = None) -> dict:
     """One card of the batch; translations are one card, shown in the UI language (``wording``).
     The HTML is rendered once per content (the cache key names all the fragment shows)."""
@@ -238,10 +240,10 @@ def rate_json():
     user, now = signed_in_user(), _now()
     ticks = _key_points(data.key_points_of, data.key_point)
     duration = None if data.elapsed_ms is None else min(data.elapsed_ms, MAX_ANSWER_MS)
-    rated, planned, counts = _rate_and_plan(user, data.card_id, data.version, data.rating, now, duration, ticks,
-                                   data.request_id, counts=True)
-    replanned = planned == interview.BUDGET_USED
-    message = _once_message(rated.status) if rated.status != batch.RECORDED else _budget_message() if replanned else ""
+    rated, counts = _rate(user, rating.Answer(data.card_id, data.version, data.rating, duration, ticks, data.request_id),
+                          now, counts=True)
+    replanned = rated.recorded and _budget_used(rated)
+    message = _once_message(rated.status) if not rated.recorded else _budget_message() if replanned else ""
     return jsonify(status=rated.status, buried=rated.buried, message=message, counts=_counts_json(counts),
                    replanned=replanned)
 
@@ -288,9 +290,9 @@ def cram_rate(posting_id: int):
         return redirect(url_for("drill.cram", posting_id=posting.id))
     now = _now()
     try:
-        cramming.cram(signed_in_user(), form.card_id, form.version, form.rating, now,
-                      form.duration(now), key_points=_key_points(form.key_points_of, form.key_point))
-    except service.CardNotFound:
+        cramming.cram(signed_in_user(), rating.Answer(form.card_id, form.version, form.rating, form.duration(now),
+                                                      _key_points(form.key_points_of, form.key_point)), now)
+    except CardNotFound:
         abort(404)
     db.session.commit()
     return redirect(url_for("drill.cram", posting_id=posting.id))
@@ -302,7 +304,7 @@ def unbury():
     """Show today the cards buried until tomorrow (sibling burying or Bury)."""
     if not EmptyForm().validate():
         abort(400)
-    shown = service.unbury_all(signed_in_user(), _now())
+    shown = unbury_all(signed_in_user(), _now())
     db.session.commit()
     flash(ngettext("%(num)s buried card is back in today's queue.", "%(num)s buried cards are back in today's queue.",
                    shown), "success")
@@ -314,7 +316,7 @@ def unbury():
 def undo():
     if not EmptyForm().validate():
         abort(400)
-    card = service.undo_last(signed_in_user())
+    card = rating.undo_last(signed_in_user())
     db.session.commit()
     if card is None:
         flash(_("There is no rating to undo."), "info")
@@ -386,13 +388,13 @@ def card_action(card_id: int, action: str):
     card = _card_or_404(card_id, for_update=True)
     user = signed_in_user()
     if action == "bury":
-        service.bury(card, user, _now())
+        bury(card, user, _now())
         message = _("Card buried until tomorrow.")
     elif action == "suspend":
-        service.set_suspended(card, True)
+        set_suspended(card, True)
         message = _("Card suspended. Unsuspend it from your study list.")
     elif action == "unsuspend":
-        service.set_suspended(card, False)
+        set_suspended(card, False)
         message = _("Card unsuspended.")
     else:
         db.session.delete(card)

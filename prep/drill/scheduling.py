@@ -1,7 +1,7 @@
 """The one adapter between our cards and py-fsrs.
 
 Pure module: no Flask, no ORM; a card is anything with the fields of :class:`CardRow` (a
-:class:`prep.drill.cards.CardMemory`, a simulated card, or a row read at the edge). Times are UTC-aware datetimes; fsrs insists on ``timezone.utc``.
+:class:`prep.drill.memory.CardMemory`, a simulated card, or a row read at the edge). Times are UTC-aware datetimes; fsrs insists on ``timezone.utc``.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import fsrs
 from fsrs.scheduler import FUZZ_RANGES, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
-from .cards import CardState
+from .memory import CardState
 
 _STATE_TO_FSRS = {
     CardState.new: fsrs.State.Learning,

@@ -1,7 +1,7 @@
 """Grading yourself against an explanation's key points: the rating the ticks suggest, and the
 record of the ticks kept with the review log.
 
-The rule (issue 18): every point ticked → Good, and Easy when that took no longer than
+The rule: every point ticked → Good, and Easy when that took no longer than
 :data:`QUICK_MS_PER_POINT` per point from the card being shown; most of them (more than half)
 → Hard; half or fewer → Again. The candidate confirms the suggestion (or picks another rating).
 

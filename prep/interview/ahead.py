@@ -13,10 +13,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from ..drill import planned as bookings
-from ..drill import service as drill
-from ..drill.cards import CardState
-from ..drill.groups import cards_for
+from ..drill import planned as bookings, queue_queries
+from ..drill.cards import add_to_study, cards_for
+from ..drill.memory import CardState
 from ..drill.models import Card, PlannedReview
 from ..extensions import db
 from ..postings.models import Posting, PostingQuestion
@@ -32,7 +31,7 @@ def waiting(user: Any, now: datetime) -> int:
     off."""
     if not service.settings_of(user).enabled:
         return 0
-    today = drill.study_day(user, now).day
+    today = queue_queries.study_day(user, now).day
     asked = _asked(user.id, today)
     if not asked:
         return 0
@@ -93,7 +92,7 @@ def study_ahead(user: Any, now: datetime, count: int = STEP) -> int:
     chosen = [q for q in dict.fromkeys(order) if unintroduced(q)][:max(0, count)]
     if not chosen:
         return 0
-    drill.add_to_study(user, [q for q in chosen if q not in cards], now)
+    add_to_study(user, [q for q in chosen if q not in cards], now)
     cards.update(cards_for(user.id, [q for q in chosen if q not in cards]))
     new_ids = list(dict.fromkeys(cards[q].id for q in chosen if q in cards))
     bookings.add_bookings(user.id, [(card_id, today) for card_id in new_ids])

@@ -36,7 +36,7 @@ from sqlalchemy.orm import Session
 from .. import clock, leases
 from ..accounts.models import User
 from ..database import reading_only
-from ..drill import service as drill
+from ..drill import queue_queries, rating
 from ..extensions import db
 from . import service
 from .models import InterviewSettings, StoredPlan
@@ -73,7 +73,10 @@ def sweep_job(app: Flask, minutes: int = 5) -> Callable[[], None]:
 
 
 def init_app(app: Flask) -> None:
-    """Dispatch the plans a transaction asked for once it commits (once per process)."""
+    """Wire interview mode into the app: react to each rating (:func:`service.after_rating`, which
+    may ask for a plan) and dispatch the plans a transaction asked for once it commits (the
+    listeners once per process)."""
+    rating.on_rated(service.RATING_HOOK, service.react_to_rating)
     runner = app.config.get("PLAN_RUNNER") or ("rq" if app.config.get("REDIS_URL") else "thread")
     if runner not in RUNNERS:
         raise ValueError(f"PREP_PLAN_RUNNER must be one of {', '.join(RUNNERS)}")
@@ -139,7 +142,7 @@ def make_and_store(user_id: int, now: datetime) -> bool:
         user = db.session.get(User, user_id)
         row = db.session.get(StoredPlan, user_id)
         if user is None or not service.plan_due(row, db.session.get(InterviewSettings, user_id),
-                                                drill.study_day(user, now).day):
+                                                queue_queries.study_day(user, now).day):
             db.session.rollback()
             return False
         requested = row.requested_at if row is not None else None
@@ -172,7 +175,7 @@ def sweep(app: Flask, now: datetime, limit: int = SWEEP_LIMIT) -> int:
                            StoredPlan.user_id.is_(None) & (InterviewSettings.planned_on < tomorrow_utc)))
                 .order_by(StoredPlan.made_on, User.id).limit(limit * 10)).all()
             due = [user.id for user, row, settings in rows
-                   if service.plan_due(row, settings, drill.study_day(user, now).day)][:limit]
+                   if service.plan_due(row, settings, queue_queries.study_day(user, now).day)][:limit]
             db.session.rollback()
         db.session.remove()
     return sum(run(app, user_id, now) for user_id in due)
@@ -187,7 +190,7 @@ def ensure_fresh(user: Any, now: datetime) -> None:
         return
     row = db.session.get(StoredPlan, user.id)
     settings = db.session.get(InterviewSettings, user.id)
-    if (row is not None or settings is not None) and service.plan_due(row, settings, drill.study_day(user, now).day):
+    if (row is not None or settings is not None) and service.plan_due(row, settings, queue_queries.study_day(user, now).day):
         dispatch(app, [user.id])
 
 

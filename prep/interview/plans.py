@@ -14,7 +14,7 @@ from datetime import date
 from statistics import fmean
 
 from ..drill import scheduling
-from ..drill.cards import CardMemory
+from ..drill.memory import CardMemory
 from . import recall
 
 #: Minutes a day interview mode may use unless the candidate sets another budget.

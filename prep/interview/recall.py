@@ -19,7 +19,7 @@ from datetime import datetime, timedelta, timezone
 import fsrs
 
 from ..drill import scheduling
-from ..drill.cards import CardMemory, CardState
+from ..drill.memory import CardMemory, CardState
 
 #: The recall on the interview day that interview mode aims at unless the candidate sets another.
 DEFAULT_TARGET = 0.90

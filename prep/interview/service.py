@@ -15,13 +15,12 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, exists, func, select
 from sqlalchemy.orm import lazyload
 
-from ..drill import planned as bookings
-from ..drill import service as drill
-from ..drill.cards import CardState, memory_of
-from ..drill.groups import cards_for
+from ..drill import planned as bookings, queue_queries, scheduling
+from ..drill.cards import add_to_study, cards_for
+from ..drill.memory import CardState, memory_of
 from ..drill.models import Card, ReviewLog
 from ..extensions import db
 from ..zones import user_zone
@@ -140,7 +139,7 @@ class UserPlan:
 def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None) -> UserPlan | None:
     """The plan from ``now`` over every question of the candidate's postings with an interview
     ahead, or None when there is none. Cards are named by question id."""
-    today = drill.study_day(user, now).day
+    today = queue_queries.study_day(user, now).day
     postings = interview_postings(user, today)[:MAX_PLANNED_INTERVIEWS]
     if not postings:
         return None
@@ -148,7 +147,7 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
     asked = {p.id: tuple(dict.fromkeys(pq.question_id for pq in p.questions)) for p in postings}
     question_ids = {q for ids in asked.values() for q in ids}
     last_day = max(p.interview_date for p in postings)
-    day_end = drill.study_day(user, now).end
+    day_end = queue_queries.study_day(user, now).end
     # A card on any wording of an asked question (translations are one card) is that question's card.
     by_question = {q: c for q, c in cards_for(user.id, question_ids).items() if not c.suspended}
     others = db.session.scalars(select(Card).where(
@@ -169,7 +168,7 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
 def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
     """The planner's settings: the candidate's target and budget, seconds per answer and the
     stability scale from their own answers, their zone, day start and scheduler."""
-    scheduler_settings = replace(drill.scheduler_settings(user), enable_fuzzing=False)
+    scheduler_settings = replace(scheduling.settings_for_user(user), enable_fuzzing=False)
     logs = db.session.execute(select(ReviewLog.duration_ms, ReviewLog.rating, ReviewLog.reviewed_at,
                                      ReviewLog.state_before, ReviewLog.card_before, ReviewLog.card_id).where(
         ReviewLog.user_id == user.id, ReviewLog.kind == "review")
@@ -189,10 +188,10 @@ def _first_day_answers(user: Any, logs: list[Any]) -> list[int]:
     first: dict[int, Any] = {}
     for row in logs:
         if row.state_before == CardState.new.value:
-            first[row.card_id] = drill.study_day(user, row.reviewed_at).day
+            first[row.card_id] = queue_queries.study_day(user, row.reviewed_at).day
     counts = dict.fromkeys(first, 0)
     for row in logs:
-        if row.card_id in first and drill.study_day(user, row.reviewed_at).day == first[row.card_id]:
+        if row.card_id in first and queue_queries.study_day(user, row.reviewed_at).day == first[row.card_id]:
             counts[row.card_id] += 1
     return list(counts.values())
 
@@ -213,7 +212,7 @@ def _answers(logs: list[Any]) -> list[recall.Answer]:
 def today_of(user: Any, now: datetime) -> Today:
     """Today's :class:`Today` in one statement: the answers' time and count, the cards in their
     (re)learning steps due before the day ends, and whether a booking for today is left."""
-    day = drill.study_day(user, now)
+    day = queue_queries.study_day(user, now)
     logs = (ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= day.start, ReviewLog.reviewed_at < day.end)
     row = db.session.execute(select(
         select(func.coalesce(func.sum(ReviewLog.duration_ms), 0)).where(*logs).scalar_subquery(),
@@ -254,7 +253,7 @@ def store_plan(user: Any, now: datetime, found: UserPlan | None, *, nothing_toda
     or they are from an earlier day; otherwise only the plan and its forecasts are stored).
     Returns the bookings stored (0 when it did not book)."""
     settings = settings_of(user)
-    today = drill.study_day(user, now).day
+    today = queue_queries.study_day(user, now).day
     row = db.session.get(StoredPlan, user.id) or StoredPlan(user_id=user.id)
     if nothing_today is None:
         nothing_today = row.nothing_today_on == today
@@ -283,7 +282,7 @@ def _store_bookings(user: Any, now: datetime, found: UserPlan | None, today: dat
     if found is not None:
         unseen = [q for q in found.plan.planned if q not in found.card_ids and q in found.questions]
         card_ids = dict(found.card_ids)
-        if unseen and drill.add_to_study(user, unseen, now):
+        if unseen and add_to_study(user, unseen, now):
             card_ids.update({q: c.id for q, c in cards_for(user.id, unseen).items()})
         # Two asked wordings of one question share a card: book each (card, day) once.
         pairs = list(dict.fromkeys((card_ids[q], day) for q, days in found.plan.planned.items()
@@ -322,7 +321,7 @@ def stored_plan(user: Any, now: datetime) -> UserPlan | None:
     rows whatever the postings' sizes: ``questions`` holds the texts of the questions the page
     names (the first to drop), ``card_ids`` is empty. Its ``plan`` is None while the first one
     is being made; ``pending`` says a newer one is on its way."""
-    today = drill.study_day(user, now).day
+    today = queue_queries.study_day(user, now).day
     postings = interview_postings(user, today, with_questions=False)
     if not postings:
         return None
@@ -351,46 +350,51 @@ def question_texts(postings: list[Posting], question_ids: list[int]) -> dict[int
     return {qid: own or bank for qid, own, bank in rows}
 
 
-@functools.cache
-def interview_ahead_column() -> Any:
-    """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``,
-    ``today``): :func:`after_rating`'s lookup, as a column the rating reads with its card."""
-    return select(Posting.id).where(*interview_ahead_conditions(bindparam("uid"), bindparam("today"))).exists()
-
-
 #: What :func:`after_rating` did: planned again at the session's end, or when this rating used up
 #: the day's budget (today's remaining bookings moved to later days).
 PLANNED, BUDGET_USED = "planned", "budget_used"
+#: The name interview mode reacts to each rating under (:func:`prep.drill.rating.on_rated`):
+#: ``rated.reactions[RATING_HOOK]`` is what :func:`after_rating` did.
+RATING_HOOK = "interview"
 
 
-def after_rating(user: Any, now: datetime, ahead: bool | None = None) -> str | None:
+@functools.cache
+def _interview_ahead_statement() -> Any:
+    """Whether the candidate has a posting with an interview after ``today`` (bound: ``uid``,
+    ``today``), built once: it runs after every rating, and building it cost more than running it."""
+    return select(exists().where(*interview_ahead_conditions(bindparam("uid"), bindparam("today"))))
+
+
+def after_rating(user: Any, now: datetime) -> str | None:
     """After a rating: when interview mode has an interview ahead, ask for the plan to be made
-    again from the answers just given (the caller commits; the job plans after) if the drill has no card left (the session
-    is over: :data:`PLANNED`) or if today's study time, counting the steps under way, has reached
-    the daily budget with bookings for today left (:data:`BUDGET_USED`): the plan then books
-    nothing more today, so the drill stops offering today's bookings and the budget holds on a
-    day with more lapses than the plan expected. None when it did not plan. With no interview ahead the plan books nothing and
-    the bookings were replaced when the last one passed (the day's first request) or its posting
-    changed, so one indexed lookup of the postings is all (issue 20); else one queue lookup more,
-    and mid-session one statement of today's figures (:func:`today_of`). ``ahead``: that lookup's answer when the
-    rating read it with its card (:func:`interview_ahead_column`)."""
-    if ahead is None:
-        ahead = db.session.scalar(select(interview_ahead_column()),
-                                  {"uid": user.id, "today": drill.study_day(user, now).day})
-    if not ahead:
+    again from the answers just given (the caller commits; the job plans after) if the drill has
+    no card left (the session is over: :data:`PLANNED`) or if today's study time, counting the
+    steps under way, has reached the daily budget with bookings for today left
+    (:data:`BUDGET_USED`): the plan then books nothing more today, so the drill stops offering
+    today's bookings and the budget holds on a day with more lapses than the plan expected. None
+    when it did not plan. With no interview ahead the plan books nothing and the bookings were
+    replaced when the last one passed (the day's first request) or its posting changed, so one
+    indexed lookup of the postings is all; else one queue lookup more, and mid-session one
+    statement of today's figures (:func:`today_of`)."""
+    today = queue_queries.study_day(user, now).day
+    if not db.session.scalar(_interview_ahead_statement(), {"uid": user.id, "today": today}):
         return None
-    if not drill.has_card_now(user, now):
+    if not queue_queries.has_card_now(user, now):
         request_plan(user.id, now)
         return PLANNED
     if _budget_just_used(user, now):
         # The stop itself is immediate (today's bookings go now); the plan that moves them to
         # the coming days is made in the background.
-        today = drill.study_day(user, now).day
         bookings.drop_bookings_on(user.id, today)
         request_plan(user.id, now, nothing_today_on=today)
         return BUDGET_USED
     request_plan(user.id, now, rebook=False)  # the forecasts follow each answer; the bookings stay
     return None
+
+
+def react_to_rating(user: Any, rated: Any, now: datetime) -> str | None:
+    """The drill's :func:`prep.drill.rating.on_rated` hook: :func:`after_rating`."""
+    return after_rating(user, now)
 
 
 def _budget_just_used(user: Any, now: datetime) -> bool:
@@ -399,7 +403,7 @@ def _budget_just_used(user: Any, now: datetime) -> bool:
     left, so this plans again at most once a day (unless the budget is raised). Not on a day the
     candidate chose to study ahead (:mod:`prep.interview.ahead`)."""
     settings = settings_of(user)
-    if not settings.enabled or settings.ahead_on == drill.study_day(user, now).day:
+    if not settings.enabled or settings.ahead_on == queue_queries.study_day(user, now).day:
         return False  # off, or the candidate chose to study ahead of the plan today
     today = today_of(user, now)
     return today.booked_left and today.budget_used(settings.budget_minutes)
@@ -414,7 +418,7 @@ def forecast_for(user: Any, posting: Posting, now: datetime) -> plans.InterviewF
 
 def forecast_or_pending(user: Any, posting: Posting, now: datetime) -> tuple[plans.InterviewForecast | None, bool]:
     """:func:`forecast_for`, and whether a newer plan is being made (with no forecast: the first)."""
-    today = drill.study_day(user, now).day
+    today = queue_queries.study_day(user, now).day
     if posting.user_id != user.id or posting.interview_date is None or posting.interview_date <= today:
         return None, False
     settings = settings_of(user)
@@ -459,7 +463,7 @@ def upcoming(user: Any, now: datetime) -> list[tuple[Posting, plans.InterviewFor
     settings = settings_of(user)
     found = stored_plan(user, now) if settings.enabled else None
     if found is None or found.plan is None:
-        postings = found.postings.values() if found else interview_postings(user, drill.study_day(user, now).day)
+        postings = found.postings.values() if found else interview_postings(user, queue_queries.study_day(user, now).day)
         return [(p, None if found else _plain_forecast(user, p, settings, now)) for p in postings]
     return [(p, found.forecast(p.id) or (None if found.pending else _plain_forecast(user, p, settings, now)))
             for p in found.postings.values()]

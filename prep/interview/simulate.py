@@ -33,7 +33,7 @@ import fsrs
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
 from ..drill import scheduling
-from ..drill.cards import CardMemory, CardState
+from ..drill.memory import CardMemory, CardState
 from ..optimize import fit
 from ..stats.simulate import FAST_FORGETTER, Learner
 from . import plans

@@ -16,7 +16,7 @@ from sqlalchemy import func, select, update
 from ..accounts.models import User
 from ..drill import scheduling
 from ..drill.models import Card, ReviewLog
-from ..drill.service import scheduler_settings
+from ..drill.scheduling import settings_for_user
 from ..extensions import db
 from . import fit
 from .models import OptimizationRun
@@ -128,7 +128,7 @@ def recompute_memory_states(user: User) -> int:
             .order_by(ReviewLog.card_id, ReviewLog.reviewed_at, ReviewLog.id)):
         history.setdefault(card_id, []).append((rating, at))
     # S and D do not depend on fuzz (it only moves due dates), so replay without it.
-    scheduler = scheduling.make_scheduler(replace(scheduler_settings(user), enable_fuzzing=False))
+    scheduler = scheduling.make_scheduler(replace(settings_for_user(user), enable_fuzzing=False))
     changes = []
     for card_id, stability, difficulty in db.session.execute(
             select(Card.id, Card.stability, Card.difficulty).where(Card.user_id == user.id)):

@@ -1,5 +1,5 @@
 """The interview dates a candidate may give: from today to a year ahead, in study-day terms
-(``today`` is the candidate's study day, :func:`prep.drill.service.study_day`).
+(``today`` is the candidate's study day, :func:`prep.drill.queue_queries.study_day`).
 
 A date past that is refused where it comes in (the forms, the import's review); one stored before
 the check existed is treated as no interview ahead (:func:`ahead_within_range`). Pure module.

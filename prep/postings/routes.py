@@ -11,7 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from ..drill import service as drill_service
+from ..drill import queue_queries
+from ..drill.cards import add_to_study
 from ..extensions import db
 from ..interview import service as interview_service
 from .. import clock
@@ -143,7 +144,7 @@ def new():
         flash(_("%(posting)s was already imported; nothing new was added.",
                 posting=preview.existing.display_name), "info")
         return redirect(url_for("postings.show", posting_id=preview.existing.id))
-    today = drill_service.study_day(signed_in_user(), clock.now()).day
+    today = queue_queries.study_day(signed_in_user(), clock.now()).day
     return _render_review(ReviewPostingForm.from_preview(preview, form.kind.data, today=today), result=preview.result)
 
 
@@ -167,7 +168,7 @@ def save():
     """Step two: store what the candidate confirmed in the checklist (one transaction)."""
     user, now = signed_in_user(), clock.now()
     try:
-        form = ReviewPostingForm(today=drill_service.study_day(user, now).day)  # the day import_posting checks
+        form = ReviewPostingForm(today=queue_queries.study_day(user, now).day)  # the day import_posting checks
         valid = form.validate()
     except ValueError:  # e.g. a row index with thousands of digits
         abort(400)
@@ -235,7 +236,7 @@ def show(posting_id: int):
     user, now = signed_in_user(), clock.now()
     page = posting_page(user, posting, lang=str(get_locale()), now=now)
     forecast, pending = interview_service.forecast_or_pending(user, posting, now)
-    date_form = InterviewDateForm(interview_date=posting.interview_date, today=drill_service.study_day(user, now).day)
+    date_form = InterviewDateForm(interview_date=posting.interview_date, today=queue_queries.study_day(user, now).day)
     date_form.flag_stored_date()
     return _render_show(posting, page, forecast, date_form, forecast_pending=pending)
 
@@ -256,7 +257,7 @@ def interview_date(posting_id: int):
     """Set the interview date (today to a year ahead); a refused one is said next to the field."""
     posting = _own_posting_or_404(posting_id)
     user, now = signed_in_user(), clock.now()
-    form = InterviewDateForm(today=drill_service.study_day(user, now).day)
+    form = InterviewDateForm(today=queue_queries.study_day(user, now).day)
     if not form.validate():
         page = posting_page(user, posting, lang=str(get_locale()), now=now)
         return _render_show(posting, page, None, form, 400)  # nothing changed, so nothing to plan
@@ -277,7 +278,7 @@ def study_likely(posting_id: int):
     if not ids:
         flash(_("There are no likely questions for this posting yet."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-    added = drill_service.add_to_study(signed_in_user(), ids, clock.now())
+    added = add_to_study(signed_in_user(), ids, clock.now())
     db.session.commit()
     flash(ngettext("Added %(num)s likely question to your study.",
                    "Added %(num)s likely questions to your study.", added), "success" if added else "info")
@@ -297,7 +298,7 @@ def study(posting_id: int):
     if not total:
         flash(_("This posting has no questions to study."), "info")
         return redirect(url_for("postings.show", posting_id=posting.id))
-    added = drill_service.add_to_study(signed_in_user(), ids, clock.now())
+    added = add_to_study(signed_in_user(), ids, clock.now())
     db.session.commit()
     if added:
         if added < total:

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import case, func, or_, select
 
 from ..content.models import Explanation, live
-from ..drill import service as drill_service
+from ..drill.cards import add_to_study
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from ..skills import load_taxonomy
@@ -91,7 +91,7 @@ def companies_of(postings: Sequence[Posting]) -> list[str]:
 
 def study_posting(user: Any, posting: Posting, now: datetime) -> int:
     """Add every question of the posting to the user's study; returns how many cards were new."""
-    return drill_service.add_to_study(user, [pq.question_id for pq in posting.questions], now)
+    return add_to_study(user, [pq.question_id for pq in posting.questions], now)
 
 
 def delete_posting(posting: Posting) -> None:

@@ -13,9 +13,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from ..content.lookup import explanations_for
-from ..drill import scheduling
-from ..drill import service as drill
-from ..drill.groups import cards_for
+from ..drill import queue_queries, scheduling
+from ..drill.cards import cards_for
 from ..drill.models import CardState, ReviewLog
 from ..extensions import db
 from . import interview_dates
@@ -74,7 +73,7 @@ def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Seq
     wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
     ids = [qid for qid, _text in wanted]
     cards = cards_for(user.id, ids)
-    sched = scheduling.make_scheduler(drill.scheduler_settings(user))
+    sched = scheduling.make_scheduler(scheduling.settings_for_user(user))
     states = []
     for question_id, text in wanted:
         card = cards.get(question_id)
@@ -87,7 +86,7 @@ def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Seq
     introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
         ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
         ReviewLog.reviewed_at >= since)) or 0
-    today = drill.study_day(user, now).day
+    today = queue_queries.study_day(user, now).day
     # A date more than a year ahead (stored before dates were checked) is no interview ahead.
     counted = posting.user_id == user.id and interview_dates.ahead_within_range(posting.interview_date, today)
     return assess(states, user.desired_retention, today=today,

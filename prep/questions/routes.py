@@ -10,7 +10,7 @@ from sqlalchemy import case, func, select
 
 from .. import clock
 from ..content.lookup import explanations_for
-from ..drill import service as drill_service
+from ..drill.cards import add_to_study
 from ..database import like_pattern
 from ..drill.models import Card
 from ..extensions import db
@@ -107,7 +107,7 @@ def index():
             db.session.rollback()
             form.text.errors.append(str(err.message))
             return _render_index(form, 400)
-        drill_service.add_to_study(user, [question.id], clock.now())
+        add_to_study(user, [question.id], clock.now())
         db.session.commit()
         flash(_("Question added to your study."), "success")
         return redirect(url_for("questions.index"))
@@ -164,7 +164,7 @@ def study(question_id: int):
     if not EmptyForm().validate():
         abort(400)
     question = _question_or_404(question_id)
-    added = drill_service.add_to_study(signed_in_user(), [question.id], clock.now())
+    added = add_to_study(signed_in_user(), [question.id], clock.now())
     db.session.commit()
     flash(_("Added to your study.") if added else _("This question is already in your study."), "success")
     return redirect(safe_local_target(request.form.get("next"), url_for("questions.index")))
@@ -182,7 +182,7 @@ def study_tag():
     if not ids:
         flash(_("No questions have that tag."), "error")
         return redirect(url_for("questions.index"))
-    added = drill_service.add_to_study(signed_in_user(), ids, clock.now())
+    added = add_to_study(signed_in_user(), ids, clock.now())
     db.session.commit()
     flash(ngettext("Added %(num)d question tagged %(tag)s to your study.",
                    "Added %(num)d questions tagged %(tag)s to your study.", added, tag=form.tag.data), "success")

@@ -18,7 +18,7 @@ from sqlalchemy.orm import aliased
 
 from ..accounts.models import User
 from ..drill import planned, queue
-from ..drill import service as drill_service
+from ..drill import queue_queries
 from ..drill.models import Card, CardState
 from ..extensions import db
 from ..zones import user_zone
@@ -211,8 +211,8 @@ def feed_days(user: User, now: datetime, days: int = calendar.FEED_DAYS) -> list
     daily limit) plus new cards while the pool lasts. Under an interview plan a card counts on
     the days it is booked (not limited, as in the drill) and on its due day only when the plan
     does not hold it back then (:func:`queue.forecast_days`)."""
-    counts = drill_service.counts(user, now)
-    today = drill_service.study_day(user, now)
+    counts = queue_queries.counts(user, now)
+    today = queue_queries.study_day(user, now)
     tz = user_zone(user.timezone)
     bounds = [queue.day_bounds(today.day + timedelta(days=k), tz, user.day_start_hour) for k in range(days)]
     later = today.day + timedelta(days=1)

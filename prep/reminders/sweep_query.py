@@ -24,9 +24,9 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
-from ..drill import planned, queue, today
+from ..drill import planned, queue, queue_queries
 from ..drill.models import Card, CardState, ReviewLog
-from ..drill.tally import Tally, queue_counts
+from ..drill.queue import Tally, queue_counts
 from ..extensions import db
 from ..postings.models import Posting, PostingForecast, display_name
 from ..dbtypes import UTCDateTime
@@ -181,8 +181,8 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         # look them up by index from the candidates. PostgreSQL does that from the join alone.
         return [] if db.session.get_bind().dialect.name == "postgresql" else [user_id.in_(select(c.user_id))]
 
-    tally = {col.name: col for col in today.tally_columns(now, c.study_end, c.study_start, c.study_date)}
-    card_counts = (  # the drill's tally query (prep.drill.today), per user: the counts a reminder needs
+    tally = {col.name: col for col in queue_queries.tally_columns(now, c.study_end, c.study_start, c.study_date)}
+    card_counts = (  # the drill's tally query (prep.drill.queue_queries), per user: the counts a reminder needs
         select(Card.user_id.label("user_id"), *[tally[name] for name in _TALLY_USED])
         .join(candidates, c.user_id == Card.user_id)
         .where(*by_candidate(Card.user_id))

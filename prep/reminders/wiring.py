@@ -12,8 +12,8 @@ from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import clock
-from ..drill import service as drill_service
-from ..drill.tally import QueueCounts
+from ..drill import queue_queries
+from ..drill.queue import QueueCounts
 from ..extensions import db
 from . import service
 from .cli import remind_command, scheduler_command, worker_command
@@ -77,7 +77,7 @@ def _banner(queue: QueueCounts | None = None) -> dict[str, Any] | None:
         note = service.banner_note(user, now)
         if note is None:
             return None
-        due = (queue if queue is not None else drill_service.queue_counts(user, now)).remaining_now
+        due = (queue if queue is not None else queue_queries.queue_counts(user, now)).remaining_now
         if due <= 0:
             return None
         return {"notification_id": note[0], "due": due, "open": note[1]}

@@ -12,7 +12,7 @@ from sqlalchemy import ColumnElement, and_, case, or_, select
 
 from ..content.models import Explanation, live
 from ..database import like_pattern
-from ..drill.groups import cards_for
+from ..drill.cards import cards_for
 from ..drill.models import CardState
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation

@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ..accounts.models import User
 from ..drill import planned, queue, scheduling
-from ..drill.cards import memory_of
+from ..drill.memory import memory_of
 from ..drill.models import Card, CardState, PlannedReview, ReviewLog
 from ..extensions import db
 from ..questions.models import Question

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_login import login_required
 
 from .. import clock
-from ..drill import queue, service
+from ..drill import queue, queue_queries
 from ..web.access import instructor_required, signed_in_user
 from ..web.args import page_arg
 from ..zones import user_zone
@@ -41,7 +41,7 @@ def _state_label(state: str) -> str:
 def index():
     user = signed_in_user()
     now = clock.now()
-    today = service.study_day(user, now)
+    today = queue_queries.study_day(user, now)
     tz = user_zone(user.timezone)
     first = queue.day_bounds(today.day - timedelta(days=compute.HEATMAP_DAYS - 1), tz, user.day_start_hour)
     activity = queries.daily_activity(user, first, today)
@@ -58,7 +58,7 @@ def index():
         forecast_chart=forecast_chart, weeks=weeks, retention_chart=compute.retention_chart(weeks, user.desired_retention,
                                                                           day_label=_day_label),
         desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states, label=_state_label),
-        leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES, q=service.queue_counts(user, now),
+        leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES, q=queue_queries.queue_counts(user, now),
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import fsrs
 
 from ..drill import queue, scheduling
-from ..drill.cards import CardState
+from ..drill.memory import CardState
 
 # Forgets much faster than the defaults expect: low initial stabilities, slow stability growth,
 # no same-day boost, a flatter forgetting curve.

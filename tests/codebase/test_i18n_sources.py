@@ -25,7 +25,7 @@ import pytest
 from flask_login import login_user
 from sqlalchemy import select
 
-from prep.drill import service
+from prep.drill import rating
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.postings.service import import_posting
@@ -265,7 +265,7 @@ def test_the_main_pages_in_chinese_show_no_english(client, make_user, login, clo
     client.post(f"/postings/{posting.id}/study")
     client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2026-04-01"})
     card = db.session.scalars(select(Card).where(Card.user_id == user.id)).first()
-    service.rate(user, card.id, card.version, 3, clock.now)
+    rating.rate(user, rating.Answer(card.id, card.version, 3), clock.now)
     db.session.commit()
     reminders.sweep(clock.now + timedelta(hours=1))  # a reminder: the log, the banner, a notification
     db.session.expire_all()

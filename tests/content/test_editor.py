@@ -11,7 +11,8 @@ from prep.accounts.models import Role
 from prep.content import editor
 from prep.content.models import Explanation, ExplanationRevision
 from prep.content.sync import sync_tree
-from prep.drill import service
+from prep.drill import rating
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, Question, QuestionExplanation, Source
@@ -89,7 +90,7 @@ def test_save_stores_a_revision_writes_no_file_and_drill_shows_it(client, instru
     assert (revision.number, revision.origin, revision.author_id, revision.source) == (1, "browser", instructor.id,
                                                                                         GOOD)
     question = db.session.scalar(select(Question).where(Question.text == "What is a CUDA stream?"))
-    service.add_to_study(instructor, [question.id], FIXED_NOW)
+    add_to_study(instructor, [question.id], FIXED_NOW)
     db.session.commit()
     card = db.session.scalar(select(Card))
     html = client.get(f"/drill?card={card.id}&show=1").get_data(as_text=True)
@@ -118,10 +119,10 @@ def test_edit_keeps_cards_and_history(client, instructor, content_dir):
     sync_tree(content_dir)
     db.session.commit()
     question = db.session.scalar(select(Question).where(Question.text == "What is a CUDA stream?"))
-    service.add_to_study(instructor, [question.id], FIXED_NOW)
+    add_to_study(instructor, [question.id], FIXED_NOW)
     db.session.commit()
     card = db.session.scalar(select(Card))
-    service.rate(instructor, card.id, 0, 3, FIXED_NOW)
+    rating.rate(instructor, rating.Answer(card.id, 0, 3), FIXED_NOW)
     db.session.commit()
     page = client.get("/explanations/cuda-streams/edit").get_data(as_text=True)
     assert "What is a CUDA stream?" in page

@@ -7,7 +7,8 @@ from sqlalchemy import func, select
 
 from prep.content.models import Explanation
 from prep.content.sync import current_linker, linker_key_query, sync_tree
-from prep.drill import service
+from prep.drill import rating
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.postings import bank
@@ -73,10 +74,10 @@ def test_edit_keeps_question_ids_and_history(app, tmp_path, make_user):
     db.session.commit()
     user = make_user()
     q = db.session.scalar(select(Question).where(Question.text == "How does ring AllReduce work?"))
-    service.add_to_study(user, [q.id], FIXED_NOW)
+    add_to_study(user, [q.id], FIXED_NOW)
     db.session.commit()
     card = db.session.scalar(select(Card))
-    service.rate(user, card.id, 0, 3, FIXED_NOW)
+    rating.rate(user, rating.Answer(card.id, 0, 3), FIXED_NOW)
     db.session.commit()
     # Fix the phrasing in place and edit the body.
     edited = DOC.format(related="tree-allreduce").replace("How does ring AllReduce work?",

@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event, select, text
 
-from prep.drill import service
+from prep.drill import queue_queries
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation
@@ -22,7 +23,7 @@ def _user_with(make_user, make_question, n: int):
     qs = [make_question(f"Question {user.id}-{i} about NCCL rings?", tags=("NCCL", f"t{i % 7}")) for i in range(n)]
     for q in qs:
         q.links.append(QuestionExplanation(slug="ring-allreduce", score=1.0, origin=LinkOrigin.content))
-    service.add_to_study(user, [q.id for q in qs], FIXED_NOW)
+    add_to_study(user, [q.id for q in qs], FIXED_NOW)
     db.session.commit()
     for i, card in enumerate(db.session.scalars(select(Card).where(Card.user_id == user.id)).all()):
         if i % 2:
@@ -69,8 +70,8 @@ def test_drill_queries_use_indexes(app, make_user, make_question):
 
     event.listen(db.engine, "before_cursor_execute", grab)
     try:
-        service.next_card(user, FIXED_NOW)
-        service.counts(user, FIXED_NOW)
+        queue_queries.next_card(user, FIXED_NOW)
+        queue_queries.counts(user, FIXED_NOW)
     finally:
         event.remove(db.engine, "before_cursor_execute", grab)
     assert captured

@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy import select
 
 from prep.accounts.models import User
-from prep.drill import scheduling, service
+from prep.drill import scheduling
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import Source
@@ -65,7 +66,7 @@ def test_soak_every_acknowledged_rating_is_logged_once(app, database_url, tmp_pa
     db.session.flush()
     for user in users:
         qs = [add_question(f"Soak question {user.id}-{k}?", source=Source.content) for k in range(CARDS_PER_USER)]
-        service.add_to_study(user, [q.id for q in qs], now)
+        add_to_study(user, [q.id for q in qs], now)
     emails = [u.email for u in users]
     db.session.commit()
     db.session.close()  # hold no transaction (on SQLite, no write lock) while the server runs

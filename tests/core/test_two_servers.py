@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
-from prep.drill import service
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import Source
@@ -47,7 +47,7 @@ def test_two_servers_ratings_once_and_reminders_once(pg_app, postgres_url, tmp_p
     for u in users:
         u.created_at = now - timedelta(days=1)  # registered yesterday: today's 09:00 is after it
         qs = [add_question(f"Two-server question {u.id}-{k}?", source=Source.content) for k in range(CARDS_PER_USER)]
-        service.add_to_study(u, [q.id for q in qs], now)
+        add_to_study(u, [q.id for q in qs], now)
     db.session.commit()
     emails = [u.email for u in users]
 

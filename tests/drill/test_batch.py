@@ -8,7 +8,8 @@ import pytest
 from sqlalchemy import func, select
 
 from prep.content.models import Explanation
-from prep.drill import batch, service
+from prep.drill import queue_queries, rating, session
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation
@@ -21,7 +22,7 @@ def drilling(make_user, make_question, login, client, clock):
     def build(n: int = 6, **settings):
         user = make_user(**settings)
         questions = [make_question() for _ in range(n)]
-        service.add_to_study(user, [q.id for q in questions], clock.now)
+        add_to_study(user, [q.id for q in questions], clock.now)
         db.session.commit()
         login(user)
         return user, db.session.scalars(select(Card).where(Card.user_id == user.id).order_by(Card.added_at)).all()
@@ -37,7 +38,7 @@ def test_batch_lists_the_queue_in_order_within_the_new_limit(drilling, client, c
     body = client.get("/drill/batch.json?n=10").get_json()
     assert [c["id"] for c in body["cards"]] == [c.id for c in cards[:4]]
     first = body["cards"][0]
-    assert first["id"] == service.next_card(user, clock.now).id
+    assert first["id"] == queue_queries.next_card(user, clock.now).id
     assert first["version"] == 0 and set(first["intervals"]) == {"1", "2", "3", "4"}
     assert body["labels"]["3"] == "Good" and "question" in first and "answer_html" in first
     assert body["counts"] == {"learning": 0, "review": 0, "new": 4, "remaining": 4}
@@ -77,7 +78,7 @@ def test_json_rating_checks_input_owner_and_login(drilling, client, make_user, m
     assert client.post("/drill/rate.json", data="not json").status_code == 400
     other = make_user()
     q = make_question()
-    service.add_to_study(other, [q.id], cards[0].added_at)
+    add_to_study(other, [q.id], cards[0].added_at)
     db.session.commit()
     theirs = db.session.scalar(select(Card).where(Card.user_id == other.id))
     assert _rate(client, theirs, 0).status_code == 404
@@ -89,7 +90,7 @@ def test_json_rating_checks_input_owner_and_login(drilling, client, make_user, m
 
 def test_json_rating_needs_the_csrf_header(csrf_app, make_user, make_question, clock):
     user, q = make_user(), make_question()
-    service.add_to_study(user, [q.id], clock.now)
+    add_to_study(user, [q.id], clock.now)
     db.session.commit()
     card = db.session.scalar(select(Card).where(Card.user_id == user.id))
     client = csrf_app.test_client()
@@ -106,15 +107,15 @@ def test_json_rating_needs_the_csrf_header(csrf_app, make_user, make_question, c
 # --- the no-JS form's one-time token ------------------------------------------------------------
 
 def test_token_reuse_tamper_and_another_users_token():
-    token = batch.make_token("secret", 1, 2, 3)
-    nonce = batch.read_token("secret", token, 1, 2, 3)
-    assert nonce and batch.read_token("secret", token, 1, 2, 3) == nonce  # stable: the log tells reuse
-    assert batch.make_token("secret", 1, 2, 3) != token  # each render is a new request
-    assert batch.read_token("secret", token[:-2] + ("AA" if token[-2:] != "AA" else "BB"), 1, 2, 3) is None
-    assert batch.read_token("other secret", token, 1, 2, 3) is None
-    assert batch.read_token("secret", token, 9, 2, 3) is None  # another user's token
-    assert batch.read_token("secret", token, 1, 5, 3) is None  # another card
-    assert batch.read_token("secret", token, 1, 2, 4) is None  # another version
+    token = rating.make_token("secret", 1, 2, 3)
+    nonce = rating.read_token("secret", token, 1, 2, 3)
+    assert nonce and rating.read_token("secret", token, 1, 2, 3) == nonce  # stable: the log tells reuse
+    assert rating.make_token("secret", 1, 2, 3) != token  # each render is a new request
+    assert rating.read_token("secret", token[:-2] + ("AA" if token[-2:] != "AA" else "BB"), 1, 2, 3) is None
+    assert rating.read_token("other secret", token, 1, 2, 3) is None
+    assert rating.read_token("secret", token, 9, 2, 3) is None  # another user's token
+    assert rating.read_token("secret", token, 1, 5, 3) is None  # another card
+    assert rating.read_token("secret", token, 1, 2, 4) is None  # another version
 
 
 def _form(page: str) -> dict:
@@ -182,7 +183,7 @@ def test_batch_order_matches_the_drill_across_kinds(drilling, client, clock):
     db.session.commit()
     ids = [c["id"] for c in client.get("/drill/batch.json?n=10").get_json()["cards"]]
     assert ids == [learning_now.id, review.id, cards[0].id, cards[1].id, learning_soon.id]
-    assert ids[0] == service.next_card(user, clock.now).id
+    assert ids[0] == queue_queries.next_card(user, clock.now).id
 
 
 def test_batch_answer_html_follows_the_note_and_the_explanation(drilling, client):

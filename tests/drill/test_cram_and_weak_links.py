@@ -9,7 +9,8 @@ from sqlalchemy import select
 
 from prep.config import ConfigError, from_environ
 from prep.content.models import Explanation
-from prep.drill import cramming, service
+from prep.drill import cramming
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.postings.coverage import unanswered_statement
@@ -31,7 +32,7 @@ def _posting(user, questions) -> Posting:
 def test_cram_includes_learning_cards(make_user, make_question, client, login, clock):
     user = make_user()
     learning_q, relearning_q, new_q = (make_question() for _ in range(3))
-    service.add_to_study(user, [learning_q.id, relearning_q.id, new_q.id], FIXED_NOW)
+    add_to_study(user, [learning_q.id, relearning_q.id, new_q.id], FIXED_NOW)
     cards = {c.question_id: c for c in db.session.scalars(select(Card).where(Card.user_id == user.id))}
     for q, state in ((learning_q, CardState.learning), (relearning_q, CardState.relearning)):
         card = cards[q.id]
@@ -73,7 +74,7 @@ def test_weak_links_stay_in_the_unanswered_queue(app, weak_and_strong):
 def test_a_weak_link_is_a_suggestion_not_the_answer(app, client, login, make_user, weak_and_strong):
     weak, strong = weak_and_strong
     user = make_user()
-    service.add_to_study(user, [weak.id, strong.id], FIXED_NOW)
+    add_to_study(user, [weak.id, strong.id], FIXED_NOW)
     db.session.commit()
     login(user)
     cards = {c.question_id: c.id for c in db.session.scalars(select(Card).where(Card.user_id == user.id))}

@@ -7,7 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
-from prep.drill import service
+from prep.drill import queue_queries, rating, streak
+from prep.drill.cards import add_to_study, bury
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
 from tests.support.clock import FIXED_NOW
@@ -20,7 +21,7 @@ def user_with_cards(make_user, make_question):
     def build(n: int = 3, **settings):
         user = make_user(**settings)
         questions = [make_question() for _ in range(n)]
-        service.add_to_study(user, [q.id for q in questions], FIXED_NOW)
+        add_to_study(user, [q.id for q in questions], FIXED_NOW)
         db.session.commit()
         cards = db.session.scalars(select(Card).where(Card.user_id == user.id).order_by(Card.added_at)).all()
         return user, cards
@@ -38,14 +39,14 @@ def test_new_cards_in_added_order_and_limited(user_with_cards):
     seen = []
     now = FIXED_NOW
     for _ in range(2):
-        card = service.next_card(user, now)
+        card = queue_queries.next_card(user, now)
         assert card.state is CardState.new
         seen.append(card.id)
-        service.rate(user, card.id, card.version, 4, now)  # Easy: straight to review, days away
+        rating.rate(user, rating.Answer(card.id, card.version, 4), now)  # Easy: straight to review, days away
         db.session.commit()
     assert seen == [cards[0].id, cards[1].id]
-    assert service.next_card(user, now) is None  # new limit reached, nothing else due
-    c = service.counts(user, now)
+    assert queue_queries.next_card(user, now) is None  # new limit reached, nothing else due
+    c = queue_queries.counts(user, now)
     assert (c.new_available, c.reviewed_today) == (0, 2)
 
 
@@ -57,9 +58,9 @@ def test_learning_due_now_comes_first(user_with_cards):
          last_review=FIXED_NOW - timedelta(minutes=11), step=1)
     order = []
     for _ in range(3):
-        card = service.next_card(user, FIXED_NOW)
+        card = queue_queries.next_card(user, FIXED_NOW)
         order.append(card.id)
-        service.bury(card, user, FIXED_NOW)
+        bury(card, user, FIXED_NOW)
         db.session.commit()
     assert order == [c.id, b.id, a.id]  # learning, then review, then new
 
@@ -69,13 +70,13 @@ def test_review_limit(user_with_cards):
     for card in cards:
         _set(card, state=CardState.review, due=FIXED_NOW - timedelta(hours=1), stability=3.0, difficulty=5.0,
              last_review=FIXED_NOW - timedelta(days=3), step=None)
-    assert service.counts(user, FIXED_NOW).reviews_today == 2
+    assert queue_queries.counts(user, FIXED_NOW).reviews_today == 2
     for _ in range(2):
-        card = service.next_card(user, FIXED_NOW)
-        service.rate(user, card.id, card.version, 3, FIXED_NOW)
+        card = queue_queries.next_card(user, FIXED_NOW)
+        rating.rate(user, rating.Answer(card.id, card.version, 3), FIXED_NOW)
         db.session.commit()
-    assert service.next_card(user, FIXED_NOW) is None
-    assert service.counts(user, FIXED_NOW).reviews_today == 0
+    assert queue_queries.next_card(user, FIXED_NOW) is None
+    assert queue_queries.counts(user, FIXED_NOW).reviews_today == 0
 
 
 def test_due_today_uses_the_local_day(user_with_cards):
@@ -86,8 +87,8 @@ def test_due_today_uses_the_local_day(user_with_cards):
          difficulty=5.0, last_review=FIXED_NOW - timedelta(days=3), step=None)
     _set(tomorrow, state=CardState.review, due=datetime(2026, 3, 10, 20, 30, tzinfo=UTC), stability=3.0,
          difficulty=5.0, last_review=FIXED_NOW - timedelta(days=3), step=None)
-    assert service.counts(user, FIXED_NOW).reviews_today == 1
-    assert service.next_card(user, FIXED_NOW).id == today.id
+    assert queue_queries.counts(user, FIXED_NOW).reviews_today == 1
+    assert queue_queries.next_card(user, FIXED_NOW).id == today.id
 
 
 def test_reviewed_today_counts_across_dst_change(user_with_cards):
@@ -98,10 +99,10 @@ def test_reviewed_today_counts_across_dst_change(user_with_cards):
              datetime(2026, 3, 8, 8, 0, tzinfo=UTC),    # 04:00 EDT: the 8th
              datetime(2026, 3, 9, 7, 59, tzinfo=UTC)]   # 03:59 EDT on the 9th: still the 8th
     for card, t in zip(cards, times):
-        service.rate(user, card.id, card.version, 3, t)
+        rating.rate(user, rating.Answer(card.id, card.version, 3), t)
         db.session.commit()
-    assert service.counts(user, datetime(2026, 3, 8, 20, 0, tzinfo=UTC)).reviewed_today == 2
-    assert service.counts(user, datetime(2026, 3, 8, 20, 0, tzinfo=UTC)).streak == 2
+    assert queue_queries.counts(user, datetime(2026, 3, 8, 20, 0, tzinfo=UTC)).reviewed_today == 2
+    assert queue_queries.counts(user, datetime(2026, 3, 8, 20, 0, tzinfo=UTC)).streak == 2
 
 
 def test_rating_same_shown_card_twice_records_once(client, login, user_with_cards, clock):
@@ -129,9 +130,9 @@ def test_duration_from_shown_at_when_no_js(client, login, user_with_cards, clock
 
 def test_rate_is_idempotent_at_service_level(user_with_cards):
     user, (card,) = user_with_cards(1)
-    first = service.rate(user, card.id, 0, 3, FIXED_NOW)
+    first = rating.rate(user, rating.Answer(card.id, 0, 3), FIXED_NOW)
     db.session.commit()
-    second = service.rate(user, card.id, 0, 1, FIXED_NOW + timedelta(seconds=1))
+    second = rating.rate(user, rating.Answer(card.id, 0, 1), FIXED_NOW + timedelta(seconds=1))
     db.session.commit()
     assert first.recorded and not second.recorded
     assert db.session.scalar(select(func.count(ReviewLog.id))) == 1
@@ -139,11 +140,11 @@ def test_rate_is_idempotent_at_service_level(user_with_cards):
 
 def test_undo_restores_the_card_exactly(client, login, user_with_cards, clock):
     user, (card,) = user_with_cards(1)
-    service.rate(user, card.id, 0, 3, FIXED_NOW)
+    rating.rate(user, rating.Answer(card.id, 0, 3), FIXED_NOW)
     db.session.commit()
     card = db.session.get(Card, card.id)
     before = (card.state, card.step, card.stability, card.difficulty, card.due, card.last_review, card.reps)
-    service.rate(user, card.id, card.version, 1, FIXED_NOW + timedelta(minutes=10))
+    rating.rate(user, rating.Answer(card.id, card.version, 1), FIXED_NOW + timedelta(minutes=10))
     db.session.commit()
     login(user)
     r = client.post("/drill/undo")
@@ -164,9 +165,9 @@ def test_bury_and_suspend_leave_the_queue(client, login, user_with_cards, clock)
     login(user)
     assert client.post(f"/cards/{a.id}/bury").status_code == 302
     assert client.post(f"/cards/{b.id}/suspend").status_code == 302
-    assert service.next_card(user, FIXED_NOW) is None
+    assert queue_queries.next_card(user, FIXED_NOW) is None
     # Buried until the next study day (04:00 UTC on the 11th).
-    assert service.next_card(user, datetime(2026, 3, 11, 4, 0, tzinfo=UTC)).id == a.id
+    assert queue_queries.next_card(user, datetime(2026, 3, 11, 4, 0, tzinfo=UTC)).id == a.id
     client.post(f"/cards/{b.id}/unsuspend")
     assert not db.session.get(Card, b.id).suspended
 
@@ -254,4 +255,4 @@ def test_long_streak_widens_its_window(user_with_cards):
                                  reviewed_at=t, duration_ms=1000, state_before="review", state_after="review",
                                  card_before={}))
     db.session.commit()
-    assert service.current_streak(user, FIXED_NOW) == 100
+    assert streak.current_streak(user, FIXED_NOW) == 100

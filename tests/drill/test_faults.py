@@ -7,7 +7,7 @@ import sqlite3
 from sqlalchemy import func, select
 
 from prep.accounts.service import create_user
-from prep.drill import service
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 from prep.questions.models import Source
@@ -21,7 +21,7 @@ def test_locked_database_during_rating(tmp_path):
     with app.app_context():
         user = create_user("lock@example.com", PASSWORD)
         q = add_question("What is a queue pair?", source=Source.content)
-        service.add_to_study(user, [q.id], FIXED_NOW)
+        add_to_study(user, [q.id], FIXED_NOW)
         db.session.commit()
         card_id = db.session.scalar(select(Card.id))
         client = app.test_client()

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func, select
 
 from prep.content.models import Explanation
-from prep.drill import service
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, ReviewLog
 from prep.export import dump, restore
 from prep.extensions import db
@@ -37,7 +37,7 @@ def studied(make_user, make_question, clock):
                                    html="<p>The <strong>full</strong> explanation.</p>"))
     db.session.add(QuestionExplanation(question_id=question.id, slug="ring-allreduce", score=1.0,
                                        origin=LinkOrigin.content))
-    service.add_to_study(user, [question.id], FIXED_NOW)
+    add_to_study(user, [question.id], FIXED_NOW)
     db.session.commit()
     card = db.session.scalar(select(Card).where(Card.user_id == user.id))
     return user, card
@@ -102,7 +102,7 @@ def test_nothing_ticked_is_kept_too_and_no_checklist_keeps_nothing(client, login
     assert db.session.scalar(select(ReviewLog)).key_points_ticked == {
         "slug": "ring-allreduce", "lang": "zh", "total": 3, "ticked": []}
     other = make_question("What is a completion queue in RDMA verbs?")
-    service.add_to_study(user, [other.id], FIXED_NOW)
+    add_to_study(user, [other.id], FIXED_NOW)
     db.session.commit()
     card2 = db.session.scalar(select(Card).where(Card.question_id == other.id))
     _rate(client, card2, key_point=["1"])  # ticks without the explanation that showed them
@@ -195,11 +195,11 @@ def test_the_anki_deck_lists_the_key_points_on_the_back(client, login, studied):
 
 
 def test_a_cram_review_keeps_the_ticks_too(studied):
-    from prep.drill import cramming
+    from prep.drill import cramming, rating
 
     user, card = studied
     ticks = {"slug": "ring-allreduce", "lang": "en", "total": 3, "ticked": [1]}
-    assert cramming.cram(user, card.id, card.version, 3, FIXED_NOW, 5000, key_points=ticks).recorded
+    assert cramming.cram(user, rating.Answer(card.id, card.version, 3, 5000, key_points=ticks), FIXED_NOW).recorded
     db.session.commit()
     log = db.session.scalar(select(ReviewLog))
     assert (log.kind, log.key_points_ticked) == ("cram", ticks)

@@ -7,7 +7,7 @@ import random
 from datetime import datetime, timedelta, timezone
 
 from prep.drill import previews, scheduling
-from prep.drill.cards import CardMemory, CardState
+from prep.drill.memory import CardMemory, CardState
 
 BASE = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
 

@@ -9,7 +9,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import delete, select
 
-from prep.drill import batch, queue, service, tally
+from prep.drill import queue, queue_queries, rating, session
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, CardState, PlannedReview
 from prep.drill.queue import DoneToday, Limits
 from prep.extensions import db
@@ -23,19 +24,19 @@ UTC = timezone.utc
 # --- the rule, pure --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("t", "limits", "done", "expected"), [
-    (tally.Tally(learning_now=1, reviews_due=5, new=30), Limits(20, 200), DoneToday(20, 0), (1, 5, 0, True)),
-    (tally.Tally(reviews_due=5, new=30), Limits(20, 3), DoneToday(5, 1), (0, 2, 15, False)),
-    (tally.Tally(new=0), Limits(20, 200), DoneToday(20, 0), (0, 0, 0, False)),  # nothing new: no limit to reach
+    (queue.Tally(learning_now=1, reviews_due=5, new=30), Limits(20, 200), DoneToday(20, 0), (1, 5, 0, True)),
+    (queue.Tally(reviews_due=5, new=30), Limits(20, 3), DoneToday(5, 1), (0, 2, 15, False)),
+    (queue.Tally(new=0), Limits(20, 200), DoneToday(20, 0), (0, 0, 0, False)),  # nothing new: no limit to reach
 ])
 def test_queue_counts_apply_the_daily_limits(t, limits, done, expected):
-    c = tally.queue_counts(t, limits, done)
+    c = queue.queue_counts(t, limits, done)
     assert (c.learning_now, c.reviews_now, c.new_today, c.new_limit_reached) == expected
 
 
 def test_minutes_until_rounds_up():
-    assert tally.minutes_until(FIXED_NOW + timedelta(minutes=7, seconds=1), FIXED_NOW) == 8
-    assert tally.minutes_until(FIXED_NOW, FIXED_NOW) == 1
-    assert tally.minutes_until(None, FIXED_NOW) is None
+    assert queue.minutes_until(FIXED_NOW + timedelta(minutes=7, seconds=1), FIXED_NOW) == 8
+    assert queue.minutes_until(FIXED_NOW, FIXED_NOW) == 1
+    assert queue.minutes_until(None, FIXED_NOW) is None
 
 
 # --- a simulated day -----------------------------------------------------------------------------
@@ -64,7 +65,7 @@ def day(make_user, make_question):
     for n in ("first", "sib1", "sib2", "sib3"):
         _link(q[n], "raft")
     db.session.commit()
-    service.add_to_study(user, [x.id for x in q.values()], FIXED_NOW - timedelta(hours=3))
+    add_to_study(user, [x.id for x in q.values()], FIXED_NOW - timedelta(hours=3))
     cards = {n: _card(user, x) for n, x in q.items()}
     _set(cards["sib3"], state=CardState.review, step=None, stability=5.0, difficulty=5.0, reps=2,
          due=FIXED_NOW - timedelta(hours=1), last_review=FIXED_NOW - timedelta(days=5))
@@ -73,7 +74,7 @@ def day(make_user, make_question):
     db.session.commit()
     earlier = FIXED_NOW - timedelta(hours=1)
     for n in ("first", "second"):  # two new cards introduced: the limit of 2 is reached
-        assert service.rate(user, cards[n].id, cards[n].version, 3, earlier).recorded
+        assert rating.rate(user, rating.Answer(cards[n].id, cards[n].version, 3), earlier).recorded
     db.session.commit()
     for c in cards.values():
         db.session.refresh(c)
@@ -109,7 +110,7 @@ def _surfaces(client, user, now: datetime) -> dict[str, tuple[int, int, int, int
     out["stats"] = tuple(_number(stats, rf'data-stat="{k}">(\d+)<') for k in ("due-now", "later", "new", "buried"))
     due_users = [u for u in sweep_query.find_due(now) if u.user_id == user.id]
     reminded = due_users[0] if due_users else None
-    c = service.queue_counts(user, now)
+    c = queue_queries.queue_counts(user, now)
     # The reminder says what is due now; it has no "later" or "buried" line of its own.
     out["reminder"] = ((reminded.learning + reminded.reviews) if reminded else 0, c.learning_later,
                        reminded.new if reminded else 0, c.buried)
@@ -130,9 +131,9 @@ def test_every_surface_agrees_across_the_day(client, login, day, clock):
     # Rate the two cards due now; the learning card graduates or steps on past the window.
     shown = []
     for _ in range(2):
-        card = service.next_card(user, clock.now)
+        card = queue_queries.next_card(user, clock.now)
         shown.append(card.id)
-        assert service.rate(user, card.id, card.version, 4, clock.now).recorded
+        assert rating.rate(user, rating.Answer(card.id, card.version, 4), clock.now).recorded
         db.session.commit()
     assert sorted(shown) == sorted([cards["first"].id, cards["review"].id])
     surfaces = _surfaces(client, user, clock.now)
@@ -160,14 +161,14 @@ def test_every_surface_counts_interview_bookings(client, login, day, clock):
     login(user)
     booked = cards["review"]
     _set(booked, due=FIXED_NOW + timedelta(days=7))
-    db.session.add(PlannedReview(user_id=user.id, card_id=booked.id, day=service.study_day(user, clock.now).day))
+    db.session.add(PlannedReview(user_id=user.id, card_id=booked.id, day=queue_queries.study_day(user, clock.now).day))
     db.session.commit()
     surfaces = _surfaces(client, user, clock.now)
     assert set(surfaces.values()) == {(2, 1, 0, 3)}, surfaces  # the booking stands in for the due review
-    assert service.queue_counts(user, clock.now).planned_now == 1
-    assert service.rate(user, booked.id, booked.version, 3, clock.now).recorded
+    assert queue_queries.queue_counts(user, clock.now).planned_now == 1
+    assert rating.rate(user, rating.Answer(booked.id, booked.version, 3), clock.now).recorded
     db.session.commit()
-    assert service.queue_counts(user, clock.now).planned_now == 0
+    assert queue_queries.queue_counts(user, clock.now).planned_now == 0
 
 
 def test_a_card_booked_later_is_not_due_before_its_booking(client, login, day, clock):
@@ -177,29 +178,29 @@ def test_a_card_booked_later_is_not_due_before_its_booking(client, login, day, c
     user, cards = day
     login(user)
     held = cards["review"]
-    today = service.study_day(user, clock.now).day
+    today = queue_queries.study_day(user, clock.now).day
     db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today + timedelta(days=2)))
     db.session.commit()
     assert queue.held_by_plan({today + timedelta(days=2)}, today)
     surfaces = _surfaces(client, user, clock.now)
     assert set(surfaces.values()) == {(1, 1, 0, 3)}, surfaces  # only the learning card is due now
-    assert held.id not in batch.next_card_ids(user, clock.now, 10)
-    shown = service.next_card(user, clock.now)
+    assert held.id not in session.next_card_ids(user, clock.now, 10)
+    shown = queue_queries.next_card(user, clock.now)
     assert shown is not None and shown.id == cards["first"].id
-    assert service.rate(user, shown.id, shown.version, 4, clock.now).recorded
+    assert rating.rate(user, rating.Answer(shown.id, shown.version, 4), clock.now).recorded
     db.session.commit()
-    assert service.next_card(user, clock.now) is None and not service.has_card_now(user, clock.now)
+    assert queue_queries.next_card(user, clock.now) is None and not queue_queries.has_card_now(user, clock.now)
 
     db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today))  # booked today too
     db.session.commit()
     assert set(_surfaces(client, user, clock.now).values()) == {(1, 1, 0, 3)}
-    assert service.next_card(user, clock.now).id == held.id
+    assert queue_queries.next_card(user, clock.now).id == held.id
 
     db.session.execute(delete(PlannedReview).where(PlannedReview.card_id == held.id))
     db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today - timedelta(days=1)))
     db.session.commit()  # the interview is over: only a past booking is left, FSRS decides
     assert set(_surfaces(client, user, clock.now).values()) == {(1, 1, 0, 3)}
-    assert service.has_card_now(user, clock.now) and service.next_card(user, clock.now).id == held.id
+    assert queue_queries.has_card_now(user, clock.now) and queue_queries.next_card(user, clock.now).id == held.id
 
 
 def test_a_hold_keeps_a_card_back_until_its_interview_and_is_never_offered_itself(client, login, day, clock):
@@ -209,33 +210,33 @@ def test_a_hold_keeps_a_card_back_until_its_interview_and_is_never_offered_itsel
     user, cards = day
     login(user)
     held = cards["review"]
-    today = service.study_day(user, clock.now).day
+    today = queue_queries.study_day(user, clock.now).day
     db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today + timedelta(days=3), hold=True))
     db.session.commit()
     assert set(_surfaces(client, user, clock.now).values()) == {(1, 1, 0, 3)}
-    assert held.id not in batch.next_card_ids(user, clock.now, 10)
+    assert held.id not in session.next_card_ids(user, clock.now, 10)
 
     db.session.execute(delete(PlannedReview).where(PlannedReview.card_id == held.id))
     db.session.add(PlannedReview(user_id=user.id, card_id=held.id, day=today, hold=True))
     _set(held, due=FIXED_NOW + timedelta(days=7))  # the interview day: FSRS does not have it due
     db.session.commit()
-    assert service.queue_counts(user, clock.now).planned_now == 0
-    assert held.id not in batch.next_card_ids(user, clock.now, 10)
+    assert queue_queries.queue_counts(user, clock.now).planned_now == 0
+    assert held.id not in session.next_card_ids(user, clock.now, 10)
     _set(held, due=FIXED_NOW - timedelta(hours=1))  # FSRS has it due: offered as an ordinary review
     db.session.commit()
-    assert held.id in batch.next_card_ids(user, clock.now, 10)
+    assert held.id in session.next_card_ids(user, clock.now, 10)
 
 
 def test_a_reminder_comes_for_bookings_alone(make_user, make_question, clock):
     user = make_user(created_at=FIXED_NOW - timedelta(days=30))
     question = make_question()
-    service.add_to_study(user, [question.id], FIXED_NOW - timedelta(days=20))
+    add_to_study(user, [question.id], FIXED_NOW - timedelta(days=20))
     card = _card(user, question)
     _set(card, state=CardState.review, step=None, stability=30.0, difficulty=5.0, reps=3,
          due=FIXED_NOW + timedelta(days=20), last_review=FIXED_NOW - timedelta(days=3))
     db.session.commit()
     assert not [u for u in sweep_query.find_due(clock.now) if u.user_id == user.id]
-    db.session.add(PlannedReview(user_id=user.id, card_id=card.id, day=service.study_day(user, clock.now).day))
+    db.session.add(PlannedReview(user_id=user.id, card_id=card.id, day=queue_queries.study_day(user, clock.now).day))
     db.session.commit()
     reminded = [u for u in sweep_query.find_due(clock.now) if u.user_id == user.id]
     assert reminded and (reminded[0].learning, reminded[0].reviews, reminded[0].new) == (0, 1, 0)
@@ -247,13 +248,13 @@ def test_a_session_shows_a_card_twice_only_as_a_learning_step(client, login, day
     client.post("/drill/unbury")
     seen: dict[int, int] = {}
     for _ in range(40):
-        card = service.next_card(user, clock.now)
+        card = queue_queries.next_card(user, clock.now)
         if card is None:
             break
         if card.id in seen:
             assert card.state in (CardState.learning, CardState.relearning), card.id
         seen[card.id] = seen.get(card.id, 0) + 1
-        service.rate(user, card.id, card.version, 3, clock.now)
+        rating.rate(user, rating.Answer(card.id, card.version, 3), clock.now)
         db.session.commit()
         clock.shift(timedelta(seconds=20))
     assert len(seen) >= 3
@@ -268,11 +269,11 @@ def test_a_translation_is_not_a_sibling(make_user, make_question):
     for question in (en, zh, sibling):
         _link(question, "ring-allreduce")
     db.session.commit()
-    service.add_to_study(user, [en.id, zh.id, sibling.id], FIXED_NOW)
+    add_to_study(user, [en.id, zh.id, sibling.id], FIXED_NOW)
     db.session.commit()
     card = _card(user, en)
-    assert service.rate(user, card.id, card.version, 3, FIXED_NOW).recorded
+    assert rating.rate(user, rating.Answer(card.id, card.version, 3), FIXED_NOW).recorded
     db.session.commit()
     assert _card(user, sibling).buried_until is not None
     assert _card(user, zh).buried_until is None
-    assert service.queue_counts(user, FIXED_NOW).buried == 1
+    assert queue_queries.queue_counts(user, FIXED_NOW).buried == 1

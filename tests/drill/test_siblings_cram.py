@@ -11,8 +11,10 @@ import fsrs
 import pytest
 from sqlalchemy import func, select, update
 
-from prep.drill import cramming, scheduling, service
+from prep.drill import cramming, queue, queue_queries, rating, scheduling
+from prep.drill.cards import add_to_study, bury
 from prep.drill.models import Card, CardState, ReviewLog
+from prep.drill.siblings import BURIED_SIBLINGS
 from prep.extensions import db
 from prep.optimize import service as optimize_service
 from prep.postings.models import Posting, PostingQuestion
@@ -25,7 +27,7 @@ UTC = timezone.utc
 
 
 def _cards(user, questions) -> list[Card]:
-    service.add_to_study(user, [q.id for q in questions], FIXED_NOW)
+    add_to_study(user, [q.id for q in questions], FIXED_NOW)
     db.session.commit()
     by_question = {c.question_id: c for c in db.session.scalars(select(Card).where(Card.user_id == user.id))}
     return [by_question[q.id] for q in questions]
@@ -75,12 +77,12 @@ def _buried(card: Card):
 
 def test_rating_buries_siblings_due_today_until_the_next_day(family, clock):
     user, cards, foreign = family
-    day = service.study_day(user, FIXED_NOW)
-    result = service.rate(user, cards["rated"].id, cards["rated"].version, 3, FIXED_NOW)
+    day = queue_queries.study_day(user, FIXED_NOW)
+    result = rating.rate(user, rating.Answer(cards["rated"].id, cards["rated"].version, 3), FIXED_NOW)
     db.session.commit()
     assert result.recorded
     siblings = sorted([cards["new_sib"].id, cards["due_sib"].id])
-    assert result.review.card_before[service.BURIED_SIBLINGS] == siblings
+    assert result.review.card_before[BURIED_SIBLINGS] == siblings
     assert _buried(cards["new_sib"]) == day.end and _buried(cards["due_sib"]) == day.end
     # Not due today, a rejected link, another slug, no link, another user's card: untouched.
     for name in ("later_sib", "rejected", "other_slug", "unlinked"):
@@ -90,17 +92,17 @@ def test_rating_buries_siblings_due_today_until_the_next_day(family, clock):
     # Today the queue never shows them; at the next day start they are back.
     shown = set()
     now = FIXED_NOW + timedelta(minutes=1)
-    while (card := service.next_card(user, now)) is not None:
+    while (card := queue_queries.next_card(user, now)) is not None:
         shown.add(card.id)
-        service.bury(card, user, now)
+        bury(card, user, now)
         db.session.commit()
     assert not shown & set(siblings)
     assert cards["rejected"].id in shown and cards["unlinked"].id in shown
     db.session.execute(update(Card).where(Card.id.notin_(siblings)).values(suspended=True))
     db.session.commit()
-    assert service.next_card(user, day.end - timedelta(seconds=1)) is None
-    assert service.next_card(user, day.end).id in siblings
-    assert service.counts(user, day.end).reviews_today == 1
+    assert queue_queries.next_card(user, day.end - timedelta(seconds=1)) is None
+    assert queue_queries.next_card(user, day.end).id in siblings
+    assert queue_queries.counts(user, day.end).reviews_today == 1
 
 
 def test_a_sibling_sharing_two_links_is_buried_and_logged_once(family, clock):
@@ -109,16 +111,16 @@ def test_a_sibling_sharing_two_links_is_buried_and_logged_once(family, clock):
     user, cards, _foreign = family
     question = db.session.get(Card, cards["new_sib"].id).question
     _link(question, "leader-election")
-    result = service.rate(user, cards["rated"].id, cards["rated"].version, 3, FIXED_NOW)
+    result = rating.rate(user, rating.Answer(cards["rated"].id, cards["rated"].version, 3), FIXED_NOW)
     db.session.commit()
-    assert result.review.card_before[service.BURIED_SIBLINGS] == sorted([cards["new_sib"].id, cards["due_sib"].id])
+    assert result.review.card_before[BURIED_SIBLINGS] == sorted([cards["new_sib"].id, cards["due_sib"].id])
 
 
 def test_a_card_without_siblings_logs_none(family, clock):
     user, cards, _foreign = family
-    result = service.rate(user, cards["unlinked"].id, cards["unlinked"].version, 3, FIXED_NOW)
+    result = rating.rate(user, rating.Answer(cards["unlinked"].id, cards["unlinked"].version, 3), FIXED_NOW)
     db.session.commit()
-    assert service.BURIED_SIBLINGS not in result.review.card_before
+    assert BURIED_SIBLINGS not in result.review.card_before
     assert all(_buried(c) is None for c in cards.values())
 
 
@@ -126,7 +128,7 @@ def test_undo_unburies_the_siblings(family, clock, client, login):
     user, cards, _foreign = family
     rated = cards["rated"]
     before = scheduling.snapshot(rated)
-    service.rate(user, rated.id, rated.version, 3, FIXED_NOW)
+    rating.rate(user, rating.Answer(rated.id, rated.version, 3), FIXED_NOW)
     db.session.commit()
     assert _buried(cards["new_sib"]) is not None
     login(user)
@@ -142,13 +144,13 @@ def test_undo_leaves_a_sibling_buried_by_hand_later_alone(family, clock):
     burying) keeps its own burial."""
     user, cards, _foreign = family
     rated = cards["rated"]
-    service.rate(user, rated.id, rated.version, 3, FIXED_NOW)
+    rating.rate(user, rating.Answer(rated.id, rated.version, 3), FIXED_NOW)
     db.session.commit()
     later = FIXED_NOW + timedelta(days=1)
-    service.bury(cards["new_sib"], user, later)
+    bury(cards["new_sib"], user, later)
     db.session.commit()
     kept = _buried(cards["new_sib"])
-    assert service.undo_last(user).id == rated.id
+    assert rating.undo_last(user).id == rated.id
     db.session.commit()
     assert _buried(cards["new_sib"]) == kept and _buried(cards["due_sib"]) is None
 
@@ -269,7 +271,7 @@ def review_card(make_user, make_question):
     questions = [make_question() for _ in range(1 + 40)]
     card, *others = _cards(user, questions)
     _as_review(card, FIXED_NOW, stability=10.0)
-    settings = replace(service.scheduler_settings(user), enable_fuzzing=False)
+    settings = replace(scheduling.settings_for_user(user), enable_fuzzing=False)
     plain = scheduling.review(scheduling.make_scheduler(settings), card, 3, FIXED_NOW)
     window = scheduling.balance_window(plain, FIXED_NOW, user.maximum_interval)
     assert window is not None and window.balanced and len(window.days) >= 3
@@ -284,7 +286,7 @@ def review_card(make_user, make_question):
 
 
 def _interval_after_good(user, card) -> int:
-    result = service.rate(user, card.id, card.version, 3, FIXED_NOW)
+    result = rating.rate(user, rating.Answer(card.id, card.version, 3), FIXED_NOW)
     db.session.commit()
     assert result.recorded
     return (result.card.due - FIXED_NOW).days
@@ -299,7 +301,7 @@ def test_rating_avoids_a_crowded_day_in_range(review_card):
     user, card, window, crowd = review_card
     # Every day of the window has cards due but one, the far end: the rating lands there.
     crowd({d: 3 for d in window.days if d != window.high})
-    assert service.due_per_day(user, card.id, FIXED_NOW, window.days) == [3] * (len(window.days) - 1) + [0]
+    assert rating.due_per_day(user, card.id, FIXED_NOW, window.days) == [3] * (len(window.days) - 1) + [0]
     assert _interval_after_good(user, card) == window.high
 
 
@@ -360,22 +362,22 @@ def test_cram_logs_kind_cram_and_leaves_the_card_alone(cram_setup, client, login
 def test_cram_is_skipped_by_undo_limits_and_the_optimiser(cram_setup, clock):
     user, card, _posting_ = cram_setup
     due_today = db.session.scalar(select(Card).where(Card.user_id == user.id, Card.id != card.id))
-    service.rate(user, due_today.id, due_today.version, 3, FIXED_NOW)
+    rating.rate(user, rating.Answer(due_today.id, due_today.version, 3), FIXED_NOW)
     db.session.commit()
     review_before = _fields(due_today)
-    assert cramming.cram(user, card.id, card.version, 2, FIXED_NOW + timedelta(minutes=1)).recorded
+    assert cramming.cram(user, rating.Answer(card.id, card.version, 2), FIXED_NOW + timedelta(minutes=1)).recorded
     db.session.commit()
-    day = service.study_day(user, FIXED_NOW)
-    assert service.done_today(user, day) == service.queue.DoneToday(new=0, reviews=1)
+    day = queue_queries.study_day(user, FIXED_NOW)
+    assert queue_queries.done_today(user, day) == queue.DoneToday(new=0, reviews=1)
     assert [r.card_id for r in optimize_service.reviews_for(user)] == [due_today.id]
     assert optimize_service.review_count(user) == 1
-    assert service.last_review(user).card_id == due_today.id
-    undone = service.undo_last(user)
+    assert rating.last_review(user).card_id == due_today.id
+    undone = rating.undo_last(user)
     db.session.commit()
     assert undone.id == due_today.id and _fields(due_today) != review_before
     kinds = db.session.scalars(select(ReviewLog.kind)).all()
     assert kinds == ["cram"]
-    assert service.undo_last(user) is None and not service.has_review(user)
+    assert rating.undo_last(user) is None and not rating.has_review(user)
 
 
 def test_cram_of_another_users_posting_is_404(cram_setup, make_user, client, login, clock):

@@ -8,8 +8,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from prep.drill import queue, service, streak
-from prep.drill.models import ReviewLog
+from prep.drill import queue, streak
+from prep.drill.cards import add_to_study
+from prep.drill.models import Card, ReviewLog
 from prep.extensions import db
 
 
@@ -24,9 +25,9 @@ def _log(card, user, when: datetime, version: int) -> None:
 def test_streak_edges_in_quarter_hour_zones(make_user, make_question, zone, start_hour):
     user = make_user(timezone=zone, day_start_hour=start_hour)
     question = make_question()
-    service.add_to_study(user, [question.id], datetime(2026, 3, 1, tzinfo=timezone.utc))
+    add_to_study(user, [question.id], datetime(2026, 3, 1, tzinfo=timezone.utc))
     db.session.commit()
-    card = db.session.scalar(db.select(service.Card).where(service.Card.user_id == user.id))
+    card = db.session.scalar(db.select(Card).where(Card.user_id == user.id))
     tz = ZoneInfo(zone)
     day0 = datetime(2026, 3, 20, start_hour, 0, tzinfo=tz)  # the start of a study day, local time
     # One minute after each of the last 3 study days began, and one minute before the 4th began:
@@ -37,11 +38,11 @@ def test_streak_edges_in_quarter_hour_zones(make_user, make_question, zone, star
         _log(card, user, when, 100 + version)
     db.session.commit()
     now = (day0 + timedelta(hours=3)).astimezone(timezone.utc)
-    assert service.current_streak(user, now) == 4
+    assert streak.current_streak(user, now) == 4
     # Two minutes before day0 began, today is the day before it: 3 days in a row up to then.
-    assert service.current_streak(user, (day0 - timedelta(minutes=2)).astimezone(timezone.utc)) == 3
+    assert streak.current_streak(user, (day0 - timedelta(minutes=2)).astimezone(timezone.utc)) == 3
     # And three days later, with nothing since, the streak is broken.
-    assert service.current_streak(user, now + timedelta(days=3)) == 0
+    assert streak.current_streak(user, now + timedelta(days=3)) == 0
 
 
 def _days_of(buckets: list[int], tz: ZoneInfo, hour: int) -> set:

@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
-from prep.drill import service as drill
+from prep.drill import queue_queries, rating
 from prep.drill.models import Card, CardState, PlannedReview
 from prep.extensions import db
 from prep.interview import plans, service, simulate
@@ -73,7 +73,7 @@ def booked(app, candidate, make_question, clock):
     make_posting(candidate, questions, days_ahead=5, now=now)
     service.save_settings(candidate, enabled=True, target=0.9, budget_minutes=10, now=now)
     db.session.commit()
-    today = drill.study_day(candidate, now).day
+    today = queue_queries.study_day(candidate, now).day
     ids = list(db.session.scalars(select(PlannedReview.card_id).where(PlannedReview.day == today,
                                                                        PlannedReview.hold.is_(False))))
     assert len(ids) >= 2, "ten minutes book several cards today"
@@ -131,13 +131,13 @@ def test_steps_under_way_count_against_the_budget(booked, clock):
     answer counts as committed, so the budget is reached a step earlier."""
     user, today, ids = booked
     card = db.session.get(Card, ids[0])
-    drill.rate(user, card.id, card.version, 1, clock.now, 5 * 60_000)  # five minutes, forgotten
+    rated = rating.rate(user, rating.Answer(card.id, card.version, 1, 5 * 60_000), clock.now)  # five minutes, forgotten
     db.session.commit()
     assert db.session.get(Card, card.id).state in (CardState.learning, CardState.relearning)
     figures = service.today_of(user, clock.now)
     assert figures.committed_seconds == pytest.approx(300 + 300)  # the step at today's mean answer time
-    assert figures.booked_left
-    assert service._budget_just_used(user, clock.now)
+    assert rated.reactions[service.RATING_HOOK] == service.BUDGET_USED  # the rating's own reaction stopped today
+    assert not figures.booked_left and not _booked_today(today)
     assert db.session.scalar(select(func.count(PlannedReview.id))) > 0
 
 

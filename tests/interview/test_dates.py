@@ -43,10 +43,10 @@ def test_today_to_a_year_ahead_is_accepted(day):
 
 def test_a_study_day_before_the_day_start_is_still_yesterday(clock, candidate):
     """At 02:00 with the day starting at 04:00 the study day is the day before: that day is "today"."""
-    from prep.drill import service as drill
+    from prep.drill import queue_queries
 
-    assert drill.study_day(candidate, clock.now.replace(hour=2)).day == TODAY - timedelta(days=1)
-    interview_dates.check(TODAY - timedelta(days=1), drill.study_day(candidate, clock.now.replace(hour=2)).day)
+    assert queue_queries.study_day(candidate, clock.now.replace(hour=2)).day == TODAY - timedelta(days=1)
+    interview_dates.check(TODAY - timedelta(days=1), queue_queries.study_day(candidate, clock.now.replace(hour=2)).day)
 
 
 def _studied(client, user, now) -> Posting:

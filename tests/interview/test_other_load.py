@@ -9,7 +9,7 @@ import fsrs
 import pytest
 
 from prep.drill import scheduling
-from prep.drill.cards import CardMemory, CardState
+from prep.drill.memory import CardMemory, CardState
 from prep.interview import recall
 from prep.interview.planner import make_plan
 from prep.interview.plans import Interview, PlanCard, PlanSettings

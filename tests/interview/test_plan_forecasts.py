@@ -10,7 +10,7 @@ from email.message import EmailMessage
 import pytest
 from sqlalchemy import event
 
-from prep.drill import queue, service as drill_service
+from prep.drill import queue, queue_queries
 from prep.drill.models import Card, CardState, PlannedReview
 from prep.extensions import db
 from prep.reminders import service as reminders
@@ -133,7 +133,7 @@ def planned_user(make_user, make_question, clock):
     """At FIXED_NOW (20:00 in Shanghai, study day 3/10, nothing new): cards FSRS has due on some
     day, each with the plan's rows, named by the days the drill will offer them."""
     user = make_user(timezone="Asia/Shanghai", day_start_hour=4, created_at=FIXED_NOW - timedelta(days=60))
-    today = drill_service.study_day(user, FIXED_NOW)
+    today = queue_queries.study_day(user, FIXED_NOW)
     assert today.day == TODAY
 
     def on(k: int) -> datetime:  # noon, local, of the study day k days on
@@ -161,7 +161,7 @@ def test_the_calendar_feed_counts_bookings_and_leaves_out_held_reviews(planned_u
 
 
 def test_the_stats_forecast_counts_bookings_and_leaves_out_held_reviews(planned_user, clock):
-    today = drill_service.study_day(planned_user, clock.now)
+    today = queue_queries.study_day(planned_user, clock.now)
     forecast = dict(compute.forecast(queries.due_by_day(planned_user, today), today.day))
     assert {d: n for d, n in forecast.items() if n} == {TODAY: 1, D2: 2, D3: 1, date(2026, 3, 14): 1, D5: 1}
-    assert drill_service.queue_counts(planned_user, clock.now).due_now == forecast[TODAY]  # the drill agrees
+    assert queue_queries.queue_counts(planned_user, clock.now).due_now == forecast[TODAY]  # the drill agrees

@@ -9,7 +9,8 @@ from datetime import timedelta, timezone
 import pytest
 from sqlalchemy import func, select
 
-from prep.drill import service as drill
+from prep.drill import queue_queries
+from prep.drill.cards import add_to_study
 from prep.drill.models import PlannedReview
 from prep.extensions import db
 from prep.interview import jobs, planner, service
@@ -18,6 +19,7 @@ from tests.support.interview import candidate, make_posting  # noqa: F401 (a fix
 
 # Redis is one server for the whole run: tests that use it run on one worker, one after another.
 pytestmark = pytest.mark.xdist_group("redis")
+
 
 @pytest.fixture
 def deferred(app):
@@ -88,11 +90,11 @@ def test_ratings_and_settings_never_plan_in_the_request(deferred, candidate, mak
                                                         no_planning_in_requests):
     questions = [make_question() for _ in range(4)]
     make_posting(candidate, questions, days_ahead=3, now=clock.now)
-    drill.add_to_study(candidate, [q.id for q in questions], clock.now)
+    add_to_study(candidate, [q.id for q in questions], clock.now)
     db.session.commit()
     assert client.post("/plan", data={"enabled": "y", "target": "90", "budget": "10"}).status_code == 302
     rated = 0
-    while (card := drill.next_card(candidate, clock.now)) is not None and rated < 30:
+    while (card := queue_queries.next_card(candidate, clock.now)) is not None and rated < 30:
         response = client.post("/drill/rate", data={"card_id": card.id, "rating": "3", "version": card.version,
                                                     "duration_ms": "5000"})
         assert response.status_code == 302
@@ -112,7 +114,7 @@ def test_the_scheduler_sweep_makes_the_new_days_plans(app, candidate, make_quest
     job = app.extensions["prep.periodic_jobs"][jobs.SWEEP_JOB](app)
     job()
     db.session.expire_all()
-    assert db.session.get(StoredPlan, candidate.id).made_on == drill.study_day(candidate, clock.now).day
+    assert db.session.get(StoredPlan, candidate.id).made_on == queue_queries.study_day(candidate, clock.now).day
 
 
 def test_eight_interviews_of_200_questions_plan_the_nearest_three(app, candidate, make_question, clock):

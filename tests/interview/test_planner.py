@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from prep.drill import scheduling
-from prep.drill.cards import CardMemory, CardState
+from prep.drill.memory import CardMemory, CardState
 from prep.interview import recall
 from prep.interview.planner import make_plan
 from prep.interview.plans import (DEFAULT_SECONDS_PER_REVIEW, Interview, PlanCard, PlanError, PlanSettings,

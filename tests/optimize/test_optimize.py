@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from prep.drill import scheduling, service
+from prep.drill import scheduling
 from prep.extensions import db
 from prep.optimize import fit
 from prep.optimize import service as optimize_service
@@ -95,7 +95,7 @@ def test_optimise_applies_and_rolls_back(simulated, login, client, clock):
     params = json.loads(user.fsrs_parameters)
     assert params == json.loads(run.new_parameters) and len(params) == 21
     # The new parameters feed the user's scheduler.
-    assert scheduling.make_scheduler(service.scheduler_settings(user)).parameters == tuple(params)
+    assert scheduling.make_scheduler(scheduling.settings_for_user(user)).parameters == tuple(params)
 
     response = client.post("/stats/optimize/rollback", follow_redirects=True)
     assert "Previous parameters restored." in response.get_data(as_text=True)

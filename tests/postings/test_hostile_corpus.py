@@ -45,14 +45,14 @@ def corpus_app(tmp_path_factory) -> Iterator[Any]:
     from prep.accounts.service import create_user
     from prep.questions.models import Source
     from prep.questions.service import add_question
-    from prep.drill import service as drill
+    from prep.drill.cards import add_to_study
     from tests.support.clock import FIXED_NOW
 
     with app.app_context():
         candidate = create_user("hostile@example.com", PASSWORD)
         create_user("instructor@example.com", PASSWORD, role=Role.instructor)
         question = add_question("What does a ring all-reduce send?", source=Source.user, owner_id=candidate.id)
-        drill.add_to_study(candidate, [question.id], FIXED_NOW)
+        add_to_study(candidate, [question.id], FIXED_NOW)
         db.session.commit()
         from prep.drill.models import Card
         app.config["HOSTILE_CARD_ID"] = db.session.scalar(db.select(Card.id))

@@ -40,7 +40,7 @@ def test_interview_today_or_past_and_empty():
 
 
 def test_a_question_reviewed_once_is_not_ready():
-    """Minutes after the first review recall is near 1: that is not readiness."""
+    """Minutes after the first review recall is near 1: that is not readiness (issue 21)."""
     result = assess([q(1, 0.99, reviews=1), q(2, 0.99, reviews=2), q(3, reviewed=False)], 0.9, today=date(2026, 3, 5))
     assert (result.ready, result.unseen) == (1, 1)
     assert [s.question_id for s in result.weakest] == [1, 3]
@@ -49,7 +49,7 @@ def test_a_question_reviewed_once_is_not_ready():
 def test_posting_page_shows_readiness_and_saves_interview_date(client, login, make_user, clock):
     from sqlalchemy import select
 
-    from prep.drill import service
+    from prep.drill import rating
     from prep.drill.models import Card
     from prep.extensions import db
     from prep.postings.models import Posting
@@ -65,10 +65,10 @@ def test_posting_page_shows_readiness_and_saves_interview_date(client, login, ma
     assert 'id="readiness"' not in page  # nothing studied yet
     client.post(f"/postings/{posting.id}/study")
     card = db.session.scalars(select(Card)).first()
-    service.rate(user, card.id, card.version, 4, clock.now)  # Easy: recalled now
+    rating.rate(user, rating.Answer(card.id, card.version, 4), clock.now)  # Easy: recalled now
     db.session.commit()
     page = client.get(f"/postings/{posting.id}").get_data(as_text=True)
-    # One review is not readiness: 0 of 2 ready, 1 not reviewed yet.
+    # One review is not readiness (issue 21): 0 of 2 ready, 1 not reviewed yet.
     assert 'id="readiness"' in page and "0 of 2" in page and "1 not reviewed yet" in page
     r = client.post(f"/postings/{posting.id}/interview", data={"interview_date": "2026-09-26"})
     assert r.status_code == 302

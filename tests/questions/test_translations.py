@@ -10,7 +10,8 @@ from sqlalchemy import func, select
 
 from prep.accounts.models import Role
 from prep.content.sync import sync_tree
-from prep.drill import service
+from prep.drill import rating
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, PlannedReview, ReviewLog
 from prep.extensions import db
 from prep.questions import translations
@@ -81,8 +82,8 @@ def test_a_candidate_gets_one_card_per_group(app, pair, make_user):
     en, zh = pair
     translations.link(en, zh)
     user = make_user()
-    assert service.add_to_study(user, [en.id, zh.id], FIXED_NOW) == 1
-    assert service.add_to_study(user, [zh.id], FIXED_NOW) == 0
+    assert add_to_study(user, [en.id, zh.id], FIXED_NOW) == 1
+    assert add_to_study(user, [zh.id], FIXED_NOW) == 0
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == 1
 
 
@@ -97,8 +98,8 @@ def test_keeper_prefers_reviews_then_reps_then_the_older_card():
 def test_linking_merges_duplicate_cards_and_keeps_every_review(app, pair, make_user):
     en, zh = pair
     user, bystander = make_user(), make_user()
-    service.add_to_study(user, [en.id, zh.id], FIXED_NOW)
-    service.add_to_study(bystander, [en.id], FIXED_NOW)
+    add_to_study(user, [en.id, zh.id], FIXED_NOW)
+    add_to_study(bystander, [en.id], FIXED_NOW)
     db.session.commit()
     cards = {c.question_id: c for c in db.session.scalars(select(Card).where(Card.user_id == user.id))}
     en_card, zh_card = cards[en.id], cards[zh.id]
@@ -133,7 +134,7 @@ def test_merge_over_a_whole_database_touches_only_duplicates(app, pair, make_use
     en, zh = pair
     single = make_question("Why is RoCE sensitive to packet loss?")
     user = make_user()
-    service.add_to_study(user, [en.id, zh.id, single.id], FIXED_NOW)
+    add_to_study(user, [en.id, zh.id, single.id], FIXED_NOW)
     db.session.commit()
     assert merge_duplicate_cards(db.session.connection()) == 0  # no group yet: nothing merged
     db.session.execute(Question.__table__.update().where(Question.id == zh.id).values(translation_of=en.id))
@@ -150,7 +151,7 @@ def test_the_drill_shows_the_card_in_the_users_language(app, client, login, pair
     en, zh = pair
     translations.link(en, zh)
     user = make_user(language=language)
-    service.add_to_study(user, [en.id], FIXED_NOW)  # the card is on the English wording
+    add_to_study(user, [en.id], FIXED_NOW)  # the card is on the English wording
     db.session.commit()
     login(user)
     page = client.get("/drill").get_data(as_text=True)
@@ -162,7 +163,7 @@ def test_the_drill_shows_the_card_in_the_users_language(app, client, login, pair
 def test_an_instructor_links_translations_in_the_bank(app, client, login, pair, make_user):
     en, zh = pair
     candidate = make_user()
-    service.add_to_study(candidate, [en.id, zh.id], FIXED_NOW)
+    add_to_study(candidate, [en.id, zh.id], FIXED_NOW)
     instructor = make_user(role=Role.instructor, language="zh")
     db.session.commit()
     login(instructor)
@@ -208,13 +209,13 @@ def test_content_files_with_paired_questions_are_one_question(app, tmp_path):
 # --- the other places a card is looked up by its question ------------------------------------------
 
 def test_a_card_on_a_translation_counts_on_the_posting_search_and_cram(app, pair, make_user):
-    from prep.drill.groups import cards_for
+    from prep.drill.cards import cards_for
     from prep.questions.models import Question as Q
 
     en, zh = pair
     translations.link(en, zh)
     user = make_user()
-    service.add_to_study(user, [en.id], FIXED_NOW)
+    add_to_study(user, [en.id], FIXED_NOW)
     db.session.commit()
     card = db.session.scalar(select(Card).where(Card.user_id == user.id))
     assert {qid: c.id for qid, c in cards_for(user.id, [en.id, zh.id]).items()} == {en.id: card.id, zh.id: card.id}
@@ -228,10 +229,10 @@ def test_restoring_a_backup_with_both_wordings_keeps_one_card_and_every_review(a
 
     en, zh = pair
     user = make_user()
-    service.add_to_study(user, [en.id, zh.id], FIXED_NOW)
+    add_to_study(user, [en.id, zh.id], FIXED_NOW)
     db.session.commit()
     for i, c in enumerate(db.session.scalars(select(Card).where(Card.user_id == user.id)).all()):
-        service.rate(user, c.id, c.version, 3, FIXED_NOW + timedelta(minutes=i))
+        rating.rate(user, rating.Answer(c.id, c.version, 3), FIXED_NOW + timedelta(minutes=i))
     db.session.commit()
     data = build_export(user, FIXED_NOW)
     translations.link(en, zh)  # the backup was made before the two wordings were linked
@@ -257,7 +258,7 @@ def test_a_posting_asking_a_known_translation_is_that_question(app, pair, make_u
     asked = [pq.question_id for pq in outcome.posting.questions]
     assert asked[0] == zh.id and en.id not in asked  # the English wording is the same question
     assert len(asked) == 2
-    service.add_to_study(user, asked, FIXED_NOW)
+    add_to_study(user, asked, FIXED_NOW)
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == 2
 
 
@@ -271,7 +272,7 @@ def test_the_card_list_loads_every_wording_at_once(app, client, login, make_user
             en = make_question(f"What does RDMA verb number {i} do exactly?", lang="en")
             zh = make_question(f"RDMA 第 {i} 个 verb 到底做什么？", lang="zh")
             translations.link(en, zh)
-            service.add_to_study(user, [en.id], FIXED_NOW)
+            add_to_study(user, [en.id], FIXED_NOW)
         db.session.commit()
 
     add(0, 2)

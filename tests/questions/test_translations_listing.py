@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from prep.drill import service
+from prep.drill.cards import add_to_study
 from prep.extensions import db
 from prep.questions import translations
 from prep.search.service import search
@@ -29,7 +29,7 @@ def linked(make_question):
 def test_the_bank_lists_one_wording_in_the_readers_language(client, login, make_user, linked,
                                                             language, shown, hidden):
     user = make_user(language=language)
-    service.add_to_study(user, [linked[0].id], FIXED_NOW)
+    add_to_study(user, [linked[0].id], FIXED_NOW)
     db.session.commit()
     login(user)
     page = client.get("/questions").get_data(as_text=True)

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from prep.content.models import Explanation
 from prep.content.render import render_markdown
-from prep.drill import service as drill_service
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card, CardState
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation, Source
@@ -134,8 +134,8 @@ def world(app, make_user):
     rejected = QuestionExplanation(slug="cuda-streams", score=2.0, origin=LinkOrigin.auto, rejected=True)
     other.links.append(rejected)
     db.session.commit()
-    drill_service.add_to_study(a, [en.id, zh.id, other.id], FIXED_NOW)
-    drill_service.add_to_study(b, [secret.id], FIXED_NOW)
+    add_to_study(a, [en.id, zh.id, other.id], FIXED_NOW)
+    add_to_study(b, [secret.id], FIXED_NOW)
     db.session.commit()
     cards = {c.question_id: c for c in db.session.scalars(select(Card).where(Card.user_id == a.id))}
     review = cards[zh.id]
@@ -270,7 +270,7 @@ def _searcher_with(make_user, n: int):
         ids.append(add_question(f"Unlinked scaling question {user.id}-{i}?", source=Source.user,
                                 owner_id=user.id).id)
     db.session.commit()
-    drill_service.add_to_study(user, ids, FIXED_NOW)
+    add_to_study(user, ids, FIXED_NOW)
     db.session.commit()
     return user
 

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import event, select
 
 from prep.accounts.models import Role
-from prep.drill import queue, service
+from prep.drill import queue, queue_queries
 from prep.drill.models import Card, CardState, ReviewLog
 from prep.extensions import db
 from prep.stats import compute, queries
@@ -102,7 +102,7 @@ def test_daily_activity_groups_by_local_study_day(make_user, make_question, tz):
                                  duration_ms=1000 * (v + 1), state_before="review", state_after="review",
                                  card_before={}))
     db.session.commit()
-    today = service.study_day(user, FIXED_NOW)
+    today = queue_queries.study_day(user, FIXED_NOW)
     first = queue.day_bounds(today.day - timedelta(days=10), ZoneInfo(tz), 4)
     got = queries.daily_activity(user, first, today)
     expected: Counter = Counter(queue.study_day(t, tz, 4).day for t in times)
@@ -113,7 +113,7 @@ def test_daily_activity_groups_by_local_study_day(make_user, make_question, tz):
 def test_aggregates_match_the_simulated_history(simulated, clock):
     user, sim = simulated()
     tz, hour = user.timezone, user.day_start_hour
-    today = service.study_day(user, FIXED_NOW)
+    today = queue_queries.study_day(user, FIXED_NOW)
     first = queue.day_bounds(today.day - timedelta(days=89), ZoneInfo(tz), hour)
     activity = queries.daily_activity(user, first, today)
     expected = Counter(queue.study_day(r.reviewed_at, tz, hour).day for r in sim.reviews

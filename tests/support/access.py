@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from prep.accounts.models import Role
 from prep.content.sync import sync_tree
-from prep.drill import service as drill_service
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.questions.models import LinkOrigin, QuestionExplanation, Source
@@ -51,7 +51,7 @@ def world(app, make_user):
     private = add_question("A's own private question about RDMA?", source=Source.user, owner_id=a.id)
     public = add_question("What is a queue pair?", source=Source.content)
     public.links.append(QuestionExplanation(slug="rdma-verbs", score=0.9, origin=LinkOrigin.auto))
-    drill_service.add_to_study(a, [private.id, public.id], FIXED_NOW)
+    add_to_study(a, [private.id, public.id], FIXED_NOW)
     db.session.commit()
     card = db.session.scalar(select(Card).where(Card.user_id == a.id))
     root = Path(app.config["CONTENT_DIR"]) / "networking"

@@ -18,7 +18,7 @@ def seed(server: LiveServer, email: str, n: int) -> None:
     from prep import create_app
     from prep import clock
     from prep.accounts.models import User
-    from prep.drill import service
+    from prep.drill.cards import add_to_study
     from prep.extensions import db
     from prep.questions.models import Source
     from prep.questions.service import add_question
@@ -32,7 +32,7 @@ def seed(server: LiveServer, email: str, n: int) -> None:
         user.new_per_day = 200
         questions = [add_question(f"{email} prefetch question {i}: explain collective pattern {i}.",
                                   source=Source.content, tags=("prefetch",)) for i in range(n)]
-        service.add_to_study(user, [q.id for q in questions], clock.now())
+        add_to_study(user, [q.id for q in questions], clock.now())
         db.session.commit()
         db.session.remove()
         db.engine.dispose()

@@ -17,7 +17,7 @@ import pytest
 from flask import Flask, has_request_context, request
 from sqlalchemy import text
 
-from prep.drill import service as drill_service
+from prep.drill import queue_queries
 from prep.extensions import db
 from prep.interview.models import InterviewSettings
 from prep.reminders import timing
@@ -103,7 +103,7 @@ def interview_world(clock, app, world):
     ids, a = world["ids"], world["users"]["a"]
     client = role_client(app, world, "a")
     assert client.post(f"/postings/{ids['posting_id']}/study", data={"with_likely": "y"}).status_code == 302
-    today = drill_service.study_day(a, clock.now).day
+    today = queue_queries.study_day(a, clock.now).day
     day = (today + timedelta(days=30)).isoformat()
     assert client.post(f"/postings/{ids['posting_id']}/interview", data={"interview_date": day}).status_code == 302
     assert client.post("/drill/rate", data={"card_id": ids["card_id"], "version": 0, "rating": 3}).status_code == 302

@@ -6,7 +6,7 @@ import re
 
 from sqlalchemy import select
 
-from prep.drill import service
+from prep.drill import rating
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.postings.service import import_posting
@@ -23,10 +23,10 @@ def _studied_posting(client, user, clock):
     db.session.commit()
     r = client.post(f"/postings/{posting.id}/study", follow_redirects=True)
     card = db.session.scalars(select(Card).where(Card.user_id == user.id)).first()
-    service.rate(user, card.id, card.version, 4, clock.now)
+    rating.rate(user, rating.Answer(card.id, card.version, 4), clock.now)
     db.session.commit()
     db.session.refresh(card)
-    service.rate(user, card.id, card.version, 4, clock.now)  # again at once (as cram-style re-study would)
+    rating.rate(user, rating.Answer(card.id, card.version, 4), clock.now)  # again at once (as cram-style re-study would)
     db.session.commit()
     return posting, r.get_data(as_text=True)
 

@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 from sqlalchemy import select
 
 from prep.accounts.models import Role
-from prep.drill import service as drill_service
+from prep.drill.cards import add_to_study
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.questions.models import Source
@@ -204,7 +204,7 @@ def test_own_question_text_tags_and_flash(client, candidate):
 
 def test_card_note(client, candidate):
     q = add_question("What is a queue pair?", source=Source.content)
-    drill_service.add_to_study(candidate, [q.id], FIXED_NOW)
+    add_to_study(candidate, [q.id], FIXED_NOW)
     db.session.commit()
     card_id = db.session.scalar(select(Card.id).where(Card.user_id == candidate.id))
     for i, payload in enumerate(PAYLOADS):
@@ -279,7 +279,7 @@ def test_explanation_markdown_preview_and_saved(app, client, instructor):
     check(client.get("/instructor/unanswered"), "unanswered")
     # A candidate's drill shows the explanations with the answer.
     q = add_question("What is payload 0?", source=Source.content)
-    drill_service.add_to_study(instructor, [q.id], FIXED_NOW)
+    add_to_study(instructor, [q.id], FIXED_NOW)
     db.session.commit()
     check(client.get("/drill?reveal=1"), "drill with explanation")
 

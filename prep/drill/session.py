@@ -1,34 +1,31 @@
-"""The prefetching drill: the next cards of today's queue in one batch, and ratings recorded
-exactly once (issue 20 item 1, issue 21 item 8).
+"""A drill session's cards: the card the drill page shows and the next cards of today's queue
+in one batch (the prefetching page), read as plain values with their questions' wordings, tags
+and accepted links.
 
-:func:`next_cards` lists the cards :func:`prep.drill.service.next_card` would show one after
+:func:`next_cards` lists the cards :func:`prep.drill.queue_queries.next_card` would show one after
 another (learning due now, reviews within the limit, bookings, new cards within the limit,
 learn-ahead), stopping before a card that a rating of an earlier one would bury as its sibling:
-the page asks again once that rating is in. :func:`rate_once` wraps :func:`service.rate` and says
-what happened to a rating: ``recorded``, ``duplicate`` (this very request was recorded before: a
-retry, or Back and resubmit) or ``conflict`` (the card moved on: rated in another tab). A rating
-request is named by its ``request_id``: the nonce of the no-JS form's signed token
-(:func:`make_token`), or the id the prefetching page gives each rating. Nothing here commits.
+the page asks again once that rating is in. The reads run on the session's connection as plain
+Core results, with statements built once (the ORM's row handling cost as much as the queries
+on these pages). Recording a rating is :mod:`.rating`. Nothing here commits.
 """
 from __future__ import annotations
 
 import functools
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import Select, bindparam, or_, select
 
 from ..accounts.models import User
 from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation, Tag, question_tags
-from . import queue, service
-from .models import Card, CardState, ReviewLog
+from . import queue, queue_queries
+from .cards import CardNotFound
+from .models import Card, CardState
 
 MAX_BATCH = 50
-TOKEN_SALT = "prep.drill.rate-once"
 
 
 def _read(statement: Select, params: dict) -> Any:
@@ -41,10 +38,10 @@ def _read(statement: Select, params: dict) -> Any:
 @functools.cache
 def _pick_statement(pick: queue.Pick, rows: bool = False) -> Select:
     """The ids (``rows``: the cards with their questions, :func:`_card_of`'s columns)
-    :func:`service.next_card` would look at for ``pick``, in its order, leaving out ``seen``;
-    built once (issue 20), bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
+    :func:`queue_queries.next_card` would look at for ``pick``, in its order, leaving out ``seen``;
+    built once, bound per call: ``uid``, ``now``, ``ahead``, ``day_start``,
     ``day_end``, ``study_date``, ``seen`` (a list) and ``want`` (the limit)."""
-    where, order = service.pick_where(pick)
+    where, order = queue_queries.pick_where(pick)
     statement = _with_questions() if rows else select(Card.id)
     return (statement.where(*where, Card.id.not_in(bindparam("seen", expanding=True)))
             .order_by(*order).limit(bindparam("want")))
@@ -67,8 +64,8 @@ def next_card_ids(user: User, now: datetime, n: int, done: queue.DoneToday | Non
 def _picked(user: User, now: datetime, n: int, done: queue.DoneToday | None, rows: bool) -> list[Any]:
     """:func:`next_card_ids`' rows (``rows``: with the cards' and questions' columns)."""
     n = max(1, min(int(n), MAX_BATCH))
-    day = service.study_day(user, now)
-    b = queue.budget(service.limits(user), done if done is not None else service.done_today(user, day))
+    day = queue_queries.study_day(user, now)
+    b = queue.budget(queue_queries.limits(user), done if done is not None else queue_queries.done_today(user, day))
     params = {"uid": user.id, "now": now, "ahead": now + queue.LEARN_AHEAD, "day_start": day.start,
               "day_end": day.end, "study_date": day.day}
     found: list[Any] = []
@@ -101,7 +98,7 @@ class TagName:
 
 
 @dataclass
-class BatchQuestion:
+class ShownQuestion:
     id: int
     text: str
     lang: str
@@ -111,8 +108,8 @@ class BatchQuestion:
 
 
 @dataclass
-class BatchCard:
-    """A card of the batch as plain values (its scheduling fields are :func:`.cards.memory_of`'s)."""
+class ShownCard:
+    """A card as the drill shows it, as plain values (its scheduling fields are :func:`.memory.memory_of`'s)."""
 
     id: int
     version: int
@@ -125,7 +122,7 @@ class BatchCard:
     reps: int
     lapses: int
     note: str
-    question: BatchQuestion
+    question: ShownQuestion
 
     @property
     def question_id(self) -> int:
@@ -157,12 +154,12 @@ def _tags_statement() -> Select:
         question_tags.c.question_id.in_(bindparam("qids", expanding=True))).order_by(Tag.name)
 
 
-def _card_of(row: Any) -> BatchCard:
-    """A :class:`BatchCard` of a row of :data:`_CARD_COLUMNS` and :data:`_QUESTION_COLUMNS`."""
-    return BatchCard(*row[:11], question=BatchQuestion(*row[11:]))
+def _card_of(row: Any) -> ShownCard:
+    """A :class:`ShownCard` of a row of :data:`_CARD_COLUMNS` and :data:`_QUESTION_COLUMNS`."""
+    return ShownCard(*row[:11], question=ShownQuestion(*row[11:]))
 
 
-def _add_links_and_tags(cards: list[BatchCard]) -> None:
+def _add_links_and_tags(cards: list[ShownCard]) -> None:
     """Fill in the questions' accepted links (best first) and tags: two statements."""
     questions = {c.question.id: c.question for c in cards}
     qids = sorted(questions)
@@ -177,9 +174,9 @@ def _add_links_and_tags(cards: list[BatchCard]) -> None:
 
 @functools.cache
 def _first_statement(pick: queue.Pick) -> Select:
-    """The first card of one kind with its question, as :func:`service.next_card` picks it (bound
+    """The first card of one kind with its question, as :func:`queue_queries.next_card` picks it (bound
     as its statements are), built once."""
-    where, order = service.pick_where(pick)
+    where, order = queue_queries.pick_where(pick)
     return _with_questions().where(*where).order_by(*order).limit(1)
 
 
@@ -188,7 +185,7 @@ def _own_card_statement() -> Select:
     return _with_questions().where(Card.id == bindparam("cid"), Card.user_id == bindparam("uid"))
 
 
-def _complete(row: Any) -> BatchCard | None:
+def _complete(row: Any) -> ShownCard | None:
     if row is None:
         return None
     card = _card_of(row)
@@ -196,10 +193,10 @@ def _complete(row: Any) -> BatchCard | None:
     return card
 
 
-def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> BatchCard | None:
-    """:func:`service.next_card` as plain values (the drill page, issue 20): the same picks, each
+def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) -> ShownCard | None:
+    """:func:`queue_queries.next_card` as plain values (the drill page): the same picks, each
     reading the card with its question, then the question's links and tags; no ORM objects."""
-    params, picks = service.pick_queries(user, now, done)
+    params, picks = queue_queries.pick_queries(user, now, done)
     for pick in picks:
         row = _read(_first_statement(pick), params).first()
         if row is not None:
@@ -207,16 +204,16 @@ def next_card(user: User, now: datetime, done: queue.DoneToday | None = None) ->
     return None
 
 
-def own_card(user: User, card_id: int) -> BatchCard:
+def own_card(user: User, card_id: int) -> ShownCard:
     """The user's card as plain values, with its question, links and tags; raises
-    :class:`service.CardNotFound` for a card that is not the user's."""
+    :class:`.cards.CardNotFound` for a card that is not the user's."""
     card = _complete(_read(_own_card_statement(), {"cid": card_id, "uid": user.id}).first())
     if card is None:
-        raise service.CardNotFound(card_id)
+        raise CardNotFound(card_id)
     return card
 
 
-def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | None = None) -> list[BatchCard]:
+def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | None = None) -> list[ShownCard]:
     """The next cards, each with its question, tags and accepted links (plain values: the picks
     read the cards with their questions, then two statements), cut before the first card sharing
     an explanation with an earlier one in the same language (rating the earlier one would bury it)."""
@@ -224,7 +221,7 @@ def next_cards(user: User, now: datetime, n: int = 5, done: queue.DoneToday | No
     if not picked:
         return []
     _add_links_and_tags(picked)
-    cards: list[BatchCard] = []
+    cards: list[ShownCard] = []
     seen: set[tuple[str, str]] = set()
     for card in picked:
         keys = {(link.slug, card.question.lang) for link in card.question.accepted_links}
@@ -243,7 +240,7 @@ def _group_statement() -> Select:
         or_(Question.id.in_(roots), Question.translation_of.in_(roots))).order_by(Question.id)
 
 
-def wordings(questions: list[BatchQuestion], lang: str | None) -> dict[int, tuple[str, str]]:
+def wordings(questions: list[ShownQuestion], lang: str | None) -> dict[int, tuple[str, str]]:
     """Question id -> (language, text) of the wording to show someone reading ``lang``, as
     :meth:`Question.wording` picks it (this one, else the group's first in that language, root
     first), with one query for all the questions not in ``lang`` (none when all are)."""
@@ -268,58 +265,7 @@ class Wording(NamedTuple):
 
 
 def wording_of(question: Any, lang: str | None) -> Wording:
-    """The wording of one question (a :class:`Question` or :class:`BatchQuestion`) to show
+    """The wording of one question (a :class:`Question` or :class:`ShownQuestion`) to show
     someone reading ``lang``, as :meth:`Question.wording` picks it, with :func:`wordings`' one
     query instead of loading the translation group's objects (none when it is in ``lang``)."""
     return Wording(*wordings([question], lang)[question.id])
-
-
-# --- exactly once -------------------------------------------------------------------------
-
-RECORDED, DUPLICATE, CONFLICT = "recorded", "duplicate", "conflict"
-
-
-@dataclass(frozen=True)
-class Rated:
-    status: str
-    buried: list[int] = field(default_factory=list)
-    review: ReviewLog | None = None
-    also: Any = None  # a recorded rating's ``also`` column (:func:`service.rate`)
-
-
-def _buried(log: ReviewLog | None) -> list[int]:
-    ids = (log.card_before or {}).get(service.BURIED_SIBLINGS, []) if log is not None else []
-    return [i for i in ids if isinstance(i, int)]
-
-
-def rate_once(user: User, card_id: int, version: int, rating: int, now: datetime, duration_ms: int | None = None,
-              key_points: dict | None = None, request_id: str | None = None, also: Any = None) -> Rated:
-    """Rate the card as shown at ``version``; raises :class:`service.CardNotFound` for a card
-    that is not the user's. ``also``: see :func:`service.rate`."""
-    result = service.rate(user, card_id, version, rating, now, duration_ms, key_points=key_points,
-                          request_id=request_id, also=also)
-    if result.recorded:
-        return Rated(RECORDED, _buried(result.review), result.review, result.also)
-    log = db.session.scalar(select(ReviewLog).where(ReviewLog.card_id == card_id, ReviewLog.user_id == user.id,
-                                                    ReviewLog.card_version == version))
-    if log is not None and request_id and log.request_id == request_id:
-        return Rated(DUPLICATE, _buried(log), log)
-    return Rated(CONFLICT)
-
-
-def make_token(secret: str, user_id: int, card_id: int, version: int) -> str:
-    """A signed one-time token for the no-JS rating form, bound to user, card and version."""
-    nonce = secrets.token_urlsafe(12)
-    return str(URLSafeSerializer(secret, salt=TOKEN_SALT).dumps([user_id, card_id, version, nonce]))
-
-
-def read_token(secret: str, token: str, user_id: int, card_id: int, version: int) -> str | None:
-    """The token's nonce when it is ours and bound to this user, card and version; else None."""
-    try:
-        data = URLSafeSerializer(secret, salt=TOKEN_SALT).loads(token)
-    except BadSignature:
-        return None
-    if not (isinstance(data, list) and len(data) == 4 and data[:3] == [user_id, card_id, version]
-            and isinstance(data[3], str) and 0 < len(data[3]) <= 64):
-        return None
-    return data[3]
