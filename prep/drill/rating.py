@@ -20,10 +20,11 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import Select, and_, bindparam, func, select
+from sqlalchemy import Select, and_, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 
@@ -116,15 +117,11 @@ def rate(user: User, answer: Answer, now: datetime) -> Rated:
     outcome = balanced_outcome(user, card, outcome, now)
     if siblings:
         before[BURIED_SIBLINGS] = siblings  # undo unburies them
-    state_before = card.state
-    scheduling.apply(card, outcome)
-    card.version += 1
-    card.buried_until = None
     log = ReviewLog(card_id=card.id, user_id=user.id, card_version=answer.version, rating=answer.rating,
-                    reviewed_at=now, duration_ms=duration, state_before=state_before.value,
-                    state_after=card.state.value, card_before=before, key_points_ticked=answer.key_points,
+                    reviewed_at=now, duration_ms=duration, state_before=card.state.value,
+                    state_after=outcome.state.value, card_before=before, key_points_ticked=answer.key_points,
                     kind="review", request_id=answer.request_id)
-    if not store_log(log):
+    if not _write(card, outcome, log):
         return _not_recorded(user, answer)
     if siblings:
         bury_cards(user, siblings, day.end)
@@ -132,6 +129,42 @@ def rate(user: User, answer: Answer, now: datetime) -> Rated:
     for name, hook in _ON_RATED.items():
         rated.reactions[name] = hook(user, rated, now)
     return rated
+
+
+#: The card's fields a rating writes, and the review log's.
+_RATED = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "version",
+          "buried_until")
+_LOGGED = ("card_id", "user_id", "card_version", "rating", "reviewed_at", "duration_ms", "state_before",
+           "state_after", "kind", "card_before", "key_points_ticked", "request_id")
+
+
+@functools.cache
+def _write_statements() -> tuple[Any, Any]:
+    """The UPDATE of a rated card (bound: ``cid`` and each of :data:`_RATED`) and the INSERT of
+    its log, built once."""
+    table = Card.__table__
+    return (update(table).where(table.c.id == bindparam("cid"))
+            .values({f: bindparam(f, type_=table.c[f].type) for f in _RATED}), insert(ReviewLog.__table__))
+
+
+def _write(card: Card, outcome: scheduling.ReviewOutcome, log: ReviewLog) -> bool:
+    """Write the rated card's new state and its review log (which gets its id; it stays out of
+    the session): one UPDATE and one INSERT, as statements, then the card is expired, so reading
+    it again loads the row as written. The ORM's unit of work for these two rows cost about a
+    third of a millisecond more per rating, some 10 % of the request. False (the session rolled
+    back) when the (card, version) was recorded already."""
+    rated = SimpleNamespace(reps=card.reps, lapses=card.lapses, version=card.version + 1, buried_until=None)
+    scheduling.apply(rated, outcome)
+    values = {f: getattr(rated, f) for f in _RATED}
+    update_card, insert_log = _write_statements()
+    db.session.execute(update_card, {"cid": card.id, **values})
+    try:
+        log.id = db.session.execute(insert_log, {c: getattr(log, c) for c in _LOGGED}).inserted_primary_key[0]
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    db.session.expire(card)
+    return True
 
 
 def store_log(log: ReviewLog) -> bool:
