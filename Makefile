@@ -39,9 +39,10 @@ run: install
 	@echo "prep: open http://$(HOST):$(PORT)/"
 	$(BIN)/prep serve --host $(HOST) --port $(PORT)
 
-# The whole suite on every core (pytest-xdist; the tests that share Redis on one worker), with pip-audit
+# The whole suite on every core (pytest-xdist; a module's tests, or a class's, on one worker: the
+# tests of one file share its Redis database), with pip-audit
 # (a warning only) running alongside.
-PYTEST_ARGS ?= -n auto --dist loadgroup
+PYTEST_ARGS ?= -n auto --dist loadscope
 
 test: install-test browser
 	@mkdir -p test-artifacts
@@ -55,7 +56,7 @@ test: install-test browser
 BASE ?= main
 
 test-fast: install-test
-	$(BIN)/python -m pytest -n auto --dist loadgroup -m "not postgres and not browser" \
+	$(BIN)/python -m pytest -n auto --dist loadscope -m "not postgres and not browser" \
 	  $$($(BIN)/python scripts/touched_tests.py $(BASE))
 
 clean:

@@ -22,8 +22,6 @@ from prep.accounts.attempts import account_key, parse_limit
 from prep.extensions import db
 from tests.support.app import PASSWORD
 
-# Redis is one server for the whole run: tests that use it run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("redis")
 
 
 def _concurrently(app, n: int, fn, address: str = "127.0.0.1") -> list[int]:

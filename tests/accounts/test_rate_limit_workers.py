@@ -8,8 +8,6 @@ import pytest
 from tests.support.live import Browser, LiveServer, registration_link
 from tests.support.app import PASSWORD
 
-# Redis is one server for the whole run: tests that use it run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("redis")
 
 REDIS_DB = 13  # flushed before and after
 

@@ -244,8 +244,7 @@ class PrepMachine(RuleBasedStateMachine):
         STATS["acknowledged"] += sum(a.acknowledged for a in getattr(self, "_accounts_seen", ()))
 
 
-@pytest.mark.parametrize("shard", range(SHARDS))
-def test_state_machine(machine_app, shard: int) -> None:
+def _run_shard(machine_app, shard: int) -> None:
     """One shard of the examples: shards differ by seed, so the workers of a parallel run share the
     work; each shard is the same on every run."""
     PrepMachine.app = machine_app
@@ -259,3 +258,24 @@ def test_state_machine(machine_app, shard: int) -> None:
     print(STATS)
     # The machine did real work: accounts were made and ratings acknowledged and stored.
     assert STATS["accounts"] > examples // 4 and STATS["acknowledged"] > examples // 20, STATS
+
+
+# One class per shard: a parallel run (pytest-xdist, --dist loadscope) gives each class to a worker.
+class TestShard0:
+    def test_state_machine(self, machine_app) -> None:
+        _run_shard(machine_app, 0)
+
+
+class TestShard1:
+    def test_state_machine(self, machine_app) -> None:
+        _run_shard(machine_app, 1)
+
+
+class TestShard2:
+    def test_state_machine(self, machine_app) -> None:
+        _run_shard(machine_app, 2)
+
+
+class TestShard3:
+    def test_state_machine(self, machine_app) -> None:
+        _run_shard(machine_app, 3)

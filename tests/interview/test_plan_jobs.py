@@ -17,8 +17,6 @@ from prep.interview import jobs, planner, service
 from prep.interview.models import StoredPlan
 from tests.support.interview import candidate, make_posting  # noqa: F401 (a fixture)
 
-# Redis is one server for the whole run: tests that use it run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("redis")
 
 
 @pytest.fixture

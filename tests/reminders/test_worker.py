@@ -24,8 +24,6 @@ from prep.reminders import timing
 
 from tests.support.reminders import REPO, Recorder, log_rows, serve, sweep
 
-# Redis is one server for the whole run: tests that use it run on one worker, one after another.
-pytestmark = pytest.mark.xdist_group("redis")
 REDIS_URL = "redis://127.0.0.1:6379/9"  # only this test uses db 9 (login limits: 11, rate limits: 13)
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)  # past 09:00 in every zone used
 ZONES = ["Asia/Shanghai", "UTC", "Asia/Kolkata", "Europe/Berlin"]
