@@ -42,7 +42,7 @@ run: install
 # The whole suite on every core (pytest-xdist; a module's tests, or a class's, on one worker: the
 # tests of one file share its Redis database), with pip-audit
 # (a warning only) running alongside.
-PYTEST_ARGS ?= -n auto --dist loadscope
+PYTEST_ARGS ?= -n auto --dist loadscope --durations=20
 
 test: install-test browser
 	@mkdir -p test-artifacts
