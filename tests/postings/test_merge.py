@@ -278,9 +278,8 @@ def test_bad_input_raises_before_writing(app, make_user, data):
     assert db.session.scalar(select(func.count(Posting.id))) == 0
 
 
-def test_samples_share_questions_with_the_content(app):
+def test_samples_share_questions_with_the_content(app, shipped_content):
     """The shipped samples merge their questions into the shipped explanations' questions."""
-    sync_tree(Path(__file__).resolve().parents[2] / "content")
     for path in sorted(SAMPLES.glob("*.txt")):
         import_posting(None, path.read_text(encoding="utf-8"), FIXED_NOW)
     db.session.commit()
