@@ -24,6 +24,7 @@ from ..drill.memory import CardState, memory_of
 from ..drill.models import Card, ReviewLog
 from ..extensions import db
 from ..zones import user_zone
+from ..postings import interview_dates
 from ..postings.models import Posting, PostingForecast, PostingQuestion
 from ..questions.models import Question
 from . import plans, recall
@@ -81,6 +82,16 @@ def request_plan(user_id: int, now: datetime, *, rebook: bool = True, nothing_to
     db.session.add(row)
     db.session.flush()
     db.session.info.setdefault(PLANS_REQUESTED, {})[user_id] = now
+
+
+def set_interview_date(user: Any, posting: Posting, day: date | None, now: datetime) -> None:
+    """Set (``None``: clear) the interview date of the candidate's own posting and ask for a plan
+    made for it: the one way the posting page, its JSON twin and ``prep interview date`` set it.
+    A day outside today..a year ahead (the candidate's study day) raises
+    :class:`prep.postings.errors.InterviewDateError` and changes nothing."""
+    interview_dates.check(day, queue_queries.study_day(user, now).day)
+    posting.interview_date = day
+    request_plan(user.id, now)
 
 
 def interview_ahead_conditions(user_id: Any, today: Any) -> tuple[Any, ...]:

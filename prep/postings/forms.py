@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (BooleanField, DateField, FieldList, Form, FormField, HiddenField, SelectField, StringField,
                      SubmitField, TextAreaField)
+from werkzeug.datastructures import MultiDict
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, ValidationError
 
@@ -140,6 +141,33 @@ class InterviewDateForm(_WithInterviewDate):
 
     interview_date = InterviewDateField(_l("Interview date"), validators=[Optional()])
     submit = SubmitField(_l("Save date"))
+
+
+class InterviewDateJsonForm(InterviewDateForm):
+    """:class:`InterviewDateForm` read from a JSON body (the app's CSRF protection has checked the
+    request's ``X-CSRFToken`` header already); ``readable`` is False for a body that is not
+    ``{"interview_date": "YYYY-MM-DD" or null}``."""
+
+    class Meta:
+        csrf = False
+
+    readable: bool = True
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not self.readable:
+            self.interview_date.errors = [_("Send the date as {\"interview_date\": \"YYYY-MM-DD\"}, or null to clear it.")]
+            return False
+        return super().validate(extra_validators)
+
+
+def interview_date_json_form(body: Any, today: date) -> InterviewDateJsonForm:
+    """The interview date form over a JSON body (see :class:`InterviewDateJsonForm`)."""
+    value = body.get("interview_date", False) if isinstance(body, dict) else False
+    readable = value is None or (isinstance(value, str) and len(value) <= 40)
+    form = InterviewDateJsonForm(formdata=MultiDict({"interview_date": value if readable and value else ""}),
+                                 today=today)
+    form.readable = readable
+    return form
 
 
 def kind_choices() -> list[SelectChoice]:

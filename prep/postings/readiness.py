@@ -42,6 +42,7 @@ class Readiness:
     weakest: list[QuestionState]
     unseen: int
     projection: Projection | None
+    interview_over: date | None = None  # the interview date, when it is before today
 
     @property
     def share(self) -> float:
@@ -63,11 +64,12 @@ def assess(states: list[QuestionState], desired_retention: float, *, today: date
                       key=lambda s: (s.retrievability, -s.lapses, s.question_id))
     rest = [s for s in states if not s.reviewed]
     projection = None
-    if interview_date is not None:
+    over = interview_date if interview_date is not None and interview_date < today else None
+    if interview_date is not None and over is None:
         days_left = max(0, (interview_date - today).days)
         needed = math.ceil(unseen / days_left) if days_left else unseen
         projection = Projection(
             interview_date=interview_date, days_left=days_left, unseen=unseen, pace_per_day=pace_per_day,
             needed_per_day=needed, on_track=unseen == 0 or (days_left > 0 and pace_per_day * days_left >= unseen))
     return Readiness(total=len(states), ready=ready, weakest=(reviewed + rest)[:weakest], unseen=unseen,
-                     projection=projection)
+                     projection=projection, interview_over=over)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -24,6 +24,7 @@ from .decode import MAX_POSTING_BYTES
 from .errors import PostingInputError, ScannedDocumentError
 from .extract import UNCERTAIN_BELOW
 from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm,
+                    interview_date_json_form,
                     StudyPostingForm, WithdrawForm)
 from .models import Posting
 from .service import (
@@ -261,11 +262,26 @@ def interview_date(posting_id: int):
     if not form.validate():
         page = posting_page(user, posting, lang=str(get_locale()), now=now)
         return _render_show(posting, page, None, form, 400)  # nothing changed, so nothing to plan
-    posting.interview_date = form.interview_date.data
-    interview_service.request_plan(signed_in_user().id, clock.now())
+    interview_service.set_interview_date(user, posting, form.interview_date.data, now)
     db.session.commit()
     flash(_("Interview date saved.") if posting.interview_date else _("Interview date cleared."), "success")
     return redirect(url_for("postings.show", posting_id=posting.id) + "#readiness")
+
+
+@bp.route("/postings/<int:posting_id>/interview.json", methods=["POST"])
+@login_required
+def interview_date_json(posting_id: int):
+    """The interview date from a JSON body ``{"interview_date": "YYYY-MM-DD" or null}``, checked
+    as the form checks it: 200 with the stored date, or 400 with the field's messages and nothing changed."""
+    posting = _own_posting_or_404(posting_id)
+    user, now = signed_in_user(), clock.now()
+    form = interview_date_json_form(request.get_json(silent=True), queue_queries.study_day(user, now).day)
+    if not form.validate():
+        return jsonify(errors={name: [str(e) for e in errors] for name, errors in form.errors.items()}), 400
+    interview_service.set_interview_date(user, posting, form.interview_date.data, now)
+    db.session.commit()
+    day = posting.interview_date
+    return jsonify(interview_date=day.isoformat() if day else None)
 
 
 @bp.route("/postings/<int:posting_id>/study-likely", methods=["POST"])

@@ -159,3 +159,90 @@ def test_remind_now_out_of_range_is_refused(clock, runner, value):
 def test_remind_now_in_range_runs(clock, runner, value):
     result = runner.invoke(args=["remind", "--dry-run", "--now", value])
     assert result.exit_code == 0, result.output
+
+
+# --- the JSON twin of the form and the command ---------------------------------------------
+
+@pytest.mark.parametrize("text", REFUSED, ids=REFUSED.keys())
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_json_date_refuses_out_of_range_with_the_fields_message(clock, client, candidate, text, lang):
+    posting = _studied(client, candidate, clock.now)
+    r = client.post(f"/postings/{posting.id}/interview.json", json={"interview_date": REFUSED[text].isoformat()},
+                    headers=ZH if lang == "zh" else {})
+    assert r.status_code == 400
+    assert r.get_json() == {"errors": {"interview_date": [ZH_MESSAGE if lang == "zh" else EN_MESSAGE]}}
+    assert db.session.get(Posting, posting.id).interview_date is None
+    assert db.session.get(InterviewSettings, candidate.id) is None
+
+
+@pytest.mark.parametrize("body", [[], {"interview_date": 20261216}, {"day": "2026-04-01"}, {"interview_date": "12/16/26"},
+                                  {"interview_date": "2026-04-01" * 10}, "2026-04-01"])
+def test_an_unreadable_json_date_changes_nothing(clock, client, candidate, body):
+    posting = _studied(client, candidate, clock.now)
+    r = client.post(f"/postings/{posting.id}/interview.json", json=body, headers=ZH)
+    assert r.status_code == 400 and r.get_json()["errors"]["interview_date"]
+    assert all("\u4e00" <= ch <= "\u9fff" for ch in r.get_json()["errors"]["interview_date"][0][:1])  # in Chinese
+    assert db.session.get(Posting, posting.id).interview_date is None
+
+
+@pytest.mark.parametrize("day", [*ACCEPTED.values(), None], ids=[*ACCEPTED.keys(), "clear"])
+def test_the_json_date_takes_today_to_a_year_ahead_and_plans(clock, client, candidate, day):
+    posting = _studied(client, candidate, clock.now)
+    posting.interview_date = TODAY + timedelta(days=3)
+    db.session.commit()
+    r = client.post(f"/postings/{posting.id}/interview.json", json={"interview_date": day and day.isoformat()})
+    assert r.status_code == 200 and r.get_json() == {"interview_date": day and day.isoformat()}
+    assert db.session.get(Posting, posting.id).interview_date == day
+
+
+def test_another_candidates_posting_is_a_404_in_json(clock, client, candidate, make_user):
+    other = make_user("other@example.com")
+    posting = import_posting(other, POSTING, clock.now).posting
+    db.session.commit()
+    r = client.post(f"/postings/{posting.id}/interview.json", json={"interview_date": TODAY.isoformat()})
+    assert r.status_code == 404 and db.session.get(Posting, posting.id).interview_date is None
+
+
+@pytest.mark.parametrize("text", [*REFUSED, "12/16/26", "soon"])
+def test_the_date_command_refuses_out_of_range(clock, runner, candidate, text):
+    posting = import_posting(candidate, POSTING, clock.now).posting
+    db.session.commit()
+    value = REFUSED[text].isoformat() if text in REFUSED else text
+    result = runner.invoke(args=["interview", "date", str(posting.id), value, "--user", "cand@example.com"])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    expected = "is not between today (2026-03-10) and a year ahead (2027-03-10)" if text in REFUSED else "YYYY-MM-DD"
+    assert expected in result.output
+    db.session.expire_all()
+    assert db.session.get(Posting, posting.id).interview_date is None
+
+
+@pytest.mark.parametrize("value", ["2026-03-10", "2027-03-10", "none"])
+def test_the_date_command_sets_today_to_a_year_ahead(clock, runner, candidate, value):
+    posting = import_posting(candidate, POSTING, clock.now).posting
+    posting.interview_date = TODAY + timedelta(days=5)
+    db.session.commit()
+    result = runner.invoke(args=["interview", "date", str(posting.id), value, "--user", "cand@example.com"])
+    assert result.exit_code == 0, result.output
+    db.session.expire_all()
+    assert db.session.get(Posting, posting.id).interview_date == (None if value == "none" else date.fromisoformat(value))
+
+
+def test_the_date_command_refuses_another_candidates_posting(clock, runner, candidate, make_user):
+    other = make_user("other@example.com")
+    posting = import_posting(other, POSTING, clock.now).posting
+    db.session.commit()
+    result = runner.invoke(args=["interview", "date", str(posting.id), "2026-04-01", "--user", "cand@example.com"])
+    assert result.exit_code == 2 and "has no posting" in result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_past_interview_asks_how_it_went_instead_of_a_plan(clock, client, candidate, lang):
+    posting = _studied(client, candidate, clock.now)
+    posting.interview_date = TODAY - timedelta(days=2)  # set before the day, now past
+    db.session.commit()
+    html = client.get(f"/postings/{posting.id}", headers=ZH if lang == "zh" else {}).get_data(as_text=True)
+    assert f'href="/postings/{posting.id}/outcome"' in html and 'id="how-did-it-go"' in html
+    assert ("面试已于" if lang == "zh" else "The interview was on Mar 8, 2026") in html
+    for plan_word in ("On track", "Behind", "The interview is today", "按计划", "落后"):
+        assert plan_word not in html
