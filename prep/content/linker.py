@@ -11,7 +11,8 @@ Two stages:
    AllReduce, TCP/IP, C++, TIME_WAIT, std::move) are words, British and American spellings are
    one, CJK text gives character bigrams (and weak unigrams) with Traditional characters read as
    Simplified, and skill aliases from the taxonomy fold to one canonical term
-   (远程直接内存访问 = RDMA); three spaced words find the term written joined (copy on write).
+   (远程直接内存访问 = RDMA; KV-cache is the skill KV cache, not a rare word); three spaced words
+   find the term written joined (copy on write).
 
 A lexical score (0..1) says how sure a link is, for questions as people ask them:
 
@@ -109,6 +110,7 @@ discuss question questions understand understanding concept concepts brief brief
 example examples provide mention say said think experience principle principles purpose
 advantage advantages disadvantage disadvantages pros cons benefit benefits characteristic
 characteristics underlying internals internally hood achieve achieved achieving accomplish accomplished
+difference differences differ different compare compared comparison rather
 """.split())
 
 # Function characters that never carry meaning; CJK runs are split at them.
@@ -120,6 +122,8 @@ _ZH_STOP_BIGRAMS = frozenset("""
 讲讲 说说 聊聊 讲下 说下 讲一 说一 知道 听过 听说 简单 大概 具体 通俗 易懂 表述 比如 这种 那种 这样 那样
 有没 没有 面试官 面试 问到 问了 能想 想到 了解 说一下 讲一下 聊一下 介绍下 有没有 能不能 会不会 是不是
 原理 作用 优点 缺点 优缺 好处 特点 概念 底层
+有什么 有哪些 是什么 不同 在哪 在哪里 哪里 几种 多少 各自 两者 熟悉 直白 尽量 平时 一般 常见 常用
+要注意 需要注意 注意事项 注意什么 注意哪些 会发生 会怎样 会怎么样
 """.split())
 _ZH_STOP_UNIGRAMS = frozenset("么什怎如何样哪个一下请问这那些也都就要会能可以吗呢吧啊呀")
 # CJK runs are cut at function characters and question phrasing, so no bigram spans them.
@@ -194,25 +198,32 @@ class Analyzer:
 
     def skills_in(self, text: str) -> list[str]:
         """Canonical skill names mentioned in ``text`` (in order, with repeats)."""
+        return [name for _start, _end, name in self.skill_spans(text)]
+
+    def skill_spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Skill mentions in ``text`` as (start, end, canonical name), positions in its NFKC form
+        (the taxonomy's matcher) or in its folded form (the aliases)."""
         if self._spans is not None:
-            return [name for _start, _end, name in self._spans(unicodedata.normalize("NFKC", text))]
+            return list(self._spans(unicodedata.normalize("NFKC", text)))
         if self._alias_re is None:
             return []
-        folded = _nfkc_fold(text)
         found = []
-        for match in self._alias_re.finditer(folded):
+        for match in self._alias_re.finditer(_nfkc_fold(text)):
             key = re.sub(r"[\s\-_]+", " ", match.group(0)).strip()
             canonical = self._alias.get(key)
             if canonical:
-                found.append(canonical)
+                found.append((match.start(), match.end(), canonical))
         return found
 
     def terms(self, text: str) -> list[tuple[str, float]]:
         """The weighted terms of ``text``, with repeats (one entry per occurrence)."""
-        out: list[tuple[str, float]] = [
-            (_SKILL_PREFIX + name.casefold(), _W_SKILL) for name in self.skills_in(text)
-        ]
+        spans = self.skill_spans(text)
+        out: list[tuple[str, float]] = [(_SKILL_PREFIX + name.casefold(), _W_SKILL) for _s, _e, name in spans]
         folded = _nfkc_fold(text)
+        # A joined spelling of a skill's own name (KV-cache for the skill KV cache) is that skill: as
+        # a word of its own it would weigh as the rare spelling it is, not as the common concept.
+        within_skill = [(a, b, re.sub(r"[\W_]+", "", name.casefold())) for a, b, name in spans] \
+            if len(folded) == len(unicodedata.normalize("NFKC", text)) else []
         for match in _LATIN_RE.finditer(folded):
             token = match.group(0)
             if token in _EN_STOP:
@@ -220,13 +231,17 @@ class Analyzer:
             if token.isdigit():
                 out.append((token, _W_NUMBER))
                 continue
-            out.append((_stem(token), _W_WORD))
+            joined = "-" in token or "_" in token
+            spelled = joined and any(a <= match.start() and match.end() <= b and re.sub(r"[\W_]+", "", token) == name
+                                     for a, b, name in within_skill)
+            if not spelled:
+                out.append((_stem(token), _W_WORD))
             if _PART_SPLIT_RE.search(token):
                 pieces = [p for p in _PART_SPLIT_RE.split(token) if p]
                 for piece in pieces:
                     if piece not in _EN_STOP and len(piece) > 1:
                         out.append((_stem(piece), _W_PART))
-                if "-" in token or "_" in token:
+                if joined and not spelled:
                     out.append((_stem("".join(pieces)), _W_WORD))
         for segment in self.cjk_segments(folded):
             out.extend(self._cjk_terms(segment))

@@ -116,7 +116,8 @@ def test_analyzer_terms_for_mixed_text(taxonomy: Taxonomy) -> None:
     terms = {t for t, _w in Analyzer(taxonomy).terms("熟悉NVLINK与远程直接内存访问, TCP/IP 和 C++ 的 all-reduce")}
     assert {"§nvlink", "§rdma", "§tcp/ip", "§c++"} <= terms
     assert {"nvlink", "tcp/ip", "tcp", "ip", "c++", "all-reduce", "allreduce"} <= terms
-    assert {"熟悉", "远程", "内存"} <= terms
+    assert {"远程", "内存"} <= terms
+    assert "熟悉" not in terms  # framing ("familiar with"), as in a posting's 熟悉NCCL
     assert "与远" not in terms  # no bigram across a function character
 
 
@@ -129,6 +130,10 @@ def test_analyzer_terms_for_mixed_text(taxonomy: Taxonomy) -> None:
         ("I was asked about TIME_WAIT", "TIME_WAIT"),
         ("they asked me to explain SO_REUSEADDR", "SO_REUSEADDR"),
         ("面试官问了 Ring AllReduce", "Ring AllReduce"),
+        ("KV cache 你熟悉吗?", "KV cache"),
+        ("用 shared memory 要注意什么?", "用 shared memory"),
+        ("TCP 和 UDP 有什么不同,各自用在哪里?", "TCP 和 UDP 用"),
+        ("What is the difference between TCP and UDP?", "TCP and UDP"),
     ],
 )
 def test_question_framing_carries_no_terms(asked: str, plain: str) -> None:
@@ -152,6 +157,15 @@ def test_british_and_american_spellings_are_one_term() -> None:
     for british, american in [("vectorised loads", "vectorized loads"), ("optimisation", "optimization"),
                               ("analyse the utilisation", "analyze the utilization")]:
         assert set(analyzer.terms(british)) == set(analyzer.terms(american))
+
+
+def test_a_joined_spelling_of_a_skills_name_is_that_skill() -> None:
+    # "KV-cache" is the skill KV cache, not a rare word that only the pages spelling it so would
+    # share; "all-reduce" (the skill Collectives) stays a word of its own.
+    analyzer = Analyzer(load_taxonomy())
+    terms = {t for t, _w in analyzer.terms("What is KV-Cache? And all-reduce?")}
+    assert {"§kv cache", "kv", "cache", "all-reduce", "allreduce"} <= terms
+    assert not {"kv-cache", "kvcache"} & terms
 
 
 @pytest.mark.parametrize(("question", "slug"), [("nsight_sys 怎么找通信瓶颈", "nsight-systems-comm-bottlenecks"),
