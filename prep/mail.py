@@ -3,15 +3,26 @@ reset): SMTP from a ``PREP_SMTP_URL`` (smtplib), or a file outbox.
 
 ``smtp://user:pass@host:587?starttls=1`` (plain SMTP, optionally upgraded with STARTTLS),
 ``smtps://user:pass@host:465`` (TLS from the start). Optional query: ``timeout`` in seconds.
-Without a URL, messages are written as ``.eml`` files to an outbox directory.
+Without a URL, messages are written as ``.eml`` files to an outbox directory, named so a person
+finds theirs (``20261206-094500-register-bar@example.com-1a2b3c.eml``), and a feature whose mail
+carries a link a person must follow (sign-up, password reset) also prints it on the console
+(:func:`announce_link`).
+
+Text is written so that a person can read the raw file: :func:`set_readable_text` puts UTF-8 text
+in 8 bits (no quoted-printable line breaks inside a link, no base64 around Chinese text).
 """
 from __future__ import annotations
 
+import copy
 import logging
+import re
+import secrets
 import smtplib
 import ssl
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from email.message import EmailMessage
+from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -21,6 +32,8 @@ from flask import current_app
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 20.0
+# RFC 5322: a line is at most 998 octets; a longer one is sent quoted-printable instead.
+MAX_RAW_LINE = 998
 # What a failed send raises: the SMTP server refused, or the network did.
 SEND_ERRORS: tuple[type[BaseException], ...] = (smtplib.SMTPException, OSError)
 
@@ -104,12 +117,57 @@ class SmtpTransport:
             raw = getattr(message, "data", None)
             if isinstance(raw, bytes):  # a pre-composed message (prep.reminders.compose.RawMessage)
                 client.sendmail(message.sender, [message.recipient], raw)  # type: ignore[attr-defined]
-            else:
+            elif not _has_8bit_parts(message):
                 client.send_message(message)
+            elif client.has_extn("8bitmime"):
+                client.send_message(message, mail_options=["BODY=8BITMIME"])
+            else:  # a server that only takes 7-bit mail (rare today): the same text, quoted-printable
+                client.send_message(_quoted_printable(message))
+
+
+def set_readable_text(message: EmailMessage, text: str) -> None:
+    """``text`` as the message's body, UTF-8 in 7 or 8 bits as it is (readable in the raw file,
+    a link whole on its line); quoted-printable only when a line is too long for SMTP."""
+    if not text.endswith("\n"):
+        text += "\n"
+    too_long = max((len(line.encode("utf-8")) for line in text.splitlines()), default=0) > MAX_RAW_LINE
+    cte = "quoted-printable" if too_long else "7bit" if text.isascii() else "8bit"
+    message.set_content(text, charset="utf-8", cte=cte)
+
+
+def _has_8bit_parts(message: EmailMessage) -> bool:
+    return any(str(part.get("Content-Transfer-Encoding", "")).lower() == "8bit" for part in message.walk())
+
+
+def _quoted_printable(message: EmailMessage) -> EmailMessage:
+    """A copy of a single-part text message with its 8-bit body quoted-printable."""
+    converted = copy.deepcopy(message)
+    converted.set_content(message.get_content(), subtype=message.get_content_subtype(), charset="utf-8",
+                          cte="quoted-printable")
+    return converted
+
+
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9@._+-]+")
+
+
+def outbox_name(message: EmailMessage) -> str:
+    """``<UTC date and time>-<kind>-<recipient>-<random>.eml``: the kind is what the Message-ID's
+    domain says after ``prep.`` (``register``, ``password-reset``), ``reminder`` for a mail with a
+    List-Id, else ``mail``."""
+    try:
+        sent = parsedate_to_datetime(str(message["Date"])).astimezone(timezone.utc)
+    except (TypeError, ValueError):
+        sent = datetime.now(timezone.utc)
+    domain = str(message["Message-ID"] or "").strip("<> ").rpartition("@")[2]
+    kind = domain[len("prep."):] if domain.startswith("prep.") else "reminder" if message["List-Id"] else "mail"
+    recipients = getaddresses([str(message["To"] or "")])
+    to = recipients[0][1] if recipients else ""
+    parts = [sent.strftime("%Y%m%d-%H%M%S"), kind, to, secrets.token_hex(3)]
+    return "-".join(_UNSAFE_IN_NAME.sub("_", part)[:80] for part in parts if part) + ".eml"
 
 
 class OutboxTransport:
-    """Writes each message to ``<directory>/<Message-ID>.eml`` instead of sending it."""
+    """Writes each message to ``<directory>/<outbox_name>`` instead of sending it."""
 
     name = "outbox"
 
@@ -118,18 +176,28 @@ class OutboxTransport:
 
     def send(self, message: EmailMessage) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        stem = (message["Message-ID"] or "message").strip("<>").replace("@", "_at_").replace("/", "_")
-        path = self.directory / f"{stem}.eml"
+        path = self.directory / outbox_name(message)
         path.write_bytes(message.as_bytes())
-        log.info("reminder mail written to %s", path)
+        log.info("mail written to %s", path)
 
 
 def make_transport(smtp_url: str | None, outbox_dir: Path) -> Transport:
     """SMTP when a URL is configured; otherwise the file outbox (and the log says so)."""
     if smtp_url:
         return SmtpTransport(parse_smtp_url(smtp_url))
-    log.info("PREP_SMTP_URL is not set: reminder emails go to the outbox %s", outbox_dir)
+    log.info("PREP_SMTP_URL is not set: mails are written to the outbox %s", outbox_dir)
     return OutboxTransport(outbox_dir)
+
+
+def has_mail_server() -> bool:
+    """Whether the running app sends mail (``SMTP_URL``) or writes it to the outbox."""
+    return bool(current_app.config.get("SMTP_URL"))
+
+
+def announce_link(sentence: str, link: str) -> None:
+    """On the server's console, for a mail that went to the outbox: what to do, and the link on the
+    end of the line (``No mail server is set: open this link to confirm bar@example.com: http…``)."""
+    log.warning("No mail server is set: %s: %s", sentence, link)
 
 
 def app_transport() -> Transport:

@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import clock
 from ..extensions import db
+from ..mail import set_readable_text
 from .models import PendingRegistration, Role, User
 from .errors import InvalidEmail, PasswordRefused
 from .passwords import hash_password, password_problem
@@ -134,7 +135,7 @@ def _message(to: str, name: str, subject: str, body: str, now: datetime) -> Emai
     message["Date"] = format_datetime(now)
     message["Message-ID"] = make_msgid(domain="prep.register")
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(body)
+    set_readable_text(message, body)
     return message
 
 
@@ -158,6 +159,17 @@ def compose(started: Started, language: str, now: datetime) -> EmailMessage:
     return _message(started.email, "", subject, body, now)
 
 
+def console_line(started: Started) -> tuple[str, str]:
+    """What the server's console says of a registration when no mail server is set (what to do,
+    the link): only the person running the server reads it."""
+    base = current_app.config["BASE_URL"].rstrip("/")
+    if started.existing is not None:
+        return f"{started.email} already has an account (the mail says so); open this link to log in", \
+            base + url_for("accounts.login")
+    return f"open this link to confirm {started.email}", \
+        base + url_for("accounts.confirm_registration", token=started.token)
+
+
 def send(started: Started, language: str) -> None:
     """Compose now (in the request) and deliver, the same way for both kinds of address."""
-    deliver(compose(started, language, clock.now()), "registration email")
+    deliver(compose(started, language, clock.now()), "registration email", console_line(started))

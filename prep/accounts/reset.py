@@ -20,7 +20,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from .. import clock
 from ..extensions import db
-from ..mail import SEND_ERRORS, app_transport
+from ..mail import SEND_ERRORS, announce_link, app_transport, set_readable_text
 from .models import User
 
 SALT = "prep.password-reset"
@@ -82,13 +82,15 @@ def compose(user: User, link: str, now: datetime) -> EmailMessage:
     message["Date"] = format_datetime(now)
     message["Message-ID"] = make_msgid(domain="prep.password-reset")
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(body)
+    set_readable_text(message, body)
     return message
 
 
-def deliver(message: EmailMessage, what: str) -> None:
+def deliver(message: EmailMessage, what: str, console: tuple[str, str] | None = None) -> None:
     """Send a composed message: over SMTP in a thread, so the response time does not reveal
-    whether an account exists (a failure is logged, naming ``what``), else to the outbox."""
+    whether an account exists (a failure is logged, naming ``what``), else to the outbox, and then
+    ``console`` (what to do, the link) is printed on the server's console (there is no mail for a
+    person to open)."""
     transport = app_transport()
     log = current_app.logger
 
@@ -102,13 +104,16 @@ def deliver(message: EmailMessage, what: str) -> None:
         threading.Thread(target=run, daemon=True).start()
     else:
         run()
+        if console is not None:
+            announce_link(*console)
 
 
 def send_reset_email(user: User) -> None:
     """Compose now (in the request), deliver (see :func:`deliver`)."""
     # BASE_URL, not the request's Host header: a forged Host cannot point the link elsewhere.
     link = current_app.config["BASE_URL"].rstrip("/") + url_for("accounts.reset_password", token=make_token(user))
-    deliver(compose(user, link, clock.now()), f"password reset email to user {user.id}")
+    deliver(compose(user, link, clock.now()), f"password reset email to user {user.id}",
+            (f"open this link to choose a new password for {user.email}", link))
 
 
 def spend_like_send() -> None:

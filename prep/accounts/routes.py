@@ -10,6 +10,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from .. import clock
 from ..extensions import db, limiter, login_manager
 from ..i18n import LANGUAGES
+from ..mail import has_mail_server
 from ..web.access import signed_in_user
 from ..web.redirects import safe_local_target
 from ..zones import is_user_zone
@@ -75,7 +76,8 @@ def register():
         now = clock.now()
         if not throttle.admit_request("register", _client_address(), now):
             abort(429)
-        page = {"email": normalize_email(form.email.data), "hours": registration.max_age() // 3600 or 1}
+        page = {"email": normalize_email(form.email.data), "hours": registration.max_age() // 3600 or 1,
+                "mail_server": has_mail_server()}
         if not throttle.may_mail("register", account_key(form.email.data), now):
             return render_template("accounts/register_sent.html", recent=True, **page)
         try:  # the language chosen in the footer, for the mail and the account
@@ -237,6 +239,10 @@ def forgot_password():
         else:
             spend_like_send()  # similar timing either way
         flash(_("If an account exists for that address, we sent a link to choose a new password."), "info")
+        if not has_mail_server():
+            flash(_("This prep server has no mail server set up: the link is printed in the console (terminal) "
+                    "where prep serve runs, and the message is saved in the outbox folder of the instance "
+                    "directory."), "info")
         return redirect(url_for("accounts.login"))
     return render_template("accounts/forgot.html", form=form), (400 if form.errors else 200)
 
