@@ -20,7 +20,7 @@ import secrets
 import smtplib
 import ssl
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import timezone
 from email.message import EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import Path
@@ -28,6 +28,8 @@ from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from flask import current_app
+
+from . import clock
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +159,7 @@ def outbox_name(message: EmailMessage) -> str:
     try:
         sent = parsedate_to_datetime(str(message["Date"])).astimezone(timezone.utc)
     except (TypeError, ValueError):
-        sent = datetime.now(timezone.utc)
+        sent = clock.now()
     domain = str(message["Message-ID"] or "").strip("<> ").rpartition("@")[2]
     kind = domain[len("prep."):] if domain.startswith("prep.") else "reminder" if message["List-Id"] else "mail"
     recipients = getaddresses([str(message["To"] or "")])
