@@ -318,3 +318,121 @@ def state_bar_chart(counts: StateCounts, width: int = 640,
 def mean(values: Iterable[float]) -> float | None:
     vals = list(values)
     return sum(vals) / len(vals) if vals else None
+
+
+# ---- answer buttons ------------------------------------------------------------------------
+
+BUTTON_DAYS = 30
+BUTTONS = ("again", "hard", "good", "easy")  # ratings 1..4
+AGES = ("learning", "young", "mature")       # as Anki: mature once the interval is ≥ 21 days
+
+
+@dataclass(frozen=True)
+class ButtonCounts:
+    """How often each button was pressed (Again, Hard, Good, Easy)."""
+
+    counts: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def correct(self) -> int:
+        """Answers other than Again, as Anki counts them correct."""
+        return self.total - self.counts[0]
+
+    @property
+    def share(self) -> float | None:
+        return self.correct / self.total if self.total else None
+
+    def items(self) -> list[tuple[str, int]]:
+        return list(zip(BUTTONS, self.counts))
+
+
+@dataclass(frozen=True)
+class AnswerButtons:
+    by_age: list[tuple[str, ButtonCounts]]   # learning, young, mature
+    by_day: list[tuple[date, ButtonCounts]]  # oldest first, every day of the window
+
+    @property
+    def total(self) -> int:
+        return sum(c.total for _, c in self.by_age)
+
+
+def answer_buttons(rows: Iterable[tuple[int, str, int, int]], today: date, days: int = BUTTON_DAYS) -> AnswerButtons:
+    """``rows`` are (study day number, card age, rating 1–4, answers); days outside the ``days``
+    ending ``today``, unknown ages and ratings are left out."""
+    first = today - timedelta(days=days - 1)
+    by_age = {age: [0, 0, 0, 0] for age in AGES}
+    by_day = {first + timedelta(days=i): [0, 0, 0, 0] for i in range(days)}
+    for day_n, age, rating, n in rows:
+        day = from_day_number(int(day_n))
+        if day in by_day and age in by_age and 1 <= rating <= 4:
+            by_age[age][rating - 1] += int(n)
+            by_day[day][rating - 1] += int(n)
+    return AnswerButtons(by_age=[(age, ButtonCounts(tuple(c))) for age, c in by_age.items()],  # type: ignore[arg-type]
+                         by_day=[(d, ButtonCounts(tuple(c))) for d, c in by_day.items()])  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ButtonBar:
+    button: str
+    value: int
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class ButtonChart:
+    """Bars coloured by button: side by side within a group (per card age), or stacked (per day)."""
+
+    groups: list[tuple[str, float, list[ButtonBar]]]  # (label, label x, bars)
+    width: int
+    height: int
+    ticks: list[tuple[float, str]]
+    baseline: float
+    left: int = 40
+
+
+def _button_axis(top_value: float, top: int, plot_h: float) -> list[tuple[float, str]]:
+    return [(round(top + plot_h * (1 - f), 2), _fmt(top_value * f)) for f in (0, 0.5, 1)]
+
+
+def buttons_by_age_chart(buttons: AnswerButtons, label: Callable[[str], str] = lambda age: age, *,
+                         width: int = 640, height: int = 180) -> ButtonChart:
+    """Anki's answer-buttons chart: per card age, a bar per button."""
+    left, top, bottom = 40, 10, 24
+    plot_h = height - top - bottom
+    top_value = nice_max(max((n for _, c in buttons.by_age for n in c.counts), default=0))
+    slot = (width - left - 6) / len(AGES)
+    groups = []
+    for i, (age, counts) in enumerate(buttons.by_age):
+        bar_w = slot * 0.8 / len(BUTTONS)
+        x0 = left + i * slot + slot * 0.1
+        bars = [ButtonBar(b, n, round(x0 + j * bar_w, 2), round(top + plot_h * (1 - n / top_value), 2),
+                          round(bar_w * 0.9, 2), round(plot_h * n / top_value, 2)) for j, (b, n) in enumerate(counts.items())]
+        groups.append((label(age), round(left + i * slot + slot / 2, 2), bars))
+    return ButtonChart(groups, width, height, _button_axis(top_value, top, plot_h), top + plot_h, left)
+
+
+def buttons_by_day_chart(buttons: AnswerButtons, label: Callable[[date], str] = lambda d: d.strftime("%d %b"), *,
+                         width: int = 640, height: int = 180) -> ButtonChart:
+    """Answers per day, each day's bar stacked by button (Again at the bottom)."""
+    left, top, bottom = 40, 10, 24
+    plot_h = height - top - bottom
+    top_value = nice_max(max((c.total for _, c in buttons.by_day), default=0))
+    slot = (width - left - 6) / max(1, len(buttons.by_day))
+    groups = []
+    for i, (day, counts) in enumerate(buttons.by_day):
+        x, y, bars = round(left + i * slot + slot * 0.12, 2), top + plot_h, []
+        for b, n in counts.items():
+            h = plot_h * n / top_value
+            y -= h
+            if n:
+                bars.append(ButtonBar(b, n, x, round(y, 2), round(slot * 0.76, 2), round(h, 2)))
+        shown = i % 5 == 0 or i == len(buttons.by_day) - 1
+        groups.append((label(day) if shown else "", round(x + slot * 0.38, 2), bars))
+    return ButtonChart(groups, width, height, _button_axis(top_value, top, plot_h), top + plot_h, left)

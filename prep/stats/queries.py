@@ -8,6 +8,7 @@ matches :func:`prep.drill.queue.study_day` on SQLite and PostgreSQL alike.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -110,41 +111,74 @@ def due_by_day(user: User, today: queue.StudyDay, days: int = compute.FORECAST_D
     return out
 
 
+def _is_mature() -> ColumnElement[bool]:
+    """Whether the interval a review's card was scheduled with (from its JSON snapshot) was ≥ 21 days."""
+    interval = (_iso_epoch_seconds(ReviewLog.card_before["due"].as_string())
+                - _iso_epoch_seconds(ReviewLog.card_before["last_review"].as_string()))
+    return interval >= (compute.MATURE_DAYS - 0.5) * 86400
+
+
+def _snapshot_grouped(user: User, grouped: Any) -> list[Any] | None:
+    """The rows of a GROUP BY that reads review snapshots in SQL, or None when PostgreSQL met a
+    snapshot time it cannot cast (only a row written past the import's checks holds one; the
+    query ran in a savepoint): the caller then judges each snapshot in Python."""
+    if _dialect() != "postgresql":  # SQLite's julianday() reads a bad time as NULL: never raises
+        return list(db.session.execute(grouped))
+    try:
+        with db.session.begin_nested():
+            return list(db.session.execute(grouped))
+    except DataError:
+        log.warning("user %s: a review snapshot holds a time that is not one; read row by row", user.id)
+        return None
+
+
 def retention_rows(user: User, today: queue.StudyDay, weeks: int = compute.RETENTION_WEEKS
                    ) -> list[tuple[int, bool, int, int]]:
     """(weeks ago, mature?, passed, total) for reviews of review-state cards in the last ``weeks``
-    weeks. Mature: the interval the card was scheduled with was ≥ 21 days (from its snapshot).
-
-    The interval is read from each review's JSON snapshot in SQL. PostgreSQL raises on a
-    snapshot time it cannot cast (only a row written past the import's checks holds one): the
-    query then runs inside a savepoint, and on that error the window's rows are read and each
-    snapshot judged in Python (a broken one counts as not mature)."""
+    weeks. Mature: the interval the card was scheduled with was ≥ 21 days (from its snapshot),
+    read in SQL (see :func:`_snapshot_grouped` for a snapshot it cannot read)."""
     start = today.start - timedelta(days=7 * weeks - 1)
     today_n = compute.day_number(today.day)
     ago = ((today_n - day_number(ReviewLog.reviewed_at, user, start, today.end)) // 7).label("ago")
     passed = case((ReviewLog.rating > 1, 1), else_=0).label("passed")
     window = (ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= start, ReviewLog.reviewed_at < today.end,
               ReviewLog.kind == "review", ReviewLog.state_before == CardState.review.value)
-    interval = (_iso_epoch_seconds(ReviewLog.card_before["due"].as_string())
-                - _iso_epoch_seconds(ReviewLog.card_before["last_review"].as_string()))
-    mature = case((interval >= (compute.MATURE_DAYS - 0.5) * 86400, 1), else_=0)
+    mature = case((_is_mature(), 1), else_=0)
     inner = select(ago, mature.label("mature"), passed).where(*window).subquery()
     grouped = (select(inner.c.ago, inner.c.mature, func.sum(inner.c.passed), func.count())
                .group_by(inner.c.ago, inner.c.mature))
-    if _dialect() != "postgresql":  # SQLite's julianday() reads a bad time as NULL: never raises
-        return [(int(a), bool(m), int(p), int(n)) for a, m, p, n in db.session.execute(grouped)]
-    try:
-        with db.session.begin_nested():
-            return [(int(a), bool(m), int(p), int(n)) for a, m, p, n in db.session.execute(grouped)]
-    except DataError:
-        log.warning("user %s: a review snapshot holds a time that is not one; retention read row by row",
-                    user.id)
+    rows = _snapshot_grouped(user, grouped)
+    if rows is not None:
+        return [(int(a), bool(m), int(p), int(n)) for a, m, p, n in rows]
     counts: dict[tuple[int, bool], list[int]] = {}
     for weeks_ago, ok, before in db.session.execute(select(ago, passed, ReviewLog.card_before).where(*window)):
         cell = counts.setdefault((int(weeks_ago), _mature_snapshot(before)), [0, 0])
         cell[0] += int(ok)
         cell[1] += 1
     return [(a, m, p, n) for (a, m), (p, n) in counts.items()]
+
+
+def answer_button_rows(user: User, first: queue.StudyDay, last: queue.StudyDay) -> list[tuple[int, str, int, int]]:
+    """(study day number, card age, rating, answers) for the reviews from ``first`` to ``last``
+    inclusive (crams left out: they schedule nothing), in one GROUP BY. The age is Anki's: learning
+    when the card was new, learning or relearning; young or mature (interval ≥ 21 days) when it was
+    a review card."""
+    day = day_number(ReviewLog.reviewed_at, user, first.start, last.end).label("day")
+    learning = ReviewLog.state_before != CardState.review.value
+    age = case((learning, literal("learning")), (_is_mature(), literal("mature")), else_=literal("young")).label("age")
+    window = (ReviewLog.user_id == user.id, ReviewLog.reviewed_at >= first.start, ReviewLog.reviewed_at < last.end,
+              ReviewLog.kind == "review")
+    inner = select(day, age, ReviewLog.rating.label("rating")).where(*window).subquery()
+    rows = _snapshot_grouped(user, select(inner.c.day, inner.c.age, inner.c.rating, func.count())
+                             .group_by(inner.c.day, inner.c.age, inner.c.rating))
+    if rows is not None:
+        return [(int(d), str(a), int(r), int(n)) for d, a, r, n in rows]
+    counts: Counter[tuple[int, str, int]] = Counter()
+    for d, rating, state_before, before in db.session.execute(
+            select(day, ReviewLog.rating, ReviewLog.state_before, ReviewLog.card_before).where(*window)):
+        kind = "learning" if state_before != CardState.review.value else "mature" if _mature_snapshot(before) else "young"
+        counts[(int(d), kind, int(rating))] += 1
+    return [(d, a, r, n) for (d, a, r), n in counts.items()]
 
 
 def _mature_snapshot(snapshot: Any) -> bool:

@@ -36,6 +36,18 @@ def _state_label(state: str) -> str:
                 "suspended": _("Suspended")}.get(state, state))
 
 
+def _age_label(age: str) -> str:
+    """A card age's name on the answer-buttons chart (as Anki's: learning, young, mature)."""
+    return str({"learning": _("Learning"), "young": _("Young"), "mature": _("Mature")}.get(age, age))
+
+
+def _answer_buttons(user, today: queue.StudyDay, tz) -> dict:
+    first = queue.day_bounds(today.day - timedelta(days=compute.BUTTON_DAYS - 1), tz, user.day_start_hour)
+    buttons = compute.answer_buttons(queries.answer_button_rows(user, first, today), today.day)
+    return {"buttons": buttons, "age_chart": compute.buttons_by_age_chart(buttons, _age_label),
+            "button_day_chart": compute.buttons_by_day_chart(buttons, _day_label)}
+
+
 @bp.route("")
 @login_required
 def index():
@@ -59,6 +71,7 @@ def index():
                                                                           day_label=_day_label),
         desired=user.desired_retention, states=states, state_chart=compute.state_bar_chart(states, label=_state_label),
         leeches=queries.leeches(user), leech_lapses=compute.LEECH_LAPSES, q=queue_queries.queue_counts(user, now),
+        age_label=_age_label, **_answer_buttons(user, today, tz),
     )
 
 

@@ -134,6 +134,10 @@ def test_a_review_with_a_broken_snapshot_does_not_break_the_stats_page(app, clie
     rows = queries.retention_rows(user, queue.study_day(FIXED_NOW, "UTC", user.day_start_hour))
     assert sum(n for _a, _m, _p, n in rows) == 2 and sum(p for _a, _m, p, _n in rows) == 2
     assert sum(n for _a, mature, _p, n in rows if mature) >= 1
+    # The answer buttons read the same snapshots: both reviews counted, Good, the 30-day one mature.
+    today = queue.study_day(FIXED_NOW, "UTC", user.day_start_hour)
+    buttons = queries.answer_button_rows(user, queue.study_day(FIXED_NOW - timedelta(days=29), "UTC", 4), today)
+    assert sum(n for _d, _a, r, n in buttons if r == 3) == 2 and any(a == "mature" for _d, a, _r, _n in buttons)
 
 
 @pytest.mark.parametrize("poison", sorted(POISON))

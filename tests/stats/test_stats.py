@@ -71,6 +71,28 @@ def test_retention_weeks_and_chart():
     assert chart.series["mature"][-1][1] == chart.target_y  # 90 % sits on the desired line
 
 
+def test_answer_buttons_by_day_and_age():
+    today = date(2026, 3, 10)
+    n = compute.day_number(today)
+    buttons = compute.answer_buttons([(n, "young", 1, 2), (n, "young", 3, 6), (n - 1, "mature", 4, 1),
+                                      (n, "learning", 2, 3), (n - 30, "young", 3, 50),   # before the window
+                                      (n, "young", 7, 5), (n, "cram", 3, 5)], today)  # no such button or age
+    ages = dict(buttons.by_age)
+    assert ages["young"].counts == (2, 0, 6, 0) and ages["young"].correct == 6 and ages["young"].share == 0.75
+    assert ages["learning"].counts == (0, 3, 0, 0) and ages["mature"].counts == (0, 0, 0, 1)
+    assert buttons.by_day[-1] == (today, compute.ButtonCounts((2, 3, 6, 0))) and buttons.total == 12
+    assert buttons.by_day[0][0] == today - timedelta(days=29)
+    age_chart = compute.buttons_by_age_chart(buttons)
+    assert [label for label, _x, _bars in age_chart.groups] == ["learning", "young", "mature"]
+    tallest = max((b for _l, _x, bars in age_chart.groups for b in bars), key=lambda b: b.height)
+    assert (tallest.button, tallest.value, tallest.y + tallest.height) == ("good", 6, age_chart.baseline)
+    day_chart = compute.buttons_by_day_chart(buttons)
+    stack = day_chart.groups[-1][2]
+    assert [b.button for b in stack] == ["again", "hard", "good"]       # Again at the bottom, no empty segment
+    assert stack[0].y + stack[0].height == day_chart.baseline
+    assert all(abs(stack[i].y - (stack[i + 1].y + stack[i + 1].height)) < 0.02 for i in range(2))
+
+
 @pytest.mark.parametrize("tz, day_start", [("UTC", 4), ("Asia/Shanghai", 4), ("America/New_York", 0),
                                            ("Europe/Berlin", 4), ("Asia/Kolkata", 5)])
 def test_offset_segments_match_study_day(tz, day_start):
@@ -153,10 +175,29 @@ def test_aggregates_match_the_simulated_history(simulated, clock):
     states = compute.state_counts(queries.state_rows(user))
     assert states.total == len(sim.cards)
 
+    # Answer buttons per day and per card age (Anki's: learning, young, mature at 21 days).
+    first30 = queue.day_bounds(today.day - timedelta(days=29), ZoneInfo(tz), hour)
+    buttons = compute.answer_buttons(queries.answer_button_rows(user, first30, today), today.day)
+    want_age: Counter = Counter()
+    want_day: Counter = Counter()
+    for r in sim.reviews:
+        if not (first30.start <= r.reviewed_at < today.end):
+            continue
+        interval = ((datetime.fromisoformat(r.card_before["due"]) - datetime.fromisoformat(r.card_before["last_review"]))
+                    .total_seconds() / 86400 if r.state_before == "review" else 0)
+        age = "learning" if r.state_before != "review" else "mature" if interval >= 21 else "young"
+        want_age[(age, r.rating)] += 1
+        want_day[(queue.study_day(r.reviewed_at, tz, hour).day, r.rating)] += 1
+    assert {(a, i + 1): n for a, c in buttons.by_age for i, n in enumerate(c.counts) if n} == dict(want_age)
+    assert {(d, i + 1): n for d, c in buttons.by_day for i, n in enumerate(c.counts) if n} == dict(want_day)
+    assert len(buttons.by_day) == 30 and buttons.by_day[-1][0] == today.day
+    assert all(buttons.by_age[i][1].total for i in range(3)), "the history should reach all three ages"
+
 
 # ---- the page ---------------------------------------------------------------------------------------
 
-CHART_IDS = ("chart-heatmap", "chart-forecast", "chart-retention", "chart-states", "chart-time")
+CHART_IDS = ("chart-heatmap", "chart-forecast", "chart-retention", "chart-buttons-age", "chart-buttons-day",
+             "chart-states", "chart-time")
 
 
 def test_stats_page_draws_every_chart_with_a_table(simulated, login, client, clock):
@@ -166,7 +207,7 @@ def test_stats_page_draws_every_chart_with_a_table(simulated, login, client, clo
     for chart in CHART_IDS:
         assert f'id="{chart}"' in html
         assert f'id="{chart}-title"' in html and f'id="{chart}-desc"' in html
-    assert html.count("<details>") == 5 and html.count("<table") >= 5
+    assert html.count("<details>") == 6 and html.count("<table") >= 6
     assert 'href="/static/css/stats.css"' in html
     assert "<script" not in html.split("<main", 1)[1]  # no chart script: pure SVG
 
@@ -177,6 +218,8 @@ def test_stats_page_for_a_new_user(make_user, login, client, clock):
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "0 reviews on 0 of 90 days" in html and "No leeches" in html
+    assert 'id="buttons-empty"' in html and "Each card you rate in the drill adds its button here" in html
+    assert 'id="chart-buttons-age"' not in html
 
 
 def test_stats_page_needs_login(client):

@@ -11,7 +11,8 @@ from tests.support.live import register, screenshot
 
 pytestmark = pytest.mark.browser
 
-CHARTS = ("chart-heatmap", "chart-forecast", "chart-retention", "chart-states", "chart-time")
+CHARTS = ("chart-heatmap", "chart-forecast", "chart-retention", "chart-buttons-age", "chart-buttons-day",
+          "chart-states", "chart-time")
 
 
 def _seed_history(server, email: str) -> int:
@@ -64,6 +65,9 @@ def test_stats_page_shows_every_chart(live_server, page):
     assert page.locator("svg#chart-forecast rect.bar").count() == 30
     assert page.locator("svg#chart-retention polyline").count() == 2
     assert page.locator("td[data-state=suspended]").text_content() == "1"
+    assert page.locator("svg#chart-buttons-age rect.bar").count() == 12  # 3 card ages × 4 buttons
+    assert page.locator("svg#chart-buttons-day rect.button-good").count() >= 10
+    assert page.locator("#buttons-by-age tr[data-age=mature] td[data-button=good]").text_content() != "0"
     # The table alternative opens without any script.
     page.click("#reviews-section summary")
     assert page.locator("#reviews-section table").is_visible()
