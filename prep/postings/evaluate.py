@@ -27,8 +27,6 @@ Pure module: documents in, figures out (reading the folder is :func:`load_corpus
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,15 +34,10 @@ from pathlib import Path
 from .decode import read_posting_file
 from .extract import ExtractionResult, extract_posting
 from .names import brand
+from .sentence_model import match_key
 
 DOCUMENT_SUFFIXES = (".txt", ".md", ".html", ".htm")
-_NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 MIN_CONTAINED_RATIO = 0.7
-
-
-def match_key(text: str) -> str:
-    """The form two question texts are compared in."""
-    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
 def texts_match(found: str, expected: str) -> bool:

@@ -16,8 +16,9 @@ from .asking import judge_line
 from .extract import document_lines
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .interview_questions import find_questions, never_a_question
-from .reports import is_question_list, is_report
+from .reports import read_as
 from .segment import segment
+from .sentence_model import refine
 
 _READ_KINDS = (INTERVIEW, ROUND_KIND, GENERIC, "header")
 _DROPPED = {
@@ -45,9 +46,10 @@ def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
     """What kind the document was read as, and a verdict for each of its lines, in order."""
     lines, _tail = document_lines(text)
     blocks, _recognised = segment(lines)
-    report = is_report(lines, blocks)
-    listing = not report and is_question_list(blocks)
-    found, _truncated = find_questions(blocks, report, listing=listing)
+    report, listing = read_as(lines, blocks)
+    origins: dict[str, tuple[int, int]] = {}
+    found, _truncated = find_questions(blocks, report, listing=listing, origins=origins)
+    found = refine(blocks, report, listing, found, origins)
     questions = [(text_.casefold(), text_, section, confidence) for text_, section, _round, confidence in found]
     kind = "an interview report" if report else ("a list of interview questions" if listing else "a job posting")
     verdicts: list[LineVerdict] = []

@@ -38,8 +38,9 @@ from .employer import document_employer
 from .identity import find_identity
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
-from .reports import is_question_list, is_report
+from .reports import read_as
 from .segment import segment
+from .sentence_model import refine
 
 __all__ = ["DOC_KINDS", "KINDS", "MAX_QUESTIONS", "UNCERTAIN_BELOW", "ExtractionResult", "Question",
            "extract_posting", "question_text", "strip_list_marker"]
@@ -133,9 +134,10 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     taxonomy = taxonomy or load_taxonomy()
     lines, tail = document_lines(text)
     blocks, recognised = segment(lines)
-    report = is_report(lines, blocks)
-    listing = not report and is_question_list(blocks)
-    found, truncated = find_questions(blocks, report, listing=listing)
+    report, listing = read_as(lines, blocks)
+    origins: dict[str, tuple[int, int]] = {}
+    found, truncated = find_questions(blocks, report, listing=listing, origins=origins)
+    found = refine(blocks, report, listing, found, origins)
     questions = [Question(text=said, section=section, kind=question_kind(said), round=round_, confidence=conf)
                  for said, section, round_, conf in found]
 

@@ -47,17 +47,30 @@ def _rhetorical(index: int, lines: list[str]) -> bool:
     return bool(following) and all(not judge_line(n).asks and len(n) > 40 for n in following)
 
 
-def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> tuple[list[Found], int]:
+def find_questions(blocks: list[Block], report: bool, listing: bool = False,
+                   origins: dict[str, tuple[int, int]] | None = None) -> tuple[list[Found], int]:
     """The questions of the question-bearing blocks (at most :data:`MAX_QUESTIONS`; each once,
     first found first), and how many more candidate lines (ending in a question mark or listed)
     were left unexamined past the cap.
 
     ``listing``: the document is a list of questions without a heading that says so (see
     :func:`.reports.is_question_list`): its header and unknown sections are read too, for lines
-    that ask (a question followed by its answer paragraph is not rhetorical there)."""
+    that ask (a question followed by its answer paragraph is not rhetorical there).
+
+    ``origins``, when given, receives the block number and line index each question was read
+    from (keyed by its case-folded text)."""
     found: dict[str, Found] = {}
     truncated = 0
-    for block in blocks:
+    seen = 0  # questions already given an origin
+
+    def note_origin(number: int, index: int) -> None:
+        nonlocal seen
+        if origins is not None and len(found) > seen:
+            for key in list(found)[seen:]:
+                origins.setdefault(key, (number, index))
+        seen = len(found)
+
+    for number, block in enumerate(blocks):
         if block.reverse:
             continue
         kind = block.kind
@@ -86,7 +99,9 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
         reverse_part = False  # after a listed "QA：" label: the candidate's questions
         last_key: str | None = None  # the question a "追问:" line follows up
         introduced = False  # after "the discussion escalated to:" / "聊了这些：" the items are what was asked
+        note_origin(number, 0)  # a heading that asks: its block's first line
         for index, line in enumerate(block.lines):
+            note_origin(number, index - 1)
             if len(found) >= MAX_QUESTIONS:
                 rest = block.lines[index:]
                 truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
@@ -127,6 +142,8 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
             if follow_up and last_key is not None and last_key == next(reversed(found), None):
                 text, sec, round_, conf = found.pop(last_key)  # "追问：为什么…" belongs to the question before
                 text = f"{text} {strip_list_marker(line)}"
+                if origins is not None and last_key in origins:
+                    origins[text.casefold()] = origins[last_key]
                 last_key = text.casefold()
                 found[last_key] = (text, sec, round_, conf)
                 continue
@@ -179,6 +196,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False) -> 
                     confidence -= 0.2
                 last_key = judgement.text.casefold()
                 found.setdefault(last_key, (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
+        note_origin(number, len(block.lines) - 1)
     return list(found.values())[:MAX_QUESTIONS], truncated
 
 

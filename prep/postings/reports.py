@@ -92,3 +92,24 @@ def is_question_list(blocks: list[Block]) -> bool:
         if (len(following) > 150 and not judge_line(following[:300]).asks) or _ANSWER_LINE.match(following):
             answered += 1
     return answered >= 2
+
+
+def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
+    """Whether the document is an interview report, and (when it is not) whether it is read as a
+    list of questions: :func:`is_question_list`, or a page with no posting section that speaks of
+    interviews near its top and has lines that ask (a write-up without "interview" in its title,
+    a Q&A page, a bank of questions under headings of its own). Its sentences are then each
+    judged (by the rules and the sentence model), not skipped as a posting's header."""
+    report = is_report(lines, blocks)
+    if report:
+        return True, False
+    if is_question_list(blocks):
+        return False, True
+    if any(b.kind in _POSTING_KINDS for b in blocks):
+        return False, False
+    top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
+    if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
+        return False, False
+    asking = sum(1 for b in blocks if not b.reverse for line in b.lines[:_LIST_SCAN_LINES]
+                 if judge_line(line).asks or "？" in line or "?" in line)
+    return False, asking >= 2

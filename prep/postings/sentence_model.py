@@ -1,0 +1,296 @@
+"""A learned second opinion on every sentence of a report: is it an interview question?
+
+The rules of :mod:`.interview_questions` read a document by its layout (headings, rounds, lists,
+narration). Real reports mix layouts the rules were not written for, so each *sentence* of the
+blocks the rules read is also scored by a small linear model (logistic regression) over hashed
+features of three kinds:
+
+- its **form**: character n-grams of how it opens and ends, its words, a question mark, an asking
+  or imperative verb (讲/说说/介绍/实现/手撕, explain/implement/design), the judgement of
+  :func:`.asking.judge_line` (a bare topic, advice, a label, the candidate's own question);
+- its **place**: list marker, position in its line (a question's answer often follows it on the
+  same line), the kind of block it is in (interview round, header, other), whether the document
+  is a report or a question list;
+- its **neighbours**: whether the lines before and after ask, are listed, or answer
+  ("答：", "我解释了…", an indented note), i.e. a numbered run or a question/answer alternation;
+
+and whether the rules took it. A question the rules found is kept when the model agrees; a
+sentence the rules passed over is added when the model is sure (:data:`THRESHOLD`).
+
+The weights are a plain JSON file beside this module (``question_model.json``), written by
+``scripts/train_question_model.py`` from our own labelled corpora (``tests/data/corpus*``).
+Inference is a dot product over hashed features: deterministic (CRC-32, no salted ``hash``),
+linear in the document, and needs nothing beyond the standard library.
+
+Pure module: no Flask, no database.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .asking import judge_line, strip_list_marker
+from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .segment import Block
+
+MODEL_PATH = Path(__file__).with_name("question_model.json")
+#: Hashed feature space (a power of two).
+DIMENSIONS = 1 << 18
+#: A sentence the rules passed over is a question when the model gives it at least this probability;
+#: a question the rules found stays unless the model gives it less than :data:`KEEP_THRESHOLD`.
+THRESHOLD = 0.5
+KEEP_THRESHOLD = 0.3
+#: Sentences of one line, and characters of a sentence, looked at (bounded work on any input).
+MAX_SENTENCES = 24
+MAX_SENTENCE_CHARS = 400
+#: At most this many questions are kept (as :data:`.interview_questions.MAX_QUESTIONS`).
+MAX_QUESTIONS = 200
+#: A question found: its text, section, interview round and confidence (as :mod:`.interview_questions`).
+Found = tuple[str, str, str | None, float]
+
+_SENTENCE_END = re.compile(r"(?<=[。！!；;])\s{0,3}(?=[^\s”\"’」』)）\]】])|(?<=[？?])\s{0,3}(?=[^\s)）\]】”\"'’?？])|"
+                           r"(?<=[a-z0-9)][.!])\s{1,3}(?=[A-Z(\u4e00-\u9fff])")
+_NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
+_QUOTES = "“\"「'‘"
+_WORD = re.compile(r"[A-Za-z][A-Za-z+#']{0,24}")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ANSWERISH = re.compile(r"\s{0,4}(?:[-*•]\s{0,3})?(?:答|回答|我|a\s{0,2}[:：]|ans|answer|i\s|my\s|we\s|解决|原因|优点|缺点|"
+                        r"核心|实现原理|思路)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sentence that may be a question: the text it would be saved as, where it is, its features."""
+
+    text: str
+    block: int
+    line: int
+    by_rules: bool
+    features: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def load_model(path: Path = MODEL_PATH) -> tuple[float, dict[int, float]]:
+    """The model's bias and weights (feature index to weight); an empty model if the file is missing."""
+    if not path.is_file():
+        return 0.0, {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return float(data["bias"]), {int(k): float(v) for k, v in data["weights"].items()}
+
+
+def match_key(text: str) -> str:
+    """The form two question texts are compared in: NFKC, case folded, without spaces and punctuation."""
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def feature_index(feature: str) -> int:
+    return zlib.crc32(feature.encode("utf-8")) & (DIMENSIONS - 1)
+
+
+def probability(features: Sequence[str], model: tuple[float, dict[int, float]] | None = None) -> float:
+    """The model's probability that a sentence with these features is an interview question."""
+    bias, weights = model or load_model()
+    z = bias + sum(weights.get(i, 0.0) for i in {feature_index(f) for f in features})
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def sentences(line: str) -> list[str]:
+    """The sentences of one line: a question and the answer after it on the same line, several
+    questions separated by "？", "。", "；" or ". ", as separate pieces (at most :data:`MAX_SENTENCES`)."""
+    if len(line) <= 40:
+        return [line]
+    parts: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(line, 0, 4000):
+        piece = line[start: match.start()].strip()
+        if len(piece) <= 4 and not strip_list_marker(piece + " x").rstrip("x").strip():
+            continue  # "2. 缓存穿透…": a list marker, not a sentence
+        if piece:
+            parts.append(piece)
+        start = match.end()
+        if len(parts) >= MAX_SENTENCES - 1:
+            break
+    rest = line[start:].strip()
+    if rest:
+        parts.append(rest)
+    return parts or [line]
+
+
+_QUOTED = re.compile(r"[“\"「『](?P<q>[^“”\"「」『』]{4,120}?[？?])\s{0,2}(?:[（(][^()（）]{0,30}[)）])?[”\"」』]")
+
+
+def quoted_questions(line: str) -> list[str]:
+    """Questions quoted inside a sentence ("无非是“A？”、“B？”", 'they often ask "How …?"').
+    Only when the line says more than the quotes (a line that is one quote is a sentence already)."""
+    if len(line) < 20:
+        return []
+    found = [m.group("q") for m in _QUOTED.finditer(line, 0, 4000)][:MAX_SENTENCES]
+    return [q for q in found if len(q) + 4 < len(line)]
+
+
+def _shape(line: str) -> str:
+    """A line's kind for its neighbours' features."""
+    if not line:
+        return "none"
+    judged = judge_line(line)
+    listed = strip_list_marker(line) != line.strip()
+    if _ANSWERISH.match(line):
+        kind = "answer"
+    elif judged.asks:
+        kind = "asks"
+    elif judged.topic:
+        kind = "topic"
+    elif judged.dropped:
+        kind = "dropped-" + judged.dropped.split()[0]
+    else:
+        kind = "plain"
+    return kind + ("-listed" if listed else "")
+
+
+def _length_bucket(n: int) -> str:
+    for bound in (6, 12, 20, 35, 60, 100, 160):
+        if n <= bound:
+            return str(bound)
+    return "long"
+
+
+def sentence_features(sentence: str, position: int, count: int, line: str, previous: str, following: str,
+                      block: Block, report: bool, listing: bool, by_rules: bool) -> tuple[str, ...]:
+    """The features of one sentence (strings; hashed by :func:`feature_index`)."""
+    sentence = sentence[:MAX_SENTENCE_CHARS]
+    judged = judge_line(sentence)
+    text = judged.text[:MAX_SENTENCE_CHARS]
+    body = strip_list_marker(sentence)
+    listed = body != sentence.strip()
+    folded = text.casefold()
+    kind = "reverse" if block.reverse else block.kind if block.kind in (INTERVIEW, ROUND_KIND, GENERIC, "header") else "other"
+    doc = "report" if report else "listing" if listing else "posting"
+    feats = [
+        "bias-rules" if by_rules else "bias-new",
+        f"kind={kind}", f"doc={doc}", f"kind={kind}|rules={by_rules}",
+        f"listed={listed}", f"listed={listed}|kind={kind}",
+        f"pos={min(position, 2)}", f"count={min(count, 3)}", f"pos={min(position, 2)}|count={min(count, 3)}",
+        f"len={_length_bucket(len(text))}", f"cjk={bool(_CJK.search(text[:40]))}",
+        f"mark={judged.mark}", f"verb={judged.verb}", f"topic={judged.topic}", f"dropped={judged.dropped}",
+        f"mark={judged.mark}|rules={by_rules}", f"verb={judged.verb}|rules={by_rules}",
+        f"topic={judged.topic}|kind={kind}", f"mark={judged.mark}|listed={listed}",
+        f"line-mark={line.rstrip().endswith(('?', '？'))}",
+        f"prev={_shape(previous)}", f"next={_shape(following)}",
+        f"prev={_shape(previous)}|next={_shape(following)}",
+        f"next={_shape(following)}|mark={judged.mark}",
+        f"quoted={sentence.lstrip()[:1] in _QUOTES}",
+        f"heading={line.lstrip().startswith('#')}",
+        f"colon={':' in text[:20] or '：' in text[:20]}",
+        f"bracket-end={text.rstrip()[-1:] in ')）'}",
+    ]
+    # how it opens and ends: the strongest cues of asking (什么是, 如何, How, Explain) and of
+    # answering (我解释了, 因为, It is)
+    for n in (1, 2, 3, 4):
+        if len(folded) >= n:
+            feats.append(f"open={folded[:n]}")
+            feats.append(f"end={folded[-n:]}")
+    head = body[:6].casefold()
+    feats.append(f"raw-open={head[:2]}")
+    words = _WORD.findall(folded[:200])
+    if words:
+        feats.append(f"w0={words[0]}")
+        if len(words) > 1:
+            feats.append(f"w01={words[0]} {words[1]}")
+    for word in set(words[:40]):
+        feats.append(f"w={word}")
+    compact = "".join(ch for ch in folded[:120] if not ch.isspace())
+    for i in range(len(compact) - 1):
+        if _CJK.match(compact[i]) or _CJK.match(compact[i + 1]):
+            feats.append(f"bi={compact[i:i + 2]}")
+    return tuple(feats)
+
+
+def _block_lines(blocks: Sequence[Block], report: bool, listing: bool) -> Iterator[tuple[int, Block]]:
+    for number, block in enumerate(blocks):
+        if block.kind in (INTERVIEW, ROUND_KIND, GENERIC) or (block.kind == "header" and (report or listing)):
+            yield number, block
+
+
+def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequence[Found],
+               origins: dict[str, tuple[int, int]]) -> Iterator[Candidate]:
+    """Every sentence of the blocks the rules read, and every question the rules found there,
+    with its features, in document order."""
+    by_line: dict[tuple[int, int], list[str]] = {}
+    for text, _section, _round, _confidence in found:
+        origin = origins.get(text.casefold())
+        if origin is not None:
+            by_line.setdefault(origin, []).append(text)
+    for number, block in _block_lines(blocks, report, listing):
+        lines = block.lines
+        if block.name and lines and not block.reverse and (report or listing or block.kind in (INTERVIEW, ROUND_KIND)):
+            named = judge_line(block.name)  # "### 1. 什么是虚拟内存？" over its answer
+            if named.dropped is None and match_key(named.text):
+                feats = sentence_features(block.name, 0, 1, "# " + block.name, "", lines[0] if lines else "", block,
+                                          report, listing, False)
+                yield Candidate(named.text, number, -1, False, feats + ("heading-name",))
+        for index, line in enumerate(lines[:20_000]):
+            previous = lines[index - 1] if index else ""
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            taken = by_line.get((number, index), [])
+            for text in taken:
+                feats = sentence_features(text, 0, 1, line, previous, following, block, report, listing, True)
+                yield Candidate(text, number, index, True, feats)
+            if block.reverse:
+                continue
+            parts = sentences(line[:4000])
+            whole = len(parts)
+            parts += quoted_questions(line[:4000])
+            for position, part in enumerate(parts):
+                judged = judge_line(part)
+                if not match_key(judged.text):
+                    continue
+                feats = sentence_features(part, position, whole, line, previous, following, block, report,
+                                          listing, False)
+                if position >= whole:
+                    feats += ("inner-quote",)
+                yield Candidate(judged.text, number, index, False, feats)
+
+
+def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],
+           origins: dict[str, tuple[int, int]]) -> list[Found]:
+    """The rules' questions the model agrees with, and the sentences it is sure of that the
+    rules passed over, in document order, in a report or a list of questions. A posting's
+    questions, and every question without a model file, are the rules' own."""
+    model = load_model()
+    if not model[1] or not (report or listing):
+        return found  # a posting's interview section: its questions are listed as such
+    kept: dict[str, Found] = {}
+    placed = {text.casefold() for text, *_ in found if text.casefold() in origins}
+    by_text = {text.casefold(): (text, section, round_, conf) for text, section, round_, conf in found}
+    line_keys: list[str] = []  # what was taken from the current line (a sentence inside it is not taken again)
+    current = (-1, -1)
+    for candidate in candidates(blocks, report, listing, found, origins):
+        if len(kept) >= MAX_QUESTIONS:
+            break
+        if (candidate.block, candidate.line) != current:
+            current, line_keys = (candidate.block, candidate.line), []
+        p = probability(candidate.features, model)
+        if p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD):
+            continue
+        key = candidate.text.casefold()
+        compared = match_key(candidate.text)
+        if any(compared in k or k in compared for k in line_keys):
+            continue
+        line_keys.append(compared)
+        if candidate.by_rules:
+            kept.setdefault(key, by_text[key])
+        elif key not in kept and len(candidate.text) >= 4:
+            block = blocks[candidate.block]
+            kept[key] = (candidate.text, block.name or (block.round or ""), block.round, round(min(0.8, p), 2))
+    # a question the rules found without a line of its own (a follow-up merged into the question before)
+    for key, value in by_text.items():
+        if key not in placed:
+            kept.setdefault(key, value)
+    return list(kept.values())[:MAX_QUESTIONS]
