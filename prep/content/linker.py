@@ -65,8 +65,8 @@ LEAD_CAP = 0.15
 PLAUSIBLE = 0.5
 AMBIGUITY_PENALTY = 0.4
 #: Question-likeness raises coverage by (1 - coverage) x likeness ** LIKENESS_POWER: a near-copy of
-#: a listed question counts, a few shared words barely.
-LIKENESS_POWER = 3
+#: a listed question counts, a question sharing half its terms with one a quarter, a few shared words barely.
+LIKENESS_POWER = 2
 #: The most a term found only in an explanation's body adds to its saturated weight (0..1).
 BODY_ONLY_CAP = 0.4
 #: Lexical scores never reach an exact match's 1.0.
@@ -124,8 +124,11 @@ _ZH_STOP_BIGRAMS = frozenset("""
 原理 作用 优点 缺点 优缺 好处 特点 概念 底层
 有什么 有哪些 是什么 不同 在哪 在哪里 哪里 几种 多少 各自 两者 熟悉 直白 尽量 平时 一般 常见 常用
 要注意 需要注意 注意事项 注意什么 注意哪些 会发生 会怎样 会怎么样
-场景 用在 适用 适合 干什么 做什么 什么用 好在 差在 有何不同 本质
+场景 用在 适用 适合 干什么 做什么 什么用 好在 差在 有何不同 本质 遇到 碰到 遇到过 碰到过
 """.split())
+# Auxiliaries that begin the next word ("变量会落到…": 量会 spans two words): a pair ending in one is
+# no word of its own (会话 and 要求, which start with one, stay).
+_ZH_AUXILIARY_SECOND = frozenset("会要")
 _ZH_STOP_UNIGRAMS = frozenset("么什怎如何样哪个一下请问这那些也都就要会能可以吗呢吧啊呀")
 # CJK runs are cut at function characters and question phrasing, so no bigram spans them.
 _ZH_SPLIT_RE = re.compile(
@@ -259,7 +262,8 @@ class Analyzer:
     def _cjk_terms(segment: str) -> list[tuple[str, float]]:
         out: list[tuple[str, float]] = []
         for i in range(len(segment) - 1):
-            out.append((segment[i:i + 2], _W_BIGRAM))
+            if segment[i + 1] not in _ZH_AUXILIARY_SECOND:
+                out.append((segment[i:i + 2], _W_BIGRAM))
         for ch in segment:
             if ch not in _ZH_STOP_UNIGRAMS:
                 out.append((ch, _W_UNIGRAM))
