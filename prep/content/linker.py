@@ -87,6 +87,10 @@ _W_UNIGRAM = 0.2
 PROSE_FACTOR = 0.3
 #: Weight of an unseen CJK bigram that spans two words, relative to the rarest seen term.
 UNSEEN_SPANNING_FACTOR = 0.1
+#: A seen CJK bigram between two bigrams commoner by BRIDGE_MARGIN of idf (about twice the
+#: explanations) joins two words; its idf counts BRIDGE_FACTOR.
+BRIDGE_MARGIN = 0.7
+BRIDGE_FACTOR = 0.3
 
 _SKILL_PREFIX = "§"
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -413,7 +417,10 @@ class Linker:
             query[term] = max(query.get(term, 0.0), weight)
         for compound in self._compounds(question):
             query.setdefault(compound, _W_WORD)
-        spanning = self._spanning_bigrams(question) | self._unseen_compounds(question)
+        pairs = [[segment[i:i + 2] for i in range(len(segment) - 1)]
+                 for segment in self.analyzer.cjk_segments(question)]
+        spanning = self._spanning_bigrams(pairs) | self._unseen_compounds(question)
+        bridges = self._bridging_bigrams(pairs)
         out: dict[str, tuple[float, float]] = {}
         for term, qweight in query.items():
             idf = self._idf.get(term)
@@ -422,6 +429,8 @@ class Linker:
                 # abstain), except a CJK pair that spans two words ("接特" of 连接特别多) and a joined
                 # spelling of seen words (unorder_map).
                 idf = self._unseen_idf * (UNSEEN_SPANNING_FACTOR if term in spanning else 1.0)
+            elif term in bridges:
+                idf *= BRIDGE_FACTOR
             elif term not in self._topical and _CJK_RUN_RE.match(term):
                 idf *= PROSE_FACTOR
             out[term] = (qweight, qweight * idf)
@@ -456,19 +465,31 @@ class Linker:
                 found.update({_stem(token), _stem("".join(pieces))})
         return found
 
-    def _spanning_bigrams(self, question: str) -> set[str]:
-        """Unseen CJK bigrams of ``question`` next to a seen one: with no word list, a pair no
+    def _spanning_bigrams(self, segments: list[list[str]]) -> set[str]:
+        """Unseen CJK bigrams (of each segment's pairs) next to a seen one: with no word list, a pair no
         explanation contains beside a pair some explanation does is most likely a word boundary
         (连接|特别: 接特), while an unseen pair between unseen ones is an unknown word (秒杀)."""
         spanning: set[str] = set()
-        for segment in self.analyzer.cjk_segments(question):
-            pairs = [segment[i:i + 2] for i in range(len(segment) - 1)]
+        for pairs in segments:
             for i, pair in enumerate(pairs):
                 if pair in self._idf:
                     continue
                 if (i > 0 and pairs[i - 1] in self._idf) or (i + 1 < len(pairs) and pairs[i + 1] in self._idf):
                     spanning.add(pair)
         return spanning
+
+    def _bridging_bigrams(self, segments: list[list[str]]) -> set[str]:
+        """Seen CJK bigrams (of each segment's pairs) between two commoner ones: 能分 of 性能分析
+        joins two words (性能, 分析), and the rarity of the join says nothing about the topic."""
+        bridges: set[str] = set()
+        for pairs in segments:
+            for i in range(1, len(pairs) - 1):
+                idf = self._idf.get(pairs[i])
+                left, right = self._idf.get(pairs[i - 1]), self._idf.get(pairs[i + 1])
+                if idf is not None and left is not None and right is not None \
+                        and max(left, right) + BRIDGE_MARGIN <= idf:
+                    bridges.add(pairs[i])
+        return bridges
 
     def _scored(self, question: str) -> dict[int, float]:
         """Each explanation's (by index) score in 0..1: how much of the query's term mass it

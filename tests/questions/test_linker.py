@@ -166,6 +166,14 @@ def test_a_pair_ending_in_an_auxiliary_spans_two_words() -> None:
     assert "会话" in terms  # a pair starting with one is a word
 
 
+def test_a_pair_joining_two_commoner_words_is_a_bridge() -> None:
+    # 性能 and 分析 are each used by many shipped explanations; 能分 between them is no word.
+    shipped = load_taxonomy()
+    linker = Linker(check_tree(Path(__file__).parents[2] / "content", shipped).all_docs, shipped)
+    assert "能分" in linker._bridging_bigrams([["平时", "时怎"], ["做性", "性能", "能分", "分析"]])
+    assert not {"性能", "分析"} & linker._bridging_bigrams([["平时", "时怎"], ["做性", "性能", "能分", "分析"]])
+
+
 def test_a_joined_spelling_of_a_skills_name_is_that_skill() -> None:
     # "KV-cache" is the skill KV cache, not a rare word that only the pages spelling it so would
     # share; "all-reduce" (the skill Collectives) stays a word of its own.
