@@ -70,6 +70,13 @@ def _joined_channel(stmt: Any, channel: Channel, row: Any) -> Any:
 
 def _zone_pairs() -> list[tuple[str, int]]:
     """Query 1: the distinct (time zone, day start hour) pairs of users who want reminders."""
+    rows = db.session.execute(_zone_pairs_statement(tuple(c.name for c in swept()))).all()
+    return [(str(z), int(h)) for z, h in rows]
+
+
+@lru_cache(maxsize=4)
+def _zone_pairs_statement(channel_names: tuple[str, ...]) -> Any:
+    """Query 1's statement for the swept channels (by name), built once: it has no parameter."""
     s = _settings_columns()
     stmt = (select(User.timezone, User.day_start_hour).distinct()
             .outerjoin(ReminderSettings, ReminderSettings.user_id == User.id))
@@ -78,8 +85,7 @@ def _zone_pairs() -> list[tuple[str, int]]:
         row = _channel_row(channel)
         stmt = _joined_channel(stmt, channel, row)
         wanted.append(_channel_on(channel, row))
-    rows = db.session.execute(stmt.where(s["enabled"].is_(True), or_(*wanted))).all()
-    return [(str(z), int(h)) for z, h in rows]
+    return stmt.where(s["enabled"].is_(True), or_(*wanted))
 
 
 def _language_column() -> ColumnElement[Any]:
@@ -94,38 +100,55 @@ def zone_clocks(now: datetime) -> ZoneClocks | None:
     return clocks_at(now, _zone_pairs())
 
 
-#: The page statement of the sweep's clocks last used, built once a sweep (with and without the
-#: one-user filter): every page runs the same statement object with new parameters, so neither
-#: the statement nor its compiled SQL is rebuilt per page.
-_PAGE_STATEMENTS: dict[bool, tuple[ZoneClocks, Any]] = {}
+#: Page statements by their shape: the zones and (zone, day start) pairs they compare users to,
+#: the one-user filter, the database and the swept channels. The clocks' values are parameters
+#: (:func:`_page_params`), so consecutive sweeps over the same zones run the same statement
+#: object, and its compiled SQL is reused: building it cost most of a small sweep.
+_PAGE_STATEMENTS: dict[tuple, Any] = {}
+_PAGE_STATEMENTS_KEPT = 16
 
 
 def _page_statement(zc: ZoneClocks, one_user: bool) -> Any:
-    cached = _PAGE_STATEMENTS.get(one_user)
-    if cached is not None and cached[0] is zc:
-        return cached[1]
-    stmt = _build_page_statement(zc, one_user)
-    _PAGE_STATEMENTS[one_user] = (zc, stmt)
+    key = (zc.zones, zc.pairs, one_user, db.session.get_bind().dialect.name, tuple(c.name for c in swept()))
+    stmt = _PAGE_STATEMENTS.get(key)
+    if stmt is None:
+        if len(_PAGE_STATEMENTS) >= _PAGE_STATEMENTS_KEPT:
+            _PAGE_STATEMENTS.clear()
+        stmt = _PAGE_STATEMENTS[key] = _build_page_statement(zc.zones, zc.pairs, one_user)
     return stmt
 
 
-def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
-    """The page query for ``zc``, with parameters ``after_id``, ``batch_size`` (and ``only_user``)."""
-    now, zones, clocks, days = zc.now, zc.zones, zc.clocks, zc.days
+def _page_params(zc: ZoneClocks) -> dict[str, Any]:
+    """The values of a page statement's clock parameters at ``zc.now``: per zone ``z<i>_date``
+    (its local date) and ``z<i>_minute`` (its minute of the day), per pair ``p<j>_day``,
+    ``p<j>_start`` and ``p<j>_end`` (its study day), ``now`` and ``horizon``."""
+    params: dict[str, Any] = {"now": zc.now, "horizon": zc.now + queue.LEARN_AHEAD}
+    for i, zone in enumerate(zc.zones):
+        clock = zc.clocks[zone]
+        params[f"z{i}_date"], params[f"z{i}_minute"] = clock.local_date, clock.minute_of_day
+    for j, pair in enumerate(zc.pairs):
+        day = zc.days[pair]
+        params[f"p{j}_day"], params[f"p{j}_start"], params[f"p{j}_end"] = day.day, day.start, day.end
+    return params
 
-    def by_zone(value: Callable[[timing.ZoneClock], Any], type_: Any) -> ColumnElement[Any]:
-        return case(*[(User.timezone == z, literal(value(clocks[z]), type_)) for z in zones])
 
-    def by_pair(value: Callable[[queue.StudyDay], datetime]) -> ColumnElement[datetime]:
-        return case(*[(and_(User.timezone == z, User.day_start_hour == h), literal(value(days[(z, h)]), UTCDateTime()))
-                      for z, h in zc.pairs])
+def _build_page_statement(zones: tuple[str, ...], pairs: tuple[tuple[str, int], ...], one_user: bool) -> Any:
+    """The page query over ``zones`` and ``pairs``, with parameters ``after_id``, ``batch_size``
+    (and ``only_user``) and the clocks of :func:`_page_params`."""
+    now = bindparam("now", type_=UTCDateTime())
 
-    local_date = by_zone(lambda c: c.local_date, Date())
-    study_date = case(*[(and_(User.timezone == z, User.day_start_hour == h), literal(days[(z, h)].day, Date()))
-                        for z, h in zc.pairs])
-    minute_now = by_zone(lambda c: c.minute_of_day, db.Integer())
-    study_start = by_pair(lambda d: d.start)
-    study_end = by_pair(lambda d: d.end)
+    def by_zone(name: str, type_: Any) -> ColumnElement[Any]:
+        return case(*[(User.timezone == z, bindparam(f"z{i}_{name}", type_=type_)) for i, z in enumerate(zones)])
+
+    def by_pair(name: str, type_: Any) -> ColumnElement[Any]:
+        return case(*[(and_(User.timezone == z, User.day_start_hour == h), bindparam(f"p{j}_{name}", type_=type_))
+                      for j, (z, h) in enumerate(pairs)])
+
+    local_date = by_zone("date", Date())
+    study_date = by_pair("day", Date())
+    minute_now = by_zone("minute", db.Integer())
+    study_start = by_pair("start", UTCDateTime())
+    study_end = by_pair("end", UTCDateTime())
     s = _settings_columns()
     # Per channel the sweep claims for: the user's settings of it and today's claim of it, and
     # whether that channel is due (on, and no claim today or a claim to try again).
@@ -181,7 +204,8 @@ def _build_page_statement(zc: ZoneClocks, one_user: bool) -> Any:
         # look them up by index from the candidates. PostgreSQL does that from the join alone.
         return [] if db.session.get_bind().dialect.name == "postgresql" else [user_id.in_(select(c.user_id))]
 
-    tally = {col.name: col for col in queue_queries.tally_columns(now, c.study_end, c.study_start, c.study_date)}
+    tally = {col.name: col for col in queue_queries.tally_columns(now, c.study_end, c.study_start, c.study_date,
+                                                                  bindparam("horizon", type_=UTCDateTime()))}
     card_counts = (  # the drill's tally query (prep.drill.queue_queries), per user: the counts a reminder needs
         select(Card.user_id.label("user_id"), *[tally[name] for name in _TALLY_USED])
         .join(candidates, c.user_id == Card.user_id)
@@ -234,7 +258,7 @@ def find_due_page(zc: ZoneClocks, *, after_id: int = 0, batch_size: int = BATCH_
     to retry); those with nothing to study, and those who registered after today's reminder time
     (their first reminder is tomorrow's), are skipped in Python, after the page."""
     clocks = zc.clocks
-    params = {"after_id": after_id, "batch_size": batch_size}
+    params = {"after_id": after_id, "batch_size": batch_size, **_page_params(zc)}
     if user_id is not None:
         params["only_user"] = user_id
     # The session's connection, not the session: a Core statement's rows need no ORM loading.
