@@ -63,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     init_i18n(app)
     _init_features(app)
     from .errors import register_error_handlers
+    from .web.bodies import register_body_limits
     from .web.input_guard import register_input_guard
     from .web.json_body import register_json_body
     from .web.templating import register_template_helpers
@@ -74,6 +75,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     register_template_helpers(app)
     register_input_guard(app)
     register_json_body(app)
+    register_body_limits(app)
     return app
 
 

@@ -108,7 +108,8 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         # An automatic link scoring under this is a "suggested explanation", not the answer, and
         # its question stays in the instructors' unanswered queue (prep.questions.models).
         "LINK_MIN_SCORE": 0.65,
-        # A pasted posting may be up to 1 MB (Flask's default form-field limit is 500 KB).
+        # Form fields of most pages (Flask's default is 500 KB); the posting pages, which take a
+        # whole document, set their own (prep.postings.routes).
         "MAX_FORM_MEMORY_SIZE": 1_100_000,
         # The review checklist posts five fields per question, up to 200 questions.
         "MAX_FORM_PARTS": 1500,

@@ -9,12 +9,13 @@ labelled corpus). The database side: ``models``, ``importing`` (store a posting)
 shared bank), ``service`` (look-ups, study, likely questions). Web: ``routes``/``forms``.
 Command line: ``cli``.
 """
-from .decode import MAX_POSTING_BYTES, decode_posting_bytes, decode_posting_text, read_posting_file
+from .decode import MAX_FILE_BYTES, MAX_POSTING_CHARS, decode_posting_bytes, decode_posting_text, read_posting_file
 from .errors import PostingError, PostingInputError
 from .extract import ExtractionResult, Question, extract_posting
 
 __all__ = [
-    "MAX_POSTING_BYTES",
+    "MAX_FILE_BYTES",
+    "MAX_POSTING_CHARS",
     "ExtractionResult",
     "PostingError",
     "PostingInputError",

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from .. import clock
 from ..accounts.models import User
 from ..extensions import db
-from .decode import MAX_POSTING_BYTES, read_posting_file
+from .decode import LIMITS, MAX_FILE_BYTES, MAX_POSTING_CHARS, limit_params, read_posting_file
 from .errors import PostingInputError
 from .evaluate import evaluate, format_report, load_corpus
 from .explain import explain_document, format_explanation
@@ -35,19 +35,16 @@ EXIT_BAD_INPUT = 2
                    "precision, recall and F1 of questions, skill recall, company/title/kind.")
 @click.option("--verbose", "-v", is_flag=True, help="With --eval: list each document's misses.")
 @click.option("--explain", is_flag=True, help="For each line of one FILE: taken as a question or not, and why.")
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=MAX_POSTING_BYTES,
-    show_default=True,
-    help="Refuse files larger than this.",
-)
+@click.option("--max-chars", type=click.IntRange(min=1), default=MAX_POSTING_CHARS, show_default=True,
+              help="Refuse a file whose text is longer than this many characters.")
+@click.option("--max-bytes", type=click.IntRange(min=1), default=MAX_FILE_BYTES, show_default=True,
+              help="Refuse files larger than this many bytes.")
 def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | None, verbose: bool,
-                    explain: bool, max_bytes: int) -> None:
+                    explain: bool, max_chars: int, max_bytes: int) -> None:
     """Extract interview questions and skills from job postings and interview reports.
 
     FILES are text, Markdown, saved HTML pages or JSON-LD job postings (in any of UTF-8, UTF-16 or
-    GB18030), PDF or Word (.docx) files.
+    GB18030), PDF or Word (.docx) files. By default, as on the web, LIMITS.
     """
     if eval_dir is not None:
         _evaluate(eval_dir, as_json, verbose)
@@ -55,13 +52,13 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
     if not files:
         raise click.UsageError("name one or more FILES, or --eval DIR")
     if explain:
-        _explain(files, max_bytes)
+        _explain(files, max_bytes, max_chars)
         return
     results: list[tuple[Path, ExtractionResult]] = []
     failures: list[str] = []
     for path in files:
         try:
-            results.append((path, extract_posting(read_posting_file(path, max_bytes=max_bytes))))
+            results.append((path, extract_posting(read_posting_file(path, max_bytes=max_bytes, max_chars=max_chars))))
         except PostingInputError as exc:
             failures.append(f"prep extract: {click.format_filename(path)}: {exc}")
     if failures:  # all or nothing, so a JSON array never silently misses a file
@@ -80,11 +77,11 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
         click.echo(format_summary(click.format_filename(path), result))
 
 
-def _explain(files: tuple[Path, ...], max_bytes: int) -> None:
+def _explain(files: tuple[Path, ...], max_bytes: int, max_chars: int) -> None:
     if len(files) != 1:
         raise click.UsageError("--explain takes one FILE")
     try:
-        text = read_posting_file(files[0], max_bytes=max_bytes)
+        text = read_posting_file(files[0], max_bytes=max_bytes, max_chars=max_chars)
     except PostingInputError as exc:
         click.echo(f"prep extract: {click.format_filename(files[0])}: {exc}", err=True)
         raise click.exceptions.Exit(EXIT_BAD_INPUT) from exc
@@ -135,6 +132,14 @@ def format_summary(name: str, result: ExtractionResult) -> str:
     return "\n".join(lines)
 
 
+def _state_limits(command: click.Command) -> None:
+    """Put the limits, in the words the web pages use, where a command's help says LIMITS."""
+    command.help = (command.help or "").replace("LIMITS", LIMITS % limit_params())
+
+
+_state_limits(extract_command)
+
+
 @click.group("postings")
 def postings_group() -> None:
     """Manage stored job postings."""
@@ -150,7 +155,7 @@ def postings_group() -> None:
 @with_appcontext
 def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) -> None:
     """Store job posting or interview report files for a candidate: extract, merge and link their
-    questions."""
+    questions. As on the web, LIMITS."""
     def fail(message: str) -> NoReturn:
         db.session.rollback()
         click.echo(f"prep postings import: {message}", err=True)
@@ -194,6 +199,9 @@ def import_command(files: tuple[Path, ...], email: str | None, as_json: bool) ->
         return
     payload = [_stored_json(path, outcome.posting, likely_questions(outcome.posting)) for path, outcome in outcomes]
     click.echo(json.dumps(payload[0] if len(payload) == 1 else payload, ensure_ascii=False, indent=2))
+
+
+_state_limits(import_command)
 
 
 def _stored_json(path: Path, posting, likely) -> dict[str, object]:

@@ -12,81 +12,112 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import PostingInputError
+from .errors import N_, PostingInputError
 from .htmltext import html_to_text
 from .formats import find_format, find_text_format
 from .formats.html import looks_like_html
-from .formats.text import prepare_text, too_large
+from .formats.text import TOO_LONG, prepare_text
 
-MAX_POSTING_BYTES = 1_000_000
-"""Default size limit of a posting, in bytes (of the file, or of pasted text as UTF-8)."""
+MAX_POSTING_CHARS = 1_000_000
+"""The one limit of a posting or interview report: characters of text (pasted, or read from a
+file), the same in the paste box, an upload and the CLI."""
+MAX_FILE_BYTES = 4_000_000
+"""The size of a file read at all (4 MB): 1,000,000 characters of text in any encoding fit."""
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (  # binary files no registered format reads
-    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF87a", "a GIF image"),
-    (b"GIF89a", "a GIF image"),
-    (b"II*\x00", "a TIFF image"),
-    (b"MM\x00*", "a TIFF image"),
-    (b"PK\x03\x04", "a ZIP archive or Office document"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office document"),
-    (b"\x1f\x8b", "a gzip archive"),
-    (b"Rar!\x1a\x07", "a RAR archive"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
-    (b"\x7fELF", "an executable"),
-    (b"%!PS", "a PostScript document"),
+    (b"\x89PNG\r\n\x1a\n", N_("not a text file: it looks like a PNG image")),
+    (b"\xff\xd8\xff", N_("not a text file: it looks like a JPEG image")),
+    (b"GIF87a", N_("not a text file: it looks like a GIF image")),
+    (b"GIF89a", N_("not a text file: it looks like a GIF image")),
+    (b"II*\x00", N_("not a text file: it looks like a TIFF image")),
+    (b"MM\x00*", N_("not a text file: it looks like a TIFF image")),
+    (b"PK\x03\x04", N_("not a text file: it looks like a ZIP archive or Office document")),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", N_("not a text file: it looks like an Office document")),
+    (b"\x1f\x8b", N_("not a text file: it looks like a gzip archive")),
+    (b"Rar!\x1a\x07", N_("not a text file: it looks like a RAR archive")),
+    (b"7z\xbc\xaf\x27\x1c", N_("not a text file: it looks like a 7-Zip archive")),
+    (b"\x7fELF", N_("not a text file: it looks like an executable")),
+    (b"%!PS", N_("not a text file: it looks like a PostScript document")),
 )
 
-__all__ = ["MAX_POSTING_BYTES", "decode_posting_bytes", "decode_posting_text", "html_to_text",
-           "looks_like_html", "read_posting_file"]
+LIMITS = N_("a posting or interview report may be at most %(chars)s characters of text, and a file at most "
+            "%(size)s")
+"""The limits in the words every place states them (``LIMITS % limit_params()``, or translated)."""
 
 
-def read_posting_file(path: str | Path, max_bytes: int = MAX_POSTING_BYTES) -> str:
+def limit_params(max_chars: int = MAX_POSTING_CHARS, max_bytes: int = MAX_FILE_BYTES) -> dict[str, str]:
+    return {"chars": f"{max_chars:,}", "size": megabytes(max_bytes)}
+
+
+__all__ = ["FILE_TOO_LARGE", "LIMITS", "TOO_LONG", "limit_params", "MAX_FILE_BYTES", "MAX_POSTING_CHARS", "decode_posting_bytes", "decode_posting_text", "file_too_large",
+           "html_to_text", "looks_like_html", "megabytes", "read_posting_file"]
+
+
+def megabytes(size: int) -> str:
+    """A file size as the limits are stated: ``4 MB``, ``4.2 MB`` (``800 bytes`` under 0.1 MB)."""
+    if size < 100_000:
+        return f"{size:,} bytes"
+    return f"{size / 1_000_000:.1f}".removesuffix(".0") + " MB"
+
+
+FILE_TOO_LARGE = N_("the file is too large: %(size)s (at most %(limit)s)")
+
+
+def file_too_large(size: int, limit: int = MAX_FILE_BYTES) -> PostingInputError:
+    """The refusal of a file of ``size`` bytes over ``limit``."""
+    shown = megabytes(size)
+    return PostingInputError(FILE_TOO_LARGE, size=shown if shown != megabytes(limit) else f"{size:,} bytes",
+                             limit=megabytes(limit))
+
+
+def read_posting_file(path: str | Path, max_bytes: int = MAX_FILE_BYTES, max_chars: int = MAX_POSTING_CHARS) -> str:
     """Read and decode the posting file at ``path`` (checking its size before reading it)."""
     path = Path(path)
     try:
         if path.is_dir():
-            raise PostingInputError("is a directory, not a posting file")
+            raise PostingInputError(N_("is a directory, not a posting file"))
         size = path.stat().st_size
         if size > max_bytes:
-            raise PostingInputError(too_large(size, max_bytes))
+            raise file_too_large(size, max_bytes)
         data = path.read_bytes()
     except OSError as exc:
-        raise PostingInputError(f"cannot read the file: {exc.strerror or exc}") from exc
-    return decode_posting_bytes(data, max_bytes=max_bytes, filename=path.name)
+        raise PostingInputError(N_("cannot read the file: %(reason)s"), reason=exc.strerror or str(exc)) from exc
+    return decode_posting_bytes(data, max_bytes=max_bytes, filename=path.name, max_chars=max_chars)
 
 
-def decode_posting_bytes(data: bytes, max_bytes: int = MAX_POSTING_BYTES, filename: str | None = None) -> str:
+def decode_posting_bytes(data: bytes, max_bytes: int = MAX_FILE_BYTES, filename: str | None = None,
+                         max_chars: int = MAX_POSTING_CHARS) -> str:
     """Decode an uploaded posting file to plain text (HTML reduced to text, PDF and Word read).
 
     ``filename`` is a hint for formats that cannot be told by their bytes alone. Raises
-    :class:`PostingInputError` for empty, oversized, binary, unreadable or undecodable input.
+    :class:`PostingInputError` for empty, oversized (over ``max_bytes`` bytes, or ``max_chars``
+    characters of text), binary, unreadable or undecodable input.
     """
     if len(data) > max_bytes:
-        raise PostingInputError(too_large(len(data), max_bytes))
+        raise file_too_large(len(data), max_bytes)
     if not data.strip():
-        raise PostingInputError("the file is empty")
+        raise PostingInputError(N_("the file is empty"))
     fmt = find_format(data, filename)
     if fmt.is_text:
-        for magic, kind in _MAGIC:
+        for magic, message in _MAGIC:
             if data.startswith(magic):
-                raise PostingInputError(f"not a text file: it looks like {kind}")
-    text = fmt.to_text(data, max_bytes)
+                raise PostingInputError(message)
+    text = fmt.to_text(data, max_chars)
     if not fmt.is_text:
-        text = prepare_text(text, max_bytes)
+        text = prepare_text(text, max_chars)
     return _not_empty(text)
 
 
-def decode_posting_text(text: str, max_bytes: int = MAX_POSTING_BYTES) -> str:
-    """Check and clean pasted posting text: size, emptiness, NULs; HTML is reduced to text.
+def decode_posting_text(text: str, max_chars: int = MAX_POSTING_CHARS) -> str:
+    """Check and clean pasted posting text: length, emptiness, NULs; HTML is reduced to text.
 
     Newlines are normalised to ``\\n`` and a leading BOM character is dropped.
     """
-    text = prepare_text(text, max_bytes)
+    text = prepare_text(text, max_chars)
     return _not_empty(find_text_format(text).from_text(text))  # type: ignore[misc]
 
 
 def _not_empty(text: str) -> str:
     if not text.strip():
-        raise PostingInputError("the posting is empty")
+        raise PostingInputError(N_("the posting is empty"))
     return text

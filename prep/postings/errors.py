@@ -12,18 +12,33 @@ class PostingError(Exception):
     """Base class of the postings feature's errors."""
 
 
-class PostingInputError(PostingError, ValueError):
-    """The posting file or text cannot be used; ``str(error)`` is a one-line explanation."""
+def N_(message: str) -> str:
+    """Marks an English message for translation (pybabel's extractor knows ``N_``) where none can
+    be made (pure modules): the web layer translates it by its ``template``."""
+    return message
 
-    def __init__(self, message: str) -> None:
-        self.message = " ".join(message.split())
+
+class PostingInputError(PostingError, ValueError):
+    """The posting file or text cannot be used; ``str(error)`` is a one-line explanation in English
+    (the CLI's), made of ``template`` (marked with :func:`N_`) and ``params``, which a page
+    translates instead (``gettext(err.template, **err.params)``)."""
+
+    def __init__(self, message: str, **params: object) -> None:
+        self.template, self.params = message, params
+        self.message = " ".join((message % params if params else message).split())
         super().__init__(self.message)
 
     @property
     def sentence(self) -> str:
         """The message as a form shows it: a capital first letter and one final full stop."""
-        message = self.message.strip()
-        return (message[:1].upper() + message[1:]).rstrip(".") + "."
+        return as_sentence(self.message)
+
+
+def as_sentence(message: str) -> str:
+    """``message`` with a capital first letter and one final full stop (a Chinese one kept)."""
+    message = message.strip()
+    message = message[:1].upper() + message[1:]
+    return message if message.endswith("。") else message.rstrip(".") + "."
 
 
 class InterviewDateError(PostingInputError):

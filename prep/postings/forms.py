@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask_babel import format_date
+from flask_babel import LazyString, format_date
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -17,8 +17,8 @@ from wtforms.validators import Length, Optional, ValidationError
 
 from .. import clock
 from . import interview_dates
-from .decode import MAX_POSTING_BYTES
-from .errors import InterviewDateError
+from .decode import FILE_TOO_LARGE, LIMITS, MAX_FILE_BYTES, MAX_POSTING_CHARS, TOO_LONG, limit_params, megabytes
+from .errors import InterviewDateError, as_sentence
 from .extract import KINDS, MAX_QUESTIONS, UNCERTAIN_BELOW
 from .service import Preview, Review, ReviewedQuestion
 
@@ -29,11 +29,19 @@ BLANK_ROWS = 3
 
 
 class ImportPostingForm(FlaskForm):
+    # The limits, stated under the box and checked by the page before sending (static/js/app.js),
+    # in the words the server refuses with.
     text = TextAreaField(_l("Paste the posting"), validators=[Optional()],
-                         description=_l("Copy the whole page from the job board; page furniture is fine."))
+                         description=LazyString(lambda: " ".join((
+                             _("Copy the whole page from the job board; page furniture is fine."),
+                             as_sentence(_(LIMITS, **limit_params()))))),
+                         render_kw={"data-max-chars": MAX_POSTING_CHARS, "data-too-long": LazyString(
+                             lambda: as_sentence(_(TOO_LONG, length="{length}", limit=f"{MAX_POSTING_CHARS:,}")))})
     file = FileField(_l("…or upload a file"), validators=[Optional()],
                      description=_l("A text file, a saved HTML page (UTF-8, UTF-16 or GB18030/GBK), a PDF "
-                                             "or a Word (.docx) file, up to %(mb)s MB.", mb=MAX_POSTING_BYTES // 1_000_000))
+                                    "or a Word (.docx) file, at most %(size)s.", size=megabytes(MAX_FILE_BYTES)),
+                     render_kw={"data-max-bytes": MAX_FILE_BYTES, "data-too-large": LazyString(
+                         lambda: as_sentence(_(FILE_TOO_LARGE, size="{size}", limit=megabytes(MAX_FILE_BYTES))))})
     #: "report" when the candidate came to paste an interview report (the review form then says so).
     kind = HiddenField(validators=[Optional()])
     submit = SubmitField(_l("Import posting"))

@@ -19,9 +19,10 @@ from .. import clock
 from ..questions.models import Publication, Question
 from ..web.access import instructor_required, signed_in_user
 from ..web.args import page_arg
+from ..web.bodies import allow_body
 from ..web.forms import EmptyForm
-from .decode import MAX_POSTING_BYTES
-from .errors import PostingInputError, ScannedDocumentError
+from .decode import LIMITS, MAX_FILE_BYTES, MAX_POSTING_CHARS, limit_params
+from .errors import PostingInputError, ScannedDocumentError, as_sentence
 from .extract import UNCERTAIN_BELOW
 from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm,
                     interview_date_json_form,
@@ -51,6 +52,14 @@ from .service import (
 from .study import posting_page, study_question_ids
 
 bp = Blueprint("postings", __name__)
+
+
+# A posting's text travels in the body twice: pasted or uploaded (new), then back from the review
+# checklist (save). Each is at most MAX_POSTING_CHARS characters, 4 bytes each at most in UTF-8
+# (multipart bodies carry the text as it is); a file at most MAX_FILE_BYTES.
+_FORM_SLACK = 256 * 1024  # the other fields, the multipart framing
+DOCUMENT_BODY = allow_body(content_length=max(4 * MAX_POSTING_CHARS, MAX_FILE_BYTES) + _FORM_SLACK,
+                           form_memory=4 * MAX_POSTING_CHARS + _FORM_SLACK)
 
 
 def _posting_or_404(posting_id: int) -> Posting:
@@ -122,6 +131,7 @@ def from_role():
 
 @bp.route("/postings/new", methods=["GET", "POST"])
 @login_required
+@DOCUMENT_BODY
 def new():
     """Step one: paste or upload; what was found is shown as a checklist, nothing is stored."""
     form = ImportPostingForm()
@@ -150,11 +160,12 @@ def new():
 
 
 def _input_message(err: PostingInputError) -> str:
-    """A refused input's message for the form (a scanned document's in the UI language)."""
+    """A refused input's message for the form, in the UI language."""
     if isinstance(err, ScannedDocumentError):
         return _("This PDF has no text layer: it looks like a scanned page. "
                  "Copy its text and paste it into the box instead.")
-    return err.sentence
+    return as_sentence(_(err.template, **err.params))
+
 
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
@@ -165,6 +176,7 @@ def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
 
 @bp.route("/postings/save", methods=["POST"])
 @login_required
+@DOCUMENT_BODY
 def save():
     """Step two: store what the candidate confirmed in the checklist (one transaction)."""
     user, now = signed_in_user(), clock.now()
@@ -202,15 +214,13 @@ def save():
 
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(err: RequestEntityTooLarge):
-    """An upload over MAX_CONTENT_LENGTH (or pasted text over the form memory limit)."""
+    """A body over the view's limit (:data:`DOCUMENT_BODY`): more than the limits allow, whatever
+    it holds. (The page checks both before sending, so the box keeps the text there.)"""
     db.session.rollback()
     if not current_user.is_authenticated:
         return render_template("error.html", code=413, message=_("What you sent is too large."), title=None), 413
     form = ImportPostingForm(formdata=None)
-    limit = current_app.config.get("MAX_FORM_MEMORY_SIZE") or MAX_POSTING_BYTES
-    form.file.errors = [_("What you sent is too large: a posting may be at most %(max)s bytes "
-                          "(pasted text at most %(pasted)s; upload longer ones as a file).",
-                          max="{:,}".format(MAX_POSTING_BYTES), pasted="{:,}".format(min(limit, MAX_POSTING_BYTES)))]
+    form.text.errors = [_("What you sent is too large: %(limits)s.", limits=_(LIMITS, **limit_params()))]
     return _render_new(form, 413)
 
 

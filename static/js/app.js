@@ -85,6 +85,59 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(function () { focusableScrollers(document); }, 200);
   });
+  // Limits checked before sending (data-max-chars on a text box, data-max-bytes on a file input):
+  // over one, the form is not sent, so the box keeps its text, and the field says why, as the
+  // server would (data-too-long / data-too-large, with {length} or {size} filled in).
+  function codePoints(text) {
+    text = text.replace(/^\ufeff/, "").replace(/\r\n?/g, "\n");  // counted as the server counts
+    var pairs = text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g);
+    return text.length - (pairs ? pairs.length : 0);
+  }
+  function fieldError(field, message) {
+    var id = field.id + "-error", box = document.getElementById(id), wrap = field.closest(".field");
+    if (!message) {
+      if (box && box.dataset.limit) { box.remove(); field.setAttribute("aria-invalid", "false"); }
+      return;
+    }
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "error";
+      box.id = id;
+      box.setAttribute("role", "alert");
+      (wrap || field.parentNode).appendChild(box);
+      var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (described.indexOf(id) < 0) { described.push(id); field.setAttribute("aria-describedby", described.join(" ")); }
+    }
+    box.dataset.limit = "1";
+    box.textContent = "";
+    var p = document.createElement("p");
+    p.textContent = message;
+    box.appendChild(p);
+    if (wrap) { wrap.classList.add("has-error"); }
+    field.setAttribute("aria-invalid", "true");
+  }
+  function overLimit(field) {
+    if (field.dataset.maxChars && field.value) {
+      var length = codePoints(field.value);
+      if (length > Number(field.dataset.maxChars)) {
+        return field.dataset.tooLong.replace("{length}", length.toLocaleString("en-US"));
+      }
+    }
+    if (field.dataset.maxBytes && field.files && field.files[0] && field.files[0].size > Number(field.dataset.maxBytes)) {
+      return field.dataset.tooLarge.replace("{size}", (Math.round(field.files[0].size / 1e5) / 10) + " MB");
+    }
+    return "";
+  }
+  document.addEventListener("submit", function (event) {
+    var first = null;
+    event.target.querySelectorAll("[data-max-chars], [data-max-bytes]").forEach(function (field) {
+      var message = overLimit(field);
+      fieldError(field, message);
+      if (message && !first) { first = field; }
+    });
+    if (first) { event.preventDefault(); first.focus(); }
+  }, true);
+
   // Forms that destroy something ask first.
   document.addEventListener("submit", function (event) {
     var form = event.target;

@@ -73,6 +73,11 @@
     if (details && window.matchMedia && window.matchMedia(PHONE).matches) { details.open = false; }
   }
 
+  // A touch screen with no keyboard (phone.css hides the key hints for the same query): no "press 3".
+  function touchOnly() {
+    return !!(window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches);
+  }
+
   function suggestedButton() {
     var form = document.getElementById("rate-form");
     return form ? form.querySelector("button.rating.suggested") : null;
@@ -92,7 +97,7 @@
       var on = b.dataset.key === rating;
       b.classList.toggle("suggested", on);
       if (on) { b.setAttribute("aria-describedby", "key-point-suggestion"); } else { b.removeAttribute("aria-describedby"); }
-      if (on && status) { status.textContent = b.dataset.suggested; }
+      if (on && status) { status.textContent = touchOnly() ? b.dataset.suggestedTouch : b.dataset.suggested; }
     });
   }
 

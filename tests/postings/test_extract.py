@@ -354,7 +354,8 @@ def test_html_fragment_detection() -> None:
         (b"NCCL \x80\x80 test", "cannot decode"),
         (bytes((i * 37 + 11) % 128 + 128 for i in range(400)), "cannot decode"),  # high bytes, not Chinese
         (b"<html><body><script>x()</script></body></html>", "contains no text"),
-        (b"a" * 1_000_001, "too large"),
+        (b"a" * 1_000_001, "the posting is too long: 1,000,001 characters (at most 1,000,000)"),
+        (b"a" * 4_000_001, "the file is too large: 4,000,001 bytes (at most 4 MB)"),
     ],
 )
 def test_decode_refuses_bad_input(data: bytes, message: str) -> None:
@@ -364,12 +365,16 @@ def test_decode_refuses_bad_input(data: bytes, message: str) -> None:
     assert "\n" not in str(info.value)
 
 
-def test_size_limit_is_a_parameter(tmp_path: Path) -> None:
+def test_the_limits_are_characters_and_parameters(tmp_path: Path) -> None:
     assert decode_posting_bytes(b"a" * 1_000_000) == "a" * 1_000_000
-    with pytest.raises(PostingInputError, match="limit is 10"):
+    assert decode_posting_text("面" * 1_000_000) == "面" * 1_000_000  # 3 MB of UTF-8: characters count
+    assert decode_posting_text("a\r\n" * 500_000) == "a\n" * 500_000  # counted once newlines are "\n"
+    with pytest.raises(PostingInputError, match=r"at most 10 bytes"):
         decode_posting_bytes(b"a" * 11, max_bytes=10)
-    with pytest.raises(PostingInputError, match="too large"):
-        decode_posting_text("面" * 4, max_bytes=10)  # 12 bytes as UTF-8
+    with pytest.raises(PostingInputError, match=r"too long: 5 characters \(at most 4\)"):
+        decode_posting_text("面" * 5, max_chars=4)
+    with pytest.raises(PostingInputError, match=r"too long: 5 characters \(at most 4\)"):
+        decode_posting_bytes(("面" * 5).encode("gb18030"), max_chars=4)
     big = tmp_path / "big.txt"
     big.write_bytes(b"a" * 11)
     with pytest.raises(PostingInputError, match="11 bytes"):
@@ -443,7 +448,16 @@ def test_cli_max_bytes_option(tmp_path: Path) -> None:
     path.write_text("面试题\n- 如何优化NCCL？\n", encoding="utf-8")
     result = CliRunner().invoke(extract_command, [str(path), "--max-bytes", "5"])
     assert result.exit_code == 2
-    assert "too large" in result.stderr
+    assert "the file is too large: 32 bytes (at most 5 bytes)" in result.stderr
+    result = CliRunner().invoke(extract_command, [str(path), "--max-chars", "5"])
+    assert result.exit_code == 2
+    assert "the posting is too long: 16 characters (at most 5)" in result.stderr
+
+
+def test_the_cli_states_the_limits_as_the_web_does() -> None:
+    help_text = " ".join(CliRunner().invoke(extract_command, ["--help"]).output.split())
+    assert "a posting or interview report may be at most 1,000,000 characters of text, and a file at most 4 MB" \
+        in help_text
 
 
 def test_cli_requires_a_file() -> None:

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.postings import service
-from prep.postings.decode import MAX_POSTING_BYTES
+from prep.postings.decode import MAX_FILE_BYTES, MAX_POSTING_CHARS
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import Question, Tag
 from tests.support.pages import csrf_token_from
@@ -192,7 +192,8 @@ BAD_UPLOADS = [
                  id="png"),
     pytest.param(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" * 20,
                  "Cannot read the file: it looks like a PDF document, but it is damaged or incomplete.", id="pdf"),
-    pytest.param(b"x" * (MAX_POSTING_BYTES + 1), "The posting is too large", id="over-1mb"),
+    pytest.param(b"x" * (MAX_POSTING_CHARS + 1), "The posting is too long: 1,000,001 characters (at most 1,000,000).",
+                 id="over-the-characters"),
     pytest.param(bytes(range(0x80, 0x100)) * 8, "Cannot decode the file", id="undecodable"),
     pytest.param(b"\xff\xfe" + "面试指南".encode("utf-16-le")[:-1], "Cannot decode the file as UTF-16",
                  id="broken-utf16"),
@@ -214,15 +215,36 @@ def test_bad_upload_changes_nothing(client, candidate, data, message):
     pytest.param("", "Paste the posting here, or choose a file", id="nothing"),
     pytest.param("  \n \n", "The posting is empty.", id="blank"),
     pytest.param("<html><body><script>x()</script></body></html>", "The page contains no text.", id="empty-page"),
-    pytest.param("面试指南\n" + "如何优化带宽？\n" * 60_000, "The posting is too large", id="over-1mb"),
+    pytest.param("面试指南\n" + "如何优化带宽？\n" * 130_000, "The posting is too long: 1,040,005 characters",
+                 id="over-the-characters"),
 ])
 def test_bad_paste_changes_nothing(client, candidate, app, text, message):
-    app.config["MAX_FORM_MEMORY_SIZE"] = 4 * MAX_POSTING_BYTES  # what the limit is about, not the form's
     before = counts()
     response = paste(client, text)
     assert response.status_code == 400
     assert message in response.get_data(as_text=True)
     assert counts() == before
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    pytest.param(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "不是文本文件：它看起来是 PNG 图片。", id="png"),
+    pytest.param(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n" * 20,
+                 "无法读取此文件：它看起来是 PDF 文档，但已损坏或不完整。", id="pdf"),
+    pytest.param(b"x" * (MAX_POSTING_CHARS + 1), "内容太长：1,000,001 个字符（最多 1,000,000 个）。", id="too-long"),
+    pytest.param(b"\xff\xfe" + "面试指南".encode("utf-16-le")[:-1], "无法按 UTF-16 解码此文件：", id="broken-utf16"),
+])
+def test_a_refused_upload_is_explained_in_the_readers_language(client, candidate, data, message):
+    client.post("/language", data={"lang": "zh"})
+    html = upload(client, data, "bad.bin").get_data(as_text=True)
+    assert message in html and "Not a text file" not in html
+
+
+def test_the_paste_box_and_the_upload_state_the_limits(client, candidate):
+    html = client.get("/postings/new").get_data(as_text=True)
+    assert ("A posting or interview report may be at most 1,000,000 characters of text, and a file at most 4 MB."
+            in html)
+    assert 'data-max-chars="1000000"' in html and 'data-max-bytes="4000000"' in html
+    assert "The posting is too long: {length} characters (at most 1,000,000)." in html
 
 
 def test_text_and_file_together_are_refused(client, candidate):
@@ -233,10 +255,18 @@ def test_text_and_file_together_are_refused(client, candidate):
     assert counts()[0] == 0
 
 
-def test_request_over_max_content_length_gets_the_form_back(client, candidate, app):
-    assert app.config["MAX_CONTENT_LENGTH"] == 2 * 1024 * 1024
+def test_a_chinese_text_of_the_full_length_is_taken(client, candidate):
+    """The limit is characters: a million Chinese ones (3 MB of UTF-8) are read, from a paste or a file."""
+    text = "面试题\n" + ("如何优化带宽？" * 99 + "\n") * 1400
+    assert 900_000 < len(text) <= MAX_POSTING_CHARS and len(text.encode()) > 2_700_000
+    for sent in ({"text": text}, {"file": (io.BytesIO(text.encode()), "long.txt")}):
+        response = _closed(client.post("/postings/new", data=sent, content_type="multipart/form-data"))
+        assert response.status_code == 200 and 'id="review-form"' in response.get_data(as_text=True)
+
+
+def test_request_over_the_body_limit_gets_the_form_back(client, candidate, app):
     before = counts()
-    response = upload(client, b"a" * (app.config["MAX_CONTENT_LENGTH"] + 10))
+    response = upload(client, b"a" * (max(4 * MAX_POSTING_CHARS, MAX_FILE_BYTES) + 300_000))
     html = response.get_data(as_text=True)
     assert response.status_code == 413
     assert "too large" in html and 'id="import-form"' in html
@@ -447,7 +477,10 @@ def test_cli_default_user_is_the_only_account(runner, make_user, tmp_path):
     pytest.param(b"", "the file is empty", id="empty"),
     pytest.param(b"\x89PNG\r\n\x1a\n\x00\x00", "not a text file: it looks like a PNG image", id="png"),
     pytest.param(b"%PDF-1.4\n", "it looks like a PDF document, but it is damaged", id="pdf"),
-    pytest.param(b"y" * (MAX_POSTING_BYTES + 1), "the posting is too large", id="too-large"),
+    pytest.param(b"y" * (MAX_POSTING_CHARS + 1), "the posting is too long: 1,000,001 characters (at most 1,000,000)",
+                 id="too-long"),
+    pytest.param(b"y" * (MAX_FILE_BYTES + 1), "the file is too large: 4,000,001 bytes (at most 4 MB)",
+                 id="too-large"),
     pytest.param(bytes(range(0x80, 0x100)) * 8, "cannot decode the file", id="undecodable"),
 ])
 def test_cli_bad_input_exits_2_and_stores_nothing(runner, make_user, tmp_path, data, message):

@@ -43,11 +43,13 @@ def test_own_question_cap_refuses_with_a_message_and_adds_nothing(app, client, m
 def test_an_oversized_body_gets_a_page_not_a_traceback(app, client, make_user, login):
     login(make_user())
     app.config["MAX_CONTENT_LENGTH"] = 10_000
-    # The posting form says so next to the field (and keeps the form).
-    response = client.post("/postings/new", data={"text": "x" * 20_000})
+    # The posting form takes a whole document (its own limit, stated in characters); over it, the
+    # form says so next to the field (and keeps the form).
+    response = client.post("/postings/new", data={"text": "x" * 4_400_000}, content_type="multipart/form-data")
     assert response.status_code == 413
     html = response.get_data(as_text=True)
-    assert "What you sent is too large: a posting may be at most" in html and 'id="import-form"' in html
+    assert ("What you sent is too large: a posting or interview report may be at most 1,000,000 characters of "
+            "text, and a file at most 4 MB.") in html and 'id="import-form"' in html
     # Any other form: the error page.
     response = client.post("/questions", data={"text": "x" * 20_000, "lang": "en"})
     assert response.status_code == 413

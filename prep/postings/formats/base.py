@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import PostingInputError
+from ..errors import N_, PostingInputError
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class DocumentFormat:
     ``None``) is of this format, from its first bytes and, as a hint only, its name.
     ``to_text(data, limit)`` returns the document's plain text, one block per line, raising
     :class:`~prep.postings.errors.PostingInputError` for what cannot be read; ``limit`` bounds
-    the text it may produce, in UTF-8 bytes. ``from_text``, for the formats that are text
+    the text it may produce, in characters. ``from_text``, for the formats that are text
     themselves (plain text, HTML, JSON-LD), reads pasted text the same way.
     """
 
@@ -46,18 +46,19 @@ def has_extension(filename: str | None, extensions: tuple[str, ...]) -> bool:
 
 
 class TextBudget:
-    """Collects a document's lines and refuses to grow past ``limit`` UTF-8 bytes."""
+    """Collects a document's lines and refuses to grow past ``limit`` characters (a line and its
+    newline), with the same words as any posting that is too long."""
 
-    def __init__(self, limit: int, description: str) -> None:
-        self.limit, self.description = limit, description
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
         self.lines: list[str] = []
-        self.size = 0
+        self.size = -1  # no newline after the last line
 
     def add(self, line: str) -> None:
-        self.size += len(line.encode("utf-8", "surrogatepass")) + 1
+        self.size += len(line) + 1
         if self.size > self.limit:
-            raise PostingInputError(f"the text of {self.description} is too large "
-                                    f"(over {self.limit:,} bytes); split it or paste a part")
+            raise PostingInputError(N_("the posting is too long: over %(limit)s characters; split the document "
+                                       "or paste a part"), limit=f"{self.limit:,}")
         self.lines.append(line)
 
     def text(self) -> str:

@@ -21,7 +21,7 @@ from docx.opc.exceptions import PackageNotFoundError
 from docx.oxml.ns import qn
 from docx.text.paragraph import Paragraph
 
-from ..errors import PostingInputError
+from ..errors import N_, PostingInputError
 from .base import DocumentFormat, TextBudget, has_extension
 
 MAX_ENTRIES = 2_000
@@ -31,7 +31,7 @@ MAX_RATIO = 200
 MAX_PARAGRAPHS = 20_000
 MAX_TABLE_DEPTH = 5
 
-_DAMAGED = "cannot read the file: it looks like a Word document, but it is damaged or incomplete"
+_DAMAGED = N_("cannot read the file: it looks like a Word document, but it is damaged or incomplete")
 _MARKER = re.compile(r"^\s*(?:[-*•·▪●◦]|\d{1,3}[.)、]|[（(]\d{1,3}[)）]|[①-⑳])")
 
 
@@ -44,20 +44,20 @@ def sniff(data: bytes, filename: str | None) -> bool:
 
 def to_text(data: bytes, limit: int) -> str:
     check_archive(data)
-    budget = TextBudget(limit, "the Word document")
+    budget = TextBudget(limit)
     try:
         document = Document(io.BytesIO(data))
         _read_blocks(document.element.body, budget, depth=0, count=[0])
     except PostingInputError:
         raise
     except RecursionError as exc:
-        raise PostingInputError("cannot read the Word document: it is nested too deeply") from exc
+        raise PostingInputError(N_("cannot read the Word document: it is nested too deeply")) from exc
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, TypeError, AttributeError,
             OSError, SyntaxError, UnicodeError, LookupError, IndexError) as exc:  # lxml's errors are SyntaxErrors
         raise PostingInputError(_DAMAGED) from exc
     text = budget.text()
     if not text.strip():
-        raise PostingInputError("the Word document contains no text")
+        raise PostingInputError(N_("the Word document contains no text"))
     return text
 
 
@@ -70,14 +70,15 @@ def check_archive(data: bytes) -> None:
     except (zipfile.BadZipFile, ValueError, OSError, EOFError) as exc:
         raise PostingInputError(_DAMAGED) from exc
     if len(members) > MAX_ENTRIES:
-        raise PostingInputError(f"the Word document has {len(members):,} parts; at most {MAX_ENTRIES:,} are read")
+        raise PostingInputError(N_("the Word document has %(parts)s parts; at most %(max)s are read"),
+                                parts=f"{len(members):,}", max=f"{MAX_ENTRIES:,}")
     total = 0
     for member in members:
         total += member.file_size
         ratio = member.file_size / max(member.compress_size, 1)
         if member.file_size > MAX_PART_BYTES or total > MAX_UNCOMPRESSED_BYTES or ratio > MAX_RATIO:
-            raise PostingInputError("the Word document inflates to too much data to be read "
-                                    "(it may be a zip bomb); paste its text instead")
+            raise PostingInputError(N_("the Word document inflates to too much data to be read "
+                                       "(it may be a zip bomb); paste its text instead"))
 
 
 def _read_blocks(parent, budget: TextBudget, *, depth: int, count: list[int]) -> None:
@@ -87,7 +88,7 @@ def _read_blocks(parent, budget: TextBudget, *, depth: int, count: list[int]) ->
         if child.tag == p_tag:
             count[0] += 1
             if count[0] > MAX_PARAGRAPHS:
-                raise PostingInputError(f"the Word document has more than {MAX_PARAGRAPHS:,} paragraphs")
+                raise PostingInputError(N_("the Word document has more than %(max)s paragraphs"), max=f"{MAX_PARAGRAPHS:,}")
             _add_paragraph(child, budget)
         elif depth < MAX_TABLE_DEPTH:
             for row in child.iterchildren(qn("w:tr")):

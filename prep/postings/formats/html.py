@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import PostingInputError
+from ..errors import N_, PostingInputError
 from ..htmltext import html_to_text
 from .base import DocumentFormat
 from .text import decode_charset, head_text, prepare_text
@@ -44,7 +44,7 @@ def sniff(data: bytes, filename: str | None) -> bool:
 def from_text(text: str) -> str:
     text = html_to_text(text)
     if not text.strip():
-        raise PostingInputError("the page contains no text")
+        raise PostingInputError(N_("the page contains no text"))
     return text
 
 

@@ -18,7 +18,7 @@ import warnings
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
-from ..errors import PostingInputError, ScannedDocumentError
+from ..errors import N_, PostingInputError, ScannedDocumentError
 from .base import DocumentFormat, TextBudget
 
 MAX_PAGES = 200
@@ -27,7 +27,7 @@ MAX_PAGES = 200
 MAX_PAGE_CONTENT_BYTES = 4_000_000
 """The most decoded content-stream bytes one page may have."""
 
-_DAMAGED = "cannot read the file: it looks like a PDF document, but it is damaged or incomplete"
+_DAMAGED = N_("cannot read the file: it looks like a PDF document, but it is damaged or incomplete")
 
 
 def sniff(data: bytes, filename: str | None) -> bool:
@@ -36,7 +36,7 @@ def sniff(data: bytes, filename: str | None) -> bool:
 
 def to_text(data: bytes, limit: int) -> str:
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # a damaged file gets our one line, not log lines
-    budget = TextBudget(limit, "the PDF document")
+    budget = TextBudget(limit)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -44,7 +44,7 @@ def to_text(data: bytes, limit: int) -> str:
     except PostingInputError:
         raise
     except RecursionError as exc:
-        raise PostingInputError("cannot read the PDF document: it is nested too deeply") from exc
+        raise PostingInputError(N_("cannot read the PDF document: it is nested too deeply")) from exc
     except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, AssertionError,
             OSError, ArithmeticError, UnicodeError, LookupError) as exc:
         raise PostingInputError(_DAMAGED) from exc
@@ -57,16 +57,17 @@ def to_text(data: bytes, limit: int) -> str:
 def _read_pages(data: bytes, budget: TextBudget) -> None:
     reader = PdfReader(io.BytesIO(data), strict=False)
     if reader.is_encrypted:
-        raise PostingInputError("cannot read the PDF document: it is encrypted; "
-                                "save it without a password, or paste its text")
+        raise PostingInputError(N_("cannot read the PDF document: it is encrypted; "
+                                   "save it without a password, or paste its text"))
     pages = len(reader.pages)
     if pages > MAX_PAGES:
-        raise PostingInputError(f"the PDF document has {pages:,} pages; at most {MAX_PAGES} are read "
-                                "(save the pages that matter, or paste their text)")
+        raise PostingInputError(N_("the PDF document has %(pages)s pages; at most %(max)s are read "
+                                   "(save the pages that matter, or paste their text)"),
+                                pages=f"{pages:,}", max=f"{MAX_PAGES}")
     for page in reader.pages:
         contents = page.get_contents()
         if contents is not None and len(contents.get_data()) > MAX_PAGE_CONTENT_BYTES:
-            raise PostingInputError("a page of the PDF document is too large to read")
+            raise PostingInputError(N_("a page of the PDF document is too large to read"))
         for line in (page.extract_text() or "").splitlines():
             budget.add(line)
 

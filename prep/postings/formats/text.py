@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from ..errors import PostingInputError
+from ..errors import N_, PostingInputError
 from .base import DocumentFormat
 
 _BOMS: tuple[tuple[bytes, str], ...] = (  # UTF-32 before UTF-16: FF FE 00 00 starts with FF FE
@@ -44,11 +44,12 @@ def decode_charset(data: bytes) -> str:
             try:
                 return _check_controls(data.decode(encoding))
             except UnicodeDecodeError as exc:
-                raise PostingInputError(f"cannot decode the file as {encoding.upper()}: {exc.reason}") from exc
+                raise PostingInputError(N_("cannot decode the file as %(encoding)s: %(reason)s"),
+                                        encoding=encoding.upper(), reason=exc.reason) from exc
     if b"\x00" in data:
         utf16 = _utf16_without_bom(data)
         if utf16 is None:
-            raise PostingInputError("not a text file: it contains NUL bytes")
+            raise PostingInputError(N_("not a text file: it contains NUL bytes"))
         return _check_controls(utf16)
     try:
         return _check_controls(data.decode("utf-8"))
@@ -60,7 +61,7 @@ def decode_charset(data: bytes) -> str:
         text = ""
     if _reads_as_chinese(text):
         return _check_controls(text)
-    raise PostingInputError("cannot decode the file: it is not UTF-8, UTF-16 or GB18030/GBK text")
+    raise PostingInputError(N_("cannot decode the file: it is not UTF-8, UTF-16 or GB18030/GBK text"))
 
 
 def head_text(data: bytes) -> str:
@@ -76,18 +77,23 @@ def head_text(data: bytes) -> str:
 
 
 def prepare_text(text: str, limit: int) -> str:
-    """Check decoded or pasted text (size in UTF-8, NULs) and normalise newlines and a BOM."""
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > limit:
-        raise PostingInputError(too_large(size, limit))
+    """Check decoded or pasted text (at most ``limit`` characters once newlines are normalised,
+    no NULs) and normalise newlines and a BOM."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if len(text) > limit:
+        raise too_long(len(text), limit)
     if "\x00" in text:
-        raise PostingInputError("not a text file: it contains NUL bytes")
-    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        raise PostingInputError(N_("not a text file: it contains NUL bytes"))
+    return text
 
 
-def too_large(size: int, limit: int) -> str:
-    """The message for a posting of ``size`` bytes over ``limit``."""
-    return f"the posting is too large: {size:,} bytes (the limit is {limit:,})"
+TOO_LONG = N_("the posting is too long: %(length)s characters (at most %(limit)s)")
+
+
+def too_long(length: int, limit: int) -> PostingInputError:
+    """The refusal of a posting of ``length`` characters over ``limit``: the same words for the
+    paste box, a file and the CLI."""
+    return PostingInputError(TOO_LONG, length=f"{length:,}", limit=f"{limit:,}")
 
 
 def _reads_as_chinese(text: str) -> bool:
@@ -135,7 +141,7 @@ def _check_controls(text: str) -> str:
     """Refuse text made largely of control characters (binary data); drop a few stray ones."""
     controls = len(_CONTROL.findall(text))
     if controls > max(8, len(text) // 100):
-        raise PostingInputError("not a text file: it contains binary data")
+        raise PostingInputError(N_("not a text file: it contains binary data"))
     return _CONTROL.sub("", text) if controls else text
 
 
