@@ -118,7 +118,7 @@ difference differences differ different compare compared comparison rather
 """.split())
 
 # Function characters that never carry meaning; CJK runs are split at them.
-_ZH_SPLIT_CHARS = frozenset("的了吗呢吧啊呀是和与及或请你您我他她它把被着之而")
+_ZH_SPLIT_CHARS = frozenset("的了吗呢吧啊呀是和与及或请你您我他她它把被着之而做到")
 # Bigrams of question phrasing ("what", "how", "please explain"…), dropped.
 _ZH_STOP_BIGRAMS = frozenset("""
 什么 怎么 如何 怎样 为什 为何 哪些 哪个 哪两 哪几 一下 一个 一种 请问 解释 描述 说明 介绍 谈谈
