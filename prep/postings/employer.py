@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 
 from .identity import KNOWN_COMPANIES, looks_like_role
-from .names import SHORT_NAMES
+from .names import SHORT_NAMES, is_organisation_name, simplified_names
 
 #: Lines read for names (a report names its employer early and often).
 SCAN_LINES = 600
@@ -36,22 +36,17 @@ _CJK_NAME = re.compile("|".join(re.escape(n) for n in _CJK))
 _CANONICAL = {n.casefold(): n for n in KNOWN_COMPANIES}
 # "the role at Nvidia", "interviewed with Google", "面试了腾讯", "投了字节": where the candidate went.
 _WHERE = re.compile(r"(?:\b(?:at|@|with|for|joined|join)\s+|面试了?|投了?|入职|拿到了?)\s{0,2}$", re.IGNORECASE)
-#: What a company name never is: a rule line, a number or section label, a skill's name cut short.
-_NOT_A_NAME = re.compile(r"[\W_\d]*|第.{1,6}(?:部分|章|节|篇|期)|[A-Za-z]\+{0,2}|[\u4e00-\u9fff]|q\d{0,2}|"
-                         r"职位简介|岗位简介|简介|摘要|目录|概述|正文|abstract|summary|overview|tags?|contents|tl;?dr",
-                         re.IGNORECASE)
-
-
 def document_employer(lines: Sequence[str], found: str | None) -> str | None:
     """The employer of a report: ``found`` (what the header gave) when it is a name the document
     bears out, else the employer the document names most (None when it names none twice and none
     where the candidate went)."""
-    if found is not None and _NOT_A_NAME.fullmatch(found.strip()):
+    if found is not None and not is_organisation_name(found):
         found = None
     counts: dict[str, int] = {}
     first_seen: dict[str, int] = {}
     went: str | None = None
     for index, line in enumerate(lines[:SCAN_LINES]):
+        line = simplified_names(line)  # 騰訊 is 腾讯
         for match in (*_LATIN_NAME.finditer(line[:2000]), *_CJK_NAME.finditer(line[:2000])):
             name = _canonical(match.group())
             counts[name] = counts.get(name, 0) + 1
@@ -79,7 +74,7 @@ def title_employer(title_lines: Sequence[str]) -> str | None:
     """An employer a report's title names before the report words ("2024 文远知行暑期实习面试")."""
     for line in title_lines:
         match = _TITLE_NAME.search(line[:120])
-        if match and not _NOT_A_NAME.fullmatch(match["n"]) and not looks_like_role(match["n"]):
+        if match and is_organisation_name(match["n"]) and not looks_like_role(match["n"]):
             return match["n"]
     return None
 

@@ -14,7 +14,8 @@ import re
 from collections.abc import Sequence
 
 from .names import (APPLY_BUTTON, AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE,
-                    SHORT_NAMES, TAG_PREFIX, collapse_repeat, is_navigation, starts_with_place)
+                    SHORT_NAMES, TAG_PREFIX, collapse_repeat, is_navigation, is_organisation_name,
+                    simplified_names, starts_with_place)
 from .stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 _LABELS = {
@@ -71,7 +72,8 @@ _TITLE_SPLIT = re.compile(r"\s{0,3}(?:[|｜·•—–]|\s-\s)\s{0,3}")
 _CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?|\s+jobs|\s+招聘|招聘官网|官网)?",
                       re.IGNORECASE)
 _REPORT_COMPANY = re.compile(
-    r"[【\[（(]?(?P<n>[^\s【】\[\]（）()|｜:：,，]{2,20}?)[】\]）)]?\s{0,3}"
+    r"[【\[（(]?(?P<n>[^\s【】\[\]（）()|｜:：,，]{2,20}?)[】\]）)]?"
+    r"(?=[\s【】\[\]（）()|｜:：,，_/\-–—]|面经|面試|面试|[一二三四终]面|hr面|暑期|日常|实习|校招|社招|秋招|春招|\d)\s{0,3}"
     r"(?=.{0,40}?(?:面经|面试经验|面试记录|一面|二面|三面|终面|hr面|interview\s+experience|interview\s+report|onsite|"
     r"phone\s+screen))",
     re.IGNORECASE,
@@ -99,7 +101,7 @@ def is_board_line(line: str) -> bool:
 
 def known_company(text: str) -> str | None:
     """The first known employer named in ``text`` (a title line), if any."""
-    folded = text[:200].casefold()
+    folded = simplified_names(text[:200]).casefold()
     best: tuple[int, int, str] | None = None
     for key, name in _KNOWN.items():
         at = folded.find(key)
@@ -194,7 +196,8 @@ def find_identity(
         if rest and looks_like_role(rest) and _looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
             company, title = first, title or rest
         company = CAREERS_SUFFIX.sub("", company).strip(" -–—|｜·")
-        if not company or is_navigation(company) or city(company) or PLACE.match(company) or company == title:
+        if not company or is_navigation(company) or city(company) or PLACE.match(company) or company == title \
+                or not is_organisation_name(company):
             company = None
     if company is not None and BREADCRUMB.search(company):
         company = None

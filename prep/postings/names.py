@@ -95,3 +95,40 @@ def is_navigation(line: str) -> bool:
     return bool(_NAV_WORDS.search(line[:200])) or bool(_NAV_TOKENS.fullmatch(line.strip()[:120]))
 
 
+
+
+#: What an employer's name never is: a rule line, a number or section label, a skill's name cut
+#: short, or a document's own words (a report's or a guide's title, a blog's furniture, a date).
+_NOT_AN_ORGANISATION = re.compile(
+    r"[\W_\d]*|第.{1,6}(?:部分|章|节|篇|期)|[A-Za-z]\+{0,2}|[\u4e00-\u9fff]|q\d{0,2}|"
+    r"职位简介|岗位简介|简介|摘要|目录|概述|正文|abstract|summary|overview|tags?|contents|tl;?dr|"
+    r".{0,40}?(?:\binterview(?:s|ing)?\b|\bguide(?:lines?)?\b|\bpreparation\b|\bquestions?\b|\bblog\b|\bkits?\b|"
+    r"\bnotes?\b|\bfaq\b|\btips\b|\bdate\b|\bduration\b|\bpanel(?:ists)?\b|\bdiscuss\b|\bposted\b|面试|面經|面经|笔记|题目|"
+    r"感谢|许愿|还愿|上岸|[A-Za-z]kits|kitsblog).{0,80}|"
+    r"[\u4e00-\u9fff]{1,8}[A-Za-z]|"  # "已O" of "已OC,感谢…": a sentence cut, not a name
+    r"(?:已|我|你|他|她|在|是|就|被|把|给|跟|的|了|也|都|还|又|先|后).{0,20}",  # a sentence's first words
+    re.IGNORECASE,
+)
+#: More words than an employer's name has: a sentence or a title.
+_MAX_NAME_WORDS = 5
+
+
+def is_organisation_name(name: str) -> bool:
+    """Whether ``name`` can be an employer's name: not a label, a rule line, a lone letter or
+    character, a sentence, or a title's words ("Interview Preparation Guidelines", "Interview
+    Date - 12th May", "Interview kitsBlog", "职位简介", "---")."""
+    name = name.strip()
+    return bool(name) and len(name.split()) <= _MAX_NAME_WORDS and not _NOT_AN_ORGANISATION.fullmatch(name)
+
+
+#: Employers' names in traditional characters, read as the simplified names prep knows.
+TRADITIONAL_NAMES = {"騰訊": "腾讯", "華為": "华为", "字節跳動": "字节跳动", "字節": "字节", "阿裡巴巴": "阿里巴巴", "阿裏": "阿里",
+                     "螞蟻": "蚂蚁", "網易": "网易", "美團": "美团", "京東": "京东", "小紅書": "小红书", "英偉達": "英伟达",
+                     "輝達": "NVIDIA", "商湯": "商汤", "滴滴": "滴滴", "攜程": "携程", "聯想": "联想", "中興": "中兴",
+                     "拼多多": "拼多多", "快手": "快手", "寒武紀": "寒武纪", "摩爾線程": "摩尔线程", "壁仞": "壁仞"}
+_TRADITIONAL_NAME = re.compile("|".join(sorted((k for k, v in TRADITIONAL_NAMES.items() if k != v), key=len, reverse=True)))
+
+
+def simplified_names(text: str) -> str:
+    """``text`` with the employers' names it writes in traditional characters in their simplified form."""
+    return _TRADITIONAL_NAME.sub(lambda m: TRADITIONAL_NAMES[m.group()], text)

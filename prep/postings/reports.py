@@ -110,6 +110,6 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
     top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
     if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
         return False, False
-    asking = sum(1 for b in blocks if not b.reverse for line in b.lines[:_LIST_SCAN_LINES]
-                 if judge_line(line).asks or "？" in line or "?" in line)
+    asking = sum(1 for b in blocks if not b.reverse for line in [b.name, *b.lines[:_LIST_SCAN_LINES]]
+                 if line and (judge_line(line).asks or "？" in line or "?" in line))
     return False, asking >= 2

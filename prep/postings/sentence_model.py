@@ -50,6 +50,8 @@ KEEP_THRESHOLD = 0.3
 #: Sentences of one line, and characters of a sentence, looked at (bounded work on any input).
 MAX_SENTENCES = 24
 MAX_SENTENCE_CHARS = 400
+#: A sentence inside one of this many questions taken just before it is not taken again.
+_RECENT = 4
 #: At most this many questions are kept (as :data:`.interview_questions.MAX_QUESTIONS`).
 MAX_QUESTIONS = 200
 #: A question found: its text, section, interview round and confidence (as :mod:`.interview_questions`).
@@ -205,6 +207,15 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
             feats.append(f"w01={words[0]} {words[1]}")
     for word in set(words[:40]):
         feats.append(f"w={word}")
+    # what the heading above says ("Questions:", "面试问题回顾", "Candidate's Approach", "答案")
+    heading = block.name.casefold()[:60]
+    for word in set(_WORD.findall(heading)):
+        feats.append(f"h-w={word}")
+    named = "".join(ch for ch in heading if _CJK.match(ch))
+    for i in range(len(named) - 1):
+        feats.append(f"h-bi={named[i:i + 2]}")
+    if not heading:
+        feats.append("h-none")
     compact = "".join(ch for ch in folded[:120] if not ch.isspace())
     for i in range(len(compact) - 1):
         if _CJK.match(compact[i]) or _CJK.match(compact[i + 1]):
@@ -234,7 +245,9 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
             if named.dropped is None and match_key(named.text):
                 feats = sentence_features(block.name, 0, 1, "# " + block.name, "", lines[0] if lines else "", block,
                                           report, listing, False)
-                yield Candidate(named.text, number, -1, False, feats + ("heading-name",))
+                yield Candidate(named.text, number, -1, False,
+                                feats + ("heading-name", f"heading-name|mark={named.mark}", f"heading-name|verb={named.verb}",
+                                         f"heading-name|next={_shape(lines[0])}"))
         for index, line in enumerate(lines[:20_000]):
             previous = lines[index - 1] if index else ""
             following = lines[index + 1] if index + 1 < len(lines) else ""
@@ -270,6 +283,7 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     placed = {text.casefold() for text, *_ in found if text.casefold() in origins}
     by_text = {text.casefold(): (text, section, round_, conf) for text, section, round_, conf in found}
     line_keys: list[str] = []  # what was taken from the current line (a sentence inside it is not taken again)
+    recent: list[str] = []  # the last questions taken, from any line
     current = (-1, -1)
     for candidate in candidates(blocks, report, listing, found, origins):
         if len(kept) >= MAX_QUESTIONS:
@@ -281,9 +295,10 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
             continue
         key = candidate.text.casefold()
         compared = match_key(candidate.text)
-        if any(compared in k or k in compared for k in line_keys):
-            continue
+        if any(compared in k or k in compared for k in line_keys) or any(compared in k for k in recent):
+            continue  # taken from this line already, or part of a question just taken ("追问：…" joined to it)
         line_keys.append(compared)
+        recent = [*recent[-(_RECENT - 1):], compared]
         if candidate.by_rules:
             kept.setdefault(key, by_text[key])
         elif key not in kept and len(candidate.text) >= 4:

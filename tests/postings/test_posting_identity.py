@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from prep.postings import extract_posting
+from prep.postings.names import is_organisation_name
 
 
 @pytest.mark.parametrize(("text", "company", "title"), [
@@ -43,3 +44,20 @@ def test_company_and_title_from_the_whole_posting(text: str, company: str | None
 ])
 def test_no_employer_is_invented(text: str) -> None:
     assert extract_posting(text).company is None
+
+
+@pytest.mark.parametrize("name", ["Interview Preparation Guidelines", "Interview Date - 12th May on Teams",
+                                  "Interview kitsBlog", "职位简介", "---", "已O", "已OC", "Q1", "第22部分"])
+def test_a_title_or_a_sentence_is_not_an_employer(name: str) -> None:
+    assert not is_organisation_name(name)
+
+
+@pytest.mark.parametrize("name", ["NVIDIA", "字节跳动", "腾讯TEG", "Tidewater AI", "商汤大装置", "Google Cloud"])
+def test_employers_are_names(name: str) -> None:
+    assert is_organisation_name(name)
+
+
+def test_a_report_in_traditional_characters_names_its_employer() -> None:
+    report = ("騰訊云智后臺實習二面\n1、自我介紹\n2、談談你對大模型的應用\n答:早在 DeepSeek 開源前調用過幾個模型。\n"
+              "3、如何自實現可記憶化 AI Chat?\n")
+    assert extract_posting(report).company == "腾讯"
