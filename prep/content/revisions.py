@@ -18,7 +18,8 @@ from ..extensions import db
 from ..questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from ..questions.normalize import normalize_question
 from ..questions import translations
-from ..questions.service import add_question
+from ..questions.matcher import default_matcher
+from ..questions.service import add_question, adopt_listed
 from .document import ExplanationDoc, parse_document
 from .models import Explanation, ExplanationRevision, Origin, live
 from .render import render_markdown
@@ -165,11 +166,14 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
                 old_norms[index] = norm
     mine = []
     for text in doc.questions:
+        adopt_listed(text)  # a candidate's question this explanation answers: it is the bank's question
         question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
         link_to(question, doc.slug, 1.0, LinkOrigin.content)
         mine.append(question.id)
     if doc.questions_paired:
         _pair_with_other_language(doc, mine)
+    _group_wordings(doc.slug)
+    _check_candidates_links(doc)
     # Phrasings dropped from the file lose their content link (the questions and cards remain).
     dropped = [n for n in old_norms if n not in set(new_norms)]
     if dropped:
@@ -179,6 +183,37 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
             db.session.execute(delete(QuestionExplanation).where(
                 QuestionExplanation.question_id.in_(ids), QuestionExplanation.slug == doc.slug,
                 QuestionExplanation.origin == LinkOrigin.content))
+
+
+def _listed(slug: str) -> list[Question]:
+    """The shared questions the explanation (any language of it) lists."""
+    return list(db.session.scalars(select(Question).join(QuestionExplanation).where(
+        QuestionExplanation.slug == slug, QuestionExplanation.origin == LinkOrigin.content,
+        QuestionExplanation.rejected.is_(False), Question.owner_id.is_(None)).order_by(Question.id)))
+
+
+def _group_wordings(slug: str) -> None:
+    """The questions an explanation lists that are one question (a translation, or the same
+    question reworded) become one translation group: one card, shown in the reader's language."""
+    translations.link_by_meaning(_listed(slug))
+
+
+def _check_candidates_links(doc: ExplanationDoc) -> None:
+    """A candidate's own question the linker suggested this explanation for, that says one of
+    the questions it lists in other words or the other language: the explanation answers it,
+    so the link is the explanation's own (checked), no longer a suggestion."""
+    links = db.session.scalars(select(QuestionExplanation).join(Question).where(
+        QuestionExplanation.slug == doc.slug, QuestionExplanation.origin == LinkOrigin.auto,
+        Question.owner_id.is_not(None))).all()
+    if not links:
+        return
+    matcher = default_matcher()
+    listed = [matcher.concepts(text) for text in doc.questions]
+    for link in links:
+        asked = matcher.concepts(link.question.text)
+        if any(matcher.same(asked, other) for other in listed):
+            link.origin, link.score = LinkOrigin.content, 1.0
+    db.session.flush()
 
 
 def _pair_with_other_language(doc: ExplanationDoc, mine: list[int]) -> None:

@@ -195,6 +195,14 @@ class QuestionRowForm(Form):
     kind = SelectField(_l("Kind"), choices=kind_choices, default="concept")
     round = HiddenField(validators=[Optional(), Length(max=60)])
     section = HiddenField(validators=[Optional(), Length(max=120)])
+    #: The bank question the import found this one to be (reworded or translated), if any.
+    match = HiddenField(validators=[Optional(), Length(max=12)])
+    separate = BooleanField(_l("Keep it as a separate question"))
+
+    def match_id(self) -> int | None:
+        """:attr:`match` as a question id (None when empty or not a number)."""
+        value = (self.match.data or "").strip()
+        return int(value) if value.isdigit() and len(value) <= 12 else None
 
 
 class ReviewPostingForm(_WithInterviewDate):
@@ -230,9 +238,13 @@ class ReviewPostingForm(_WithInterviewDate):
         unticked), then :data:`BLANK_ROWS` empty rows for questions the engine missed."""
         result = preview.result
         assert result is not None
+        matches = preview.matches or [None] * len(result.questions)
         rows = [{"keep": q.confidence >= UNCERTAIN_BELOW, "text": q.text, "kind": q.kind, "round": q.round or "",
-                 "section": q.section or ""} for q in result.questions]
-        rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": ""}] * BLANK_ROWS
+                 "section": q.section or "", "separate": False,
+                 "match": str(m.question_id) if m is not None and not m.exact else ""}
+                for q, m in zip(result.questions, matches)]
+        rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": "", "match": "",
+                  "separate": False}] * BLANK_ROWS
         return cls(formdata=None, today=today, data={
             "source": preview.text, "company": result.company or "", "title": result.title or "",
             "doc_kind": kind if kind in ("posting", "report") else result.doc_kind, "questions": rows})
@@ -242,7 +254,8 @@ class ReviewPostingForm(_WithInterviewDate):
         return Review(company=(self.company.data or "").strip() or None, title=(self.title.data or "").strip() or None,
                       kind=self.doc_kind.data, interview_date=self.interview_date.data,
                       questions=[ReviewedQuestion(q["text"], q["kind"] if q["kind"] in KINDS else "concept",
-                                                  q["round"], q["section"]) for q in self.kept_questions()])
+                                                  q["round"], q["section"], q["match_id"], q["separate"])
+                                 for q in self.kept_questions()])
 
     def kept_questions(self) -> list[dict[str, Any]]:
         """The ticked rows with words in them, in order, as plain values."""
@@ -252,5 +265,6 @@ class ReviewPostingForm(_WithInterviewDate):
             text = " ".join((f.text.data or "").split())
             if f.keep.data and text:
                 out.append({"text": text, "kind": f.kind.data or "concept", "round": (f.round.data or "").strip() or None,
-                            "section": (f.section.data or "").strip()})
+                            "section": (f.section.data or "").strip(), "match_id": f.match_id(),
+                            "separate": bool(f.separate.data)})
         return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ from ..content.sync import current_linker, link_question
 from ..drill.queue import study_day
 from ..extensions import db
 from ..questions.models import Publication, Question, Source, Tag
+from ..questions.matcher import default_matcher
 from ..questions.normalize import normalize_question
 from ..questions.service import add_question, get_or_create_tags, merge_tags
 from ..skills import load_taxonomy
@@ -29,7 +30,7 @@ from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
 from . import interview_dates
 from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
-from .merge import Candidate, CandidateIndex, find_duplicate
+from .merge import Candidate, CandidateIndex, find_duplicate, find_match, is_same_question
 from .models import Posting, PostingQuestion
 
 #: How many postings one candidate may keep.
@@ -80,6 +81,8 @@ class ReviewedQuestion:
     kind: str = "concept"
     round: str | None = None
     section: str = ""
+    match_id: int | None = None  # the bank question the review page proposed and the candidate kept
+    separate: bool = False       # the candidate keeps it apart from that bank question
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,8 @@ class Preview:
     text: str
     existing: Posting | None = None
     result: ExtractionResult | None = None
+    #: For each question found: the bank question it is, if any (:func:`bank_matches`).
+    matches: list[BankMatch | None] = field(default_factory=list)
 
 
 def preview_posting(user: Any, data: str | bytes, *, limit: int | None = None) -> Preview:
@@ -118,7 +123,16 @@ def preview_posting(user: Any, data: str | bytes, *, limit: int | None = None) -
     if user is not None and count_postings(user) >= limit:
         raise PostingLimitError(f"You have reached the limit of {limit} postings; "
                                 "delete one you no longer need to import another.", limit)
-    return Preview(text, result=result)
+    return Preview(text, result=result, matches=bank_matches(user, [q.text for q in result.questions]))
+
+
+def matched_questions(user: Any, ids: Iterable[int]) -> dict[int, Question]:
+    """The bank questions the review page shows as matches, by id (those the user may see)."""
+    wanted = sorted({i for i in ids if i})
+    if not wanted:
+        return {}
+    rows = db.session.scalars(select(Question).where(Question.id.in_(wanted), Question.visible_to(user.id)))
+    return {q.id: q for q in rows}
 
 
 def normalise_posting_text(text: str) -> str:
@@ -229,32 +243,94 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
 _PENDING_ID = 1 << 62
 
 
+@dataclass(frozen=True)
+class BankMatch:
+    """The bank question an asked question is: the same text (``exact``), or the same question
+    reworded or translated (``score``: the matcher's, 1.0 for a near-duplicate)."""
+
+    question_id: int
+    exact: bool = False
+    score: float = 1.0
+
+
+class _Finder:
+    """Finds an asked question in the bank: the owner's copy of its text, the shared bank's,
+    then (the candidate index built when first needed, the bank's shared) a near-duplicate,
+    then the same question in other words or the other language."""
+
+    def __init__(self, owner_id: int | None, norms: list[str]) -> None:
+        self.owner_id = owner_id
+        self.own, self.public = _by_norm(owner_id, [n for n in norms if n])  # one query for every exact match
+        self.check: BankCheck | None = None  # the caches' fingerprints, one statement for the bank's and the linker's
+        self._index: CandidateIndex | None = None
+
+    def exact(self, norm: str) -> Question | None:
+        question = self.own.get(norm) if self.owner_id is not None else None
+        return question or self.public.get(norm)
+
+    @property
+    def index(self) -> CandidateIndex:
+        if self._index is None:
+            self.check = bank_check()
+            own_rows = own_candidates(self.owner_id) if self.owner_id is not None else []
+            self._index = CandidateIndex(own_rows, parent=bank_index(self.check))  # the bank's index is shared
+        return self._index
+
+    def similar(self, text: str) -> tuple[Candidate, float] | None:
+        """A near-duplicate (score 1.0), else the best match by meaning."""
+        duplicate = find_duplicate(text, self.index)
+        return (duplicate, 1.0) if duplicate is not None else find_match(text, self.index)
+
+    def find(self, text: str, norm: str) -> BankMatch | None:
+        question = self.exact(norm)
+        if question is not None:
+            return BankMatch(question.id, exact=True)
+        found = self.similar(text)
+        return BankMatch(found[0].id, score=round(found[1], 3)) if found is not None else None
+
+
+def bank_matches(user: Any, texts: Sequence[str]) -> list[BankMatch | None]:
+    """For the review page: the bank question each text is, if any (nothing is written)."""
+    norms = [normalize_question(text) for text in texts]
+    finder = _Finder(user.id if user is not None else None, norms)
+    return [finder.find(text, norm) if norm else None for text, norm in zip(texts, norms)]
+
+
+def _confirmed(asked: ReviewedQuestion, owner_id: int | None) -> Question | None:
+    """The bank question the candidate confirmed on the review page for ``asked``, if it is one
+    they can see and still the same question as the (possibly edited) wording."""
+    if asked.match_id is None or asked.separate:
+        return None
+    question = db.session.get(Question, asked.match_id)
+    if question is None or not question.is_visible_to(owner_id):
+        return None
+    matcher = default_matcher()
+    if any(is_same_question(asked.text, q.text) or matcher.same(asked.text, q.text) for q in question.group()):
+        return question
+    return None
+
+
 def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | None, skills: Sequence[str],
                       linker: Any) -> list[tuple[ReviewedQuestion, Question, bool, list[str]]]:
     """Each asked question's bank question (found, or added unflushed: the caller flushes them
-    all at once), whether it is new, and its tags. The candidate's own copy first, then the
-    shared bank (same text, then a near-duplicate), then a question added earlier in this import."""
+    all at once), whether it is new, and its tags. The question the candidate confirmed on the
+    review page; else the candidate's own copy, then the shared bank (same text, a
+    near-duplicate, the same question reworded or translated), then a question added earlier in
+    this import. A question the candidate kept separate is only merged with the same text."""
     norms = [normalize_question(asked.text) for asked in asked_list]
-    own, public = _by_norm(owner_id, [n for n in norms if n])  # one query for every exact match
-    mine = own if owner_id is not None else public
+    finder = _Finder(owner_id, norms)
+    mine = finder.own if owner_id is not None else finder.public
     all_tags = [question_tags(asked.text, skills) for asked, norm in zip(asked_list, norms) if norm]
-    candidates: CandidateIndex | None = None
-    check: BankCheck | None = None  # the caches' fingerprints, one statement for the bank's and the linker's
     pending: dict[int, Question] = {}
     out = []
     with db.session.no_autoflush:  # the new rows wait for the caller's one flush
         for asked, norm, tags in zip((a for a, n in zip(asked_list, norms) if n), (n for n in norms if n), all_tags):
-            question = own.get(norm) if owner_id is not None else None
-            question = question or public.get(norm)
+            question = _confirmed(asked, owner_id) or finder.exact(norm)
             created = False
-            if question is None:
-                if candidates is None:
-                    check = bank_check()
-                    own_rows = own_candidates(owner_id) if owner_id is not None else []
-                    candidates = CandidateIndex(own_rows, parent=bank_index(check))  # the bank's index is shared
-                duplicate = find_duplicate(asked.text, candidates)
-                if duplicate is not None:
-                    question = pending.get(duplicate.id) or db.session.get(Question, duplicate.id)
+            if question is None and not asked.separate:
+                found = finder.similar(asked.text)
+                if found is not None:
+                    question = pending.get(found[0].id) or db.session.get(Question, found[0].id)
             if question is None:
                 # A candidate's new question is theirs alone until an instructor approves it (see :func:`.bank.approve`).
                 question = add_question(asked.text, source=Source.posting, owner_id=owner_id,
@@ -262,12 +338,12 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
                 mine.setdefault(question.norm, question)
                 created = True
                 if linker is None:
-                    linker = current_linker(check.linker_key if check is not None else None)
+                    linker = current_linker(finder.check.linker_key if finder.check is not None else None)
                 link_question(question, linker, flush=False)
-                if candidates is not None:
+                if not asked.separate:
                     temp_id = _PENDING_ID + len(pending)
                     pending[temp_id] = question
-                    candidates.append(Candidate(id=temp_id, text=question.text, lang=question.lang))
+                    finder.index.append(Candidate(id=temp_id, text=question.text, lang=question.lang))
             out.append((asked, question, created, tags))
         # New questions get their tags; a shipped sample's are merged into the shared question's
         # own too (a candidate's private import never re-tags a question other users see). One

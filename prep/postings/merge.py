@@ -12,6 +12,9 @@ TCP/IP ...); in an English one, the tokens with a capital after their first lett
 Very short texts (under :data:`MIN_NEAR_DUPLICATE_CHARS` normalised characters) only merge
 when equal.
 
+A question that says the same in other words, or in the other language, is found by meaning
+(:func:`find_match`, with :mod:`prep.questions.matcher`): the import proposes it as that question.
+
 Pure module: no Flask, no database.
 """
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from prep.questions.matcher import Concepts, Matcher, default_matcher
 from prep.questions.normalize import guess_lang, normalize_question
 
 NEAR_DUPLICATE_THRESHOLD = 0.85
@@ -50,6 +54,10 @@ class Candidate:
     @cached_property
     def terms(self) -> frozenset[str]:
         return key_terms(self.text, self.lang)
+
+    @cached_property
+    def meaning(self) -> Concepts:
+        return default_matcher().concepts(self.text)
 
 
 def bigrams(norm: str) -> frozenset[str]:
@@ -107,12 +115,20 @@ class CandidateIndex:
         self.depth: int = 0 if parent is None else parent.depth + 1
         self.by_norm: dict[str, Candidate] = {}
         self._by_terms: dict[tuple[str, frozenset[str]], list[Candidate]] = {}
+        self._by_concept: dict[str, list[Candidate]] = {}
         for candidate in candidates:
             self.append(candidate)
 
     def append(self, candidate: Candidate) -> None:
         self.by_norm.setdefault(candidate.norm, candidate)
         self._by_terms.setdefault((candidate.lang, candidate.terms), []).append(candidate)
+        for concept in candidate.meaning.all:
+            self._by_concept.setdefault(concept, []).append(candidate)
+
+    def sharing_concept(self, concept: str) -> list[Candidate]:
+        """The candidates whose meaning has ``concept``."""
+        mine = self._by_concept.get(concept, [])
+        return mine if self.parent is None else self.parent.sharing_concept(concept) + mine
 
     def __iter__(self):
         if self.parent is not None:
@@ -164,3 +180,32 @@ def find_duplicate(text: str, candidates: Iterable[Candidate] | CandidateIndex,
         if best is None or (score, -candidate.id) > (best[0], -best[1]):
             best = (score, candidate.id, candidate)
     return best[2] if best else None
+
+
+#: The rarest concepts of a question that :func:`find_match` looks candidates up by: a question
+#: that means the same shares at least one of them.
+LOOKUP_CONCEPTS = 4
+
+
+def find_match(text: str, candidates: CandidateIndex, matcher: Matcher | None = None) -> tuple[Candidate, float] | None:
+    """The candidate that asks what ``text`` asks, reworded or translated, with its score (the
+    best at or above the matcher's threshold; ties: the lowest id), or None. Only candidates
+    sharing one of the text's :data:`LOOKUP_CONCEPTS` rarest concepts (or two rarest unknown
+    Chinese pairs) are scored."""
+    matcher = matcher or default_matcher()
+    meaning = matcher.concepts(text)
+    def rarest(concepts: frozenset[str], n: int) -> list[str]:
+        return sorted(concepts, key=lambda c: (-matcher.weight(c), c))[:n]
+    # Unknown Chinese words meet only Chinese candidates: the shared concepts find translations.
+    keys = rarest(meaning.shared, LOOKUP_CONCEPTS) + rarest(meaning.untranslated, 2)
+    best: tuple[float, int, Candidate] | None = None
+    seen: set[int] = set()
+    for key in keys:
+        for candidate in candidates.sharing_concept(key):
+            if candidate.id in seen:
+                continue
+            seen.add(candidate.id)
+            score = matcher.score(meaning, candidate.meaning)
+            if score >= matcher.threshold and (best is None or (score, -candidate.id) > (best[0], -best[1])):
+                best = (score, candidate.id, candidate)
+    return (best[2], best[0]) if best else None

@@ -39,6 +39,7 @@ from .service import (
     import_role,
     keep_out,
     likely_questions,
+    matched_questions,
     pending_questions,
     postings_asking,
     postings_for,
@@ -170,8 +171,9 @@ def _input_message(err: PostingInputError) -> str:
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
     confidences = {q.text: q.confidence for q in result.questions} if result is not None else {}
+    matches = matched_questions(signed_in_user(), [row.form.match_id() for row in form.questions])
     return render_template("postings/review.html", form=form, result=result, confidences=confidences,
-                           uncertain_below=UNCERTAIN_BELOW, blank_rows=BLANK_ROWS), status
+                           uncertain_below=UNCERTAIN_BELOW, blank_rows=BLANK_ROWS, matches=matches), status
 
 
 @bp.route("/postings/save", methods=["POST"])

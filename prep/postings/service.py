@@ -25,7 +25,7 @@ from .decode import read_posting_file
 from .errors import PostingInputError
 from .importing import (MAX_POSTINGS_PER_USER, ROLES_DIR, ImportResult, PostingLimitError, Preview, Review,
                         ReviewedQuestion, count_postings, find_posting_by_hash, import_posting, import_role,
-                        normalise_posting_text, posting_hash, preview_posting, question_tags, role_choices)
+                        matched_questions, normalise_posting_text, posting_hash, preview_posting, question_tags, role_choices)
 from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
 from .models import Posting, PostingQuestion
 
@@ -33,7 +33,8 @@ __all__ = [  # what the views, the CLI and the tests call, wherever it is writte
     "MAX_POSTINGS_PER_USER", "ROLES_DIR", "SAMPLES_DIR", "ImportResult", "PendingQuestion", "PostingLimitError",
     "Preview", "Review", "ReviewedQuestion", "WithdrawnQuestion", "approve", "awaiting_review", "companies_of",
     "count_postings", "decide", "delete_posting", "find_posting_by_hash", "history", "import_posting",
-    "import_role", "keep_out", "likely_questions", "load_sample_postings", "normalise_posting_text",
+    "import_role", "keep_out", "likely_questions", "load_sample_postings", "matched_questions",
+    "normalise_posting_text",
     "pending_questions", "posting_for", "posting_hash", "postings_asking", "postings_for", "preview_posting",
     "question_tags", "restore", "role_choices", "sample_postings", "study_posting", "withdraw",
     "withdrawn_questions",

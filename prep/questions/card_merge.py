@@ -27,6 +27,10 @@ _logs = sa.Table("review_logs", _meta, sa.Column("id", sa.Integer), sa.Column("c
                  sa.Column("card_version", sa.Integer), sa.Column("reviewed_at", sa.DateTime))
 _planned = sa.Table("planned_reviews", _meta, sa.Column("id", sa.Integer), sa.Column("user_id", sa.Integer),
                     sa.Column("card_id", sa.Integer), sa.Column("day", sa.Date))
+_question_links = sa.Table("question_explanations", _meta, sa.Column("question_id", sa.Integer))
+_question_tags = sa.Table("question_tags", _meta, sa.Column("question_id", sa.Integer))
+_asked = sa.Table("posting_questions", _meta, sa.Column("id", sa.Integer), sa.Column("posting_id", sa.Integer),
+                  sa.Column("question_id", sa.Integer))
 
 
 @dataclass(frozen=True)
@@ -84,3 +88,20 @@ def _merge(conn: Connection, user_id: int, kept: CardRow, others: list[CardRow])
         conn.execute(sa.delete(_cards).where(_cards.c.id == other.id))
     conn.execute(sa.update(_cards).where(_cards.c.id == kept.id).values(version=version, note="\n\n".join(notes)))
     return len(others)
+
+
+def fold_question(conn: Connection, old_id: int, new_id: int, user_id: int) -> int:
+    """Make question ``old_id`` (a candidate's private copy) question ``new_id``: the candidate's
+    cards and their postings' questions point to ``new_id`` (a posting asking both keeps one),
+    duplicate cards are merged as above, and the copy, now unreferenced, is deleted. Returns how
+    many cards were merged away."""
+    taken = sa.select(_asked.c.posting_id).where(_asked.c.question_id == new_id).scalar_subquery()
+    conn.execute(sa.delete(_asked).where(_asked.c.question_id == old_id, _asked.c.posting_id.in_(taken)))
+    conn.execute(sa.update(_asked).where(_asked.c.question_id == old_id).values(question_id=new_id))
+    conn.execute(sa.update(_cards).where(_cards.c.question_id == old_id).values(question_id=new_id))
+    merged = merge_duplicate_cards(conn, user_id)
+    conn.execute(sa.update(_questions).where(_questions.c.translation_of == old_id).values(translation_of=None))
+    for table in (_question_links, _question_tags):
+        conn.execute(sa.delete(table).where(table.c.question_id == old_id))
+    conn.execute(sa.delete(_questions).where(_questions.c.id == old_id))
+    return merged

@@ -7,7 +7,9 @@ from sqlalchemy import select
 
 from ..extensions import db
 from .errors import EmptyQuestion, QuestionError  # noqa: F401 (QuestionError: callers catch it here)
-from .models import Question, Source, Tag
+from .card_merge import fold_question
+from .models import Publication, Question, Source, Tag
+from . import translations
 from .normalize import guess_lang, normalize_question
 
 MAX_OWN_QUESTIONS = 2000
@@ -74,3 +76,28 @@ def add_question(text: str, *, source: Source, owner_id: int | None = None, lang
     if flush:
         db.session.flush()
     return question
+
+
+def adopt_listed(text: str) -> Question | None:
+    """An explanation lists ``text`` and the shared bank has no question with it, but candidates
+    imported it (each a private copy): the oldest copy becomes the shared question (its owner's
+    card stays on it) and every other copy folds into it (:func:`.card_merge.fold_question`), so
+    the bank lists the text once and everyone who holds it holds the one question. None when no
+    candidate has it. The caller links it to the explanation."""
+    norm = normalize_question(text)
+    if not norm or db.session.scalar(select(Question.id).where(Question.norm == norm, Question.owner_id.is_(None))
+                                     .limit(1)) is not None:
+        return None
+    copies = list(db.session.scalars(select(Question).where(
+        Question.norm == norm, Question.owner_id.is_not(None), Question.source == Source.posting).order_by(Question.id)))
+    if not copies:
+        return None
+    shared, others = copies[0], copies[1:]
+    translations.unlink(shared)  # its owner's other wordings stay theirs: a group never spans owners
+    owners = [(other.id, other.owner_id) for other in others]
+    shared.owner_id, shared.source, shared.publication = None, Source.content, Publication.published
+    db.session.flush()
+    for old_id, owner_id in owners:
+        fold_question(db.session.connection(), old_id, shared.id, owner_id)
+    db.session.expire_all()
+    return db.session.get(Question, shared.id)

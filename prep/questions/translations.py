@@ -3,8 +3,10 @@ candidate (one card, shown in their language). A group is its root question plus
 whose ``translation_of`` points to it.
 
 Groups are made where we know two wordings are the same question: an explanation's en and zh
-files that say their question lists are paired, an instructor's link in the bank, and an import
-whose question has the normalised text of a grouped wording (it is that wording).
+files that say their question lists are paired, the questions one explanation lists that the
+matcher finds to be one question (:func:`link_by_meaning`: a translation, or the same question
+reworded), an instructor's link in the bank, and an import whose question has the normalised
+text of a grouped wording (it is that wording).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from sqlalchemy import or_, select, update
 from ..extensions import db
 from .card_merge import merge_duplicate_cards
 from .errors import QuestionError
+from .matcher import default_matcher
 from .models import Question
 
 
@@ -79,3 +82,25 @@ def grouped_ids(question_ids: list[int]) -> dict[int, int]:
     if not question_ids:
         return {}
     return dict(db.session.execute(select(Question.id, Question.group_of()).where(Question.id.in_(question_ids))).all())
+
+
+def link_by_meaning(questions: list[Question]) -> int:
+    """Link the questions (of one owner, all listed by one explanation) that the matcher finds
+    to be one question, the surest pairs first; how many links were made. Listed by one
+    explanation, two wordings of its subject are the hard case of "close but different", so
+    only pairs at the matcher's threshold are linked."""
+    matcher = default_matcher()
+    meanings = [(q, matcher.concepts(q.text)) for q in questions]
+    scored = []
+    for i, (a, ma) in enumerate(meanings):
+        for b, mb in meanings[i + 1:]:
+            if a.owner_id == b.owner_id and a.id != b.id:
+                score = matcher.score(ma, mb)
+                if score >= matcher.threshold:
+                    scored.append((-score, a.id, b.id, a, b))
+    made = 0
+    for _score, _a_id, _b_id, a, b in sorted(scored, key=lambda item: item[:3]):
+        if a.group_id != b.group_id:
+            link(a, b)
+            made += 1
+    return made
