@@ -165,8 +165,8 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
                 previous.text, previous.norm = text.strip(), norm
                 old_norms[index] = norm
     mine = []
+    adopt_listed(doc.questions)  # candidates' questions this explanation answers become the bank's
     for text in doc.questions:
-        adopt_listed(text)  # a candidate's question this explanation answers: it is the bank's question
         question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
         link_to(question, doc.slug, 1.0, LinkOrigin.content)
         mine.append(question.id)
@@ -185,17 +185,13 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
                 QuestionExplanation.origin == LinkOrigin.content))
 
 
-def _listed(slug: str) -> list[Question]:
-    """The shared questions the explanation (any language of it) lists."""
-    return list(db.session.scalars(select(Question).join(QuestionExplanation).where(
-        QuestionExplanation.slug == slug, QuestionExplanation.origin == LinkOrigin.content,
-        QuestionExplanation.rejected.is_(False), Question.owner_id.is_(None)).order_by(Question.id)))
-
-
 def _group_wordings(slug: str) -> None:
     """The questions an explanation lists that are one question (a translation, or the same
     question reworded) become one translation group: one card, shown in the reader's language."""
-    translations.link_by_meaning(_listed(slug))
+    listed = db.session.scalars(select(QuestionExplanation.question_id).join(Question).where(
+        QuestionExplanation.slug == slug, QuestionExplanation.origin == LinkOrigin.content,
+        QuestionExplanation.rejected.is_(False), Question.owner_id.is_(None))).all()
+    translations.link_by_meaning(list(listed))
 
 
 def _check_candidates_links(doc: ExplanationDoc) -> None:

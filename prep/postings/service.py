@@ -17,6 +17,7 @@ from ..content.models import Explanation, live
 from ..drill.cards import add_to_study
 from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
+from ..questions.translations import grouped_ids
 from ..skills import load_taxonomy
 from .bank import (PendingQuestion, WithdrawnQuestion, approve, awaiting_review, database_key, decide,
                    explanations_fingerprint, history, keep_out, pending_questions, questions_fingerprint, restore,
@@ -147,9 +148,9 @@ def _links_fingerprint() -> tuple[Any, ...]:
         func.sum(QuestionExplanation.score))).one())
 
 
-def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
-    """``(id, text, skills, slug)`` of every public question with an explanation (its best
-    link's slug; skills from that explanation and the question's text).
+def _explained_bank() -> list[tuple[int, str, frozenset[str], str, int, str]]:
+    """``(id, text, skills, slug, translation group, language)`` of every public question with
+    an explanation (its best link's slug; skills from that explanation and the question's text).
 
     Cached in the process like :func:`.bank.bank_candidates`: read again when the public
     questions (count, highest id and that row's text), the explanations (count, newest update)
@@ -163,32 +164,35 @@ def _explained_bank() -> list[tuple[int, str, frozenset[str], str]]:
     for slug, skills in db.session.execute(select(Explanation.slug, Explanation.skills).where(live())):
         skills_by_slug.setdefault(slug, set()).update(skills or [])
     rows = db.session.execute(
-        select(Question.id, Question.text, QuestionExplanation.slug)
+        select(Question.id, Question.text, QuestionExplanation.slug, Question.group_of(), Question.lang)
         .join(QuestionExplanation, QuestionExplanation.question_id == Question.id)
         .where(Question.shared(), QuestionExplanation.rejected.is_(False))
         .order_by(Question.id, QuestionExplanation.score.desc())).all()
     taxonomy = load_taxonomy()
-    bank: dict[int, tuple[int, str, frozenset[str], str]] = {}
-    for question_id, text, slug in rows:
+    bank: dict[int, tuple[int, str, frozenset[str], str, int, str]] = {}
+    for question_id, text, slug, group, lang in rows:
         if question_id in bank:
             continue
         skills = set(skills_by_slug.get(slug, ())) | set(taxonomy.find_skills(text))
-        bank[question_id] = (question_id, text, frozenset(skills), slug)
+        bank[question_id] = (question_id, text, frozenset(skills), slug, group, lang)
     explained = list(bank.values())
     _LIKELY_CACHE[url] = (key, explained)
     return explained
 
 
-def likely_questions(posting: Posting, limit: int | None = None) -> list[Any]:
+def likely_questions(posting: Posting, limit: int | None = None, lang: str | None = None) -> list[Any]:
     """The bank's questions this posting is likely to lead to (see :mod:`prep.postings.likely`),
-    excluding the ones it asks, each with its explanation's slug."""
+    excluding the ones it asks (and their other wordings), each with its explanation's slug;
+    ``lang``: the reader's language (a question's wording in it is preferred)."""
     weights = posting.skill_weights or {s: 1.0 for s in posting.skills}
     if not weights:
         return []
     asked = dict(db.session.execute(select(PostingQuestion.question_id, func.count(PostingQuestion.id))
                                     .group_by(PostingQuestion.question_id)).all())
-    bank = [BankQuestion(question_id, text, skills, asked.get(question_id, 0), slug)
-            for question_id, text, skills, slug in _explained_bank()]
+    bank = [BankQuestion(question_id, text, skills, asked.get(question_id, 0), slug, group, question_lang)
+            for question_id, text, skills, slug, group, question_lang in _explained_bank()]
     asked_here = {pq.question_id for pq in posting.questions}
-    return rank_likely(weights, bank, exclude=asked_here,
+    groups = set(grouped_ids(sorted(asked_here)).values())
+    return rank_likely(weights, bank, exclude=asked_here, exclude_groups=groups,
+                       exclude_texts=[pq.text for pq in posting.questions], lang=lang,
                        limit=DEFAULT_LIMIT if limit is None else limit)

@@ -41,7 +41,7 @@ class PostingPage:
 def posting_page(user: Any, posting: Posting, *, lang: str, now: datetime) -> PostingPage:
     """The posting page's study data for ``user``, explanations in ``lang``."""
     question_ids = [pq.question_id for pq in posting.questions]
-    likely = likely_questions(posting)
+    likely = likely_questions(posting, lang=lang)
     likely_ids = [q.id for q in likely]
     every = question_ids + likely_ids
     studied = set(cards_for(user.id, every))  # a card on a translation counts

@@ -78,26 +78,31 @@ def add_question(text: str, *, source: Source, owner_id: int | None = None, lang
     return question
 
 
-def adopt_listed(text: str) -> Question | None:
-    """An explanation lists ``text`` and the shared bank has no question with it, but candidates
-    imported it (each a private copy): the oldest copy becomes the shared question (its owner's
+def adopt_listed(texts: Iterable[str]) -> int:
+    """An explanation lists these texts; for each that the shared bank lacks but candidates
+    imported (each a private copy), the oldest copy becomes the shared question (its owner's
     card stays on it) and every other copy folds into it (:func:`.card_merge.fold_question`), so
-    the bank lists the text once and everyone who holds it holds the one question. None when no
-    candidate has it. The caller links it to the explanation."""
-    norm = normalize_question(text)
-    if not norm or db.session.scalar(select(Question.id).where(Question.norm == norm, Question.owner_id.is_(None))
-                                     .limit(1)) is not None:
-        return None
+    the bank lists the text once and everyone who holds it holds the one question. Returns how
+    many questions became shared; the caller links them to the explanation. One query when no
+    candidate has any of the texts."""
+    norms = sorted({n for n in (normalize_question(t) for t in texts) if n})
+    if not norms:
+        return 0
     copies = list(db.session.scalars(select(Question).where(
-        Question.norm == norm, Question.owner_id.is_not(None), Question.source == Source.posting).order_by(Question.id)))
+        Question.norm.in_(norms), Question.owner_id.is_not(None), Question.source == Source.posting)
+        .order_by(Question.id)))
     if not copies:
-        return None
-    shared, others = copies[0], copies[1:]
-    translations.unlink(shared)  # its owner's other wordings stay theirs: a group never spans owners
-    owners = [(other.id, other.owner_id) for other in others]
-    shared.owner_id, shared.source, shared.publication = None, Source.content, Publication.published
-    db.session.flush()
-    for old_id, owner_id in owners:
-        fold_question(db.session.connection(), old_id, shared.id, owner_id)
-    db.session.expire_all()
-    return db.session.get(Question, shared.id)
+        return 0
+    public = set(db.session.scalars(select(Question.norm).where(Question.norm.in_(norms), Question.owner_id.is_(None))))
+    adopted = 0
+    for norm in sorted({c.norm for c in copies} - public):
+        shared, *others = [c for c in copies if c.norm == norm]
+        translations.unlink(shared)  # its owner's other wordings stay theirs: a group never spans owners
+        owners = [(other.id, other.owner_id) for other in others]
+        shared.owner_id, shared.source, shared.publication = None, Source.content, Publication.published
+        db.session.flush()
+        for old_id, owner_id in owners:
+            fold_question(db.session.connection(), old_id, shared.id, owner_id)
+        db.session.expire_all()
+        adopted += 1
+    return adopted

@@ -84,23 +84,34 @@ def grouped_ids(question_ids: list[int]) -> dict[int, int]:
     return dict(db.session.execute(select(Question.id, Question.group_of()).where(Question.id.in_(question_ids))).all())
 
 
-def link_by_meaning(questions: list[Question]) -> int:
-    """Link the questions (of one owner, all listed by one explanation) that the matcher finds
-    to be one question, the surest pairs first; how many links were made. Listed by one
-    explanation, two wordings of its subject are the hard case of "close but different", so
-    only pairs at the matcher's threshold are linked."""
+def link_by_meaning(question_ids: list[int]) -> int:
+    """Link the questions (all listed by one explanation) that the matcher finds to be one
+    question, the surest pairs first; how many links were made. Listed by one explanation, two
+    wordings of its subject are the hard case of "close but different", so only pairs at the
+    matcher's threshold are linked; only questions of one owner are linked."""
+    if len(question_ids) < 2:
+        return 0
+    rows = db.session.execute(select(Question.id, Question.text, Question.owner_id, Question.group_of())
+                              .where(Question.id.in_(question_ids)).order_by(Question.id)).all()
     matcher = default_matcher()
-    meanings = [(q, matcher.concepts(q.text)) for q in questions]
+    meanings = [(row, matcher.concepts(row.text)) for row in rows]
     scored = []
     for i, (a, ma) in enumerate(meanings):
         for b, mb in meanings[i + 1:]:
-            if a.owner_id == b.owner_id and a.id != b.id:
+            if a.owner_id == b.owner_id:
                 score = matcher.score(ma, mb)
                 if score >= matcher.threshold:
-                    scored.append((-score, a.id, b.id, a, b))
+                    scored.append((-score, a.id, b.id))
+    group = {row.id: row[3] for row in rows}
     made = 0
-    for _score, _a_id, _b_id, a, b in sorted(scored, key=lambda item: item[:3]):
-        if a.group_id != b.group_id:
-            link(a, b)
-            made += 1
+    for _score, a_id, b_id in sorted(scored):
+        ga, gb = group[a_id], group[b_id]
+        if ga == gb:
+            continue
+        # the older group's root stays the root: a row only points to an older one
+        keep, moved = (a_id, b_id) if ga < gb else (b_id, a_id)
+        link(db.session.get(Question, keep), db.session.get(Question, moved))
+        root, old = min(ga, gb), max(ga, gb)
+        group = {qid: (root if g == old else g) for qid, g in group.items()}
+        made += 1
     return made

@@ -176,3 +176,54 @@ def test_a_second_posting_page_view_reads_the_bank_from_the_cache_and_a_content_
     after = [q.id for q in service.likely_questions(posting, limit=1000)]
     service._LIKELY_CACHE.clear()
     assert after != before and after == [q.id for q in service.likely_questions(posting, limit=1000)]
+
+
+RDMA_POSTING = """Northwind Fabric
+RDMA Network Engineer
+Requirements
+- RDMA verbs programming (QP, CQ, MR) in production.
+- GPUDirect RDMA between GPUs and NICs.
+- RoCE v2 congestion control: PFC, ECN and DCQCN tuning.
+- NCCL over RoCE.
+"""
+
+
+def test_spread_over_skills_by_weight() -> None:
+    weights = {"RDMA": 3.0, "PFC": 1.0, "DCQCN": 1.0}
+    bank = [_q(i, "RDMA", asked=3, slug=f"rdma-{i}") for i in range(1, 9)]
+    bank += [_q(20, "PFC", slug="pfc"), _q(30, "DCQCN", slug="dcqcn")]
+    ids = [q.id for q in rank_likely(weights, bank, limit=6)]
+    assert 20 in ids and 30 in ids and len(ids) == 6       # the lesser skills get a place
+    assert sum(1 for i in ids if i < 20) == 4               # the central one most of them
+
+
+def test_one_wording_per_question() -> None:
+    weights = {"NCCL": 1.0}
+    bank = [BankQuestion(1, "What is the difference between NCCL and MPI?", frozenset({"NCCL"}), 0, "a", 1, "en"),
+            BankQuestion(2, "NCCL 和 MPI 有什么区别？", frozenset({"NCCL"}), 0, "a", 1, "zh"),
+            BankQuestion(3, "NCCL 与 MPI 的区别是什么？", frozenset({"NCCL"}), 0, "b", 3, "zh"),
+            BankQuestion(4, "How does NCCL pick ring or tree?", frozenset({"NCCL"}), 0, "c", 4, "en")]
+    zh = [q.id for q in rank_likely(weights, bank, lang="zh")]
+    assert zh == [2, 4]  # one of the group, in Chinese; its unlinked translation (3) skipped
+    assert [q.id for q in rank_likely(weights, bank, exclude_texts=["NCCL vs MPI: what is the difference?"])] == [4]
+
+
+def test_an_rdma_posting_gets_questions_on_its_skills_and_no_two_wordings(content_app, make_user):
+    from prep.extensions import db
+    from prep.postings.service import import_posting, likely_questions
+    from prep.questions.matcher import default_matcher
+    from prep.questions.models import Question
+    from tests.support.clock import FIXED_NOW
+
+    outcome = import_posting(make_user(), RDMA_POSTING, FIXED_NOW)
+    db.session.commit()
+    likely = likely_questions(outcome.posting)
+    slugs = {q.slug for q in likely}
+    assert len(likely) == 12
+    assert {"roce-congestion-control", "rdma-verbs"} <= slugs
+    assert slugs & {"pfc-deadlock-headroom", "roce-ai-fabric-numbers"}
+    assert any("gpudirect" in s for s in slugs)
+    groups = [db.session.get(Question, q.id).group_id for q in likely]
+    assert len(set(groups)) == len(groups)
+    matcher = default_matcher()
+    assert not any(matcher.same(a.text, b.text) for i, a in enumerate(likely) for b in likely[i + 1:])
