@@ -72,24 +72,23 @@ def test_the_review_page_shows_the_three_matches_and_saving_keeps_them(client, c
     assert new.owner_id == candidate.id
 
 
-def test_a_question_kept_separate_is_the_candidates_own(client, candidate):
+def _save_with(client, candidate, change: tuple[str, str], word: str):
+    """Review the report, change one field of the ZeRO row, save; the posting question with ``word``."""
     _html, action, data = _review(client)
-    row = _row(data, "ZeRO")
-    data[f"questions-{row}-separate"] = "y"
+    data[f"questions-{_row(data, 'ZeRO')}-{change[0]}"] = change[1]
     assert client.post(action, data=data).status_code == 302
     posting = db.session.scalar(select(Posting).where(Posting.user_id == candidate.id))
-    asked = next(pq for pq in posting.questions if "ZeRO" in pq.text)
+    return next(pq for pq in posting.questions if word in pq.text)
+
+
+def test_a_question_kept_separate_is_the_candidates_own(client, candidate):
+    asked = _save_with(client, candidate, ("separate", "y"), "ZeRO")
     own = db.session.get(Question, asked.question_id)
     assert own.owner_id == candidate.id and own.text == asked.text
 
 
 def test_a_match_that_no_longer_fits_the_edited_wording_is_not_kept(client, candidate):
-    _html, action, data = _review(client)
-    row = _row(data, "ZeRO")
-    data[f"questions-{row}-text"] = "RDMA 的 RC 和 UD 有什么区别？"
-    assert client.post(action, data=data).status_code == 302
-    posting = db.session.scalar(select(Posting).where(Posting.user_id == candidate.id))
-    asked = next(pq for pq in posting.questions if "RDMA" in pq.text)
+    asked = _save_with(client, candidate, ("text", "RDMA 的 RC 和 UD 有什么区别？"), "RDMA")
     assert asked.question_id not in _bank_group(BANK["ZeRO"])
 
 

@@ -95,7 +95,7 @@ def test_review_a_report_and_a_posting_without_questions_then_study_likely(live_
     assert not any("自我介绍" in t or "反问" in t or "已oc" in t for t in texts), texts
     lru = next(i for i, t in enumerate(texts) if "LRU" in t)
     assert rows.nth(lru).locator("select").input_value() == "coding"
-    rows.nth(lru).locator("input[type=checkbox]").uncheck()
+    rows.nth(lru).locator(".review-keep input[type=checkbox]").uncheck()
     rdma = next(i for i, t in enumerate(texts) if "RDMA" in t)
     rows.nth(rdma).locator("textarea").fill("RDMA的RC、UC、UD三种传输服务有什么区别？")
     page.locator(".review-row.blank textarea").first.fill("GPUDirect RDMA 是怎么绕过主机内存的？")
