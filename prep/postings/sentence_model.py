@@ -45,7 +45,7 @@ MODEL_PATH = Path(__file__).with_name("question_model.json")
 DIMENSIONS = 1 << 18
 #: A sentence the rules passed over is a question when the model gives it at least this probability;
 #: a question the rules found stays unless the model gives it less than :data:`KEEP_THRESHOLD`.
-THRESHOLD = 0.5
+THRESHOLD = 0.4
 KEEP_THRESHOLD = 0.3
 #: Sentences of one line, and characters of a sentence, looked at (bounded work on any input).
 MAX_SENTENCES = 24
@@ -63,6 +63,9 @@ _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _QUOTES = "“\"「'‘"
 _WORD = re.compile(r"[A-Za-z][A-Za-z+#']{0,24}")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+#: The candidate telling what they answered or did ("我提到了…", "我解释了…", "I explained …", "Said that …").
+_FIRST_PERSON = re.compile(r"\s{0,4}(?:[-*•>]\s{0,3})?(?:我们?|本人|i|we|(?:said|explained|mentioned|told|gave|answered|wrote|"
+                           r"used|proposed|considered|defended|discussed)\b)", re.IGNORECASE)
 _ANSWERISH = re.compile(r"\s{0,4}(?:[-*•]\s{0,3})?(?:答|回答|我|a\s{0,2}[:：]|ans|answer|i\s|my\s|we\s|解决|原因|优点|缺点|"
                         r"核心|实现原理|思路)", re.IGNORECASE)
 
@@ -191,6 +194,8 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
         f"heading={line.lstrip().startswith('#')}",
         f"colon={':' in text[:20] or '：' in text[:20]}",
         f"bracket-end={text.rstrip()[-1:] in ')）'}",
+        f"first-person={bool(_FIRST_PERSON.match(body))}",
+        f"first-person={bool(_FIRST_PERSON.match(body))}|prev={_shape(previous)}",
     ]
     # how it opens and ends: the strongest cues of asking (什么是, 如何, How, Explain) and of
     # answering (我解释了, 因为, It is)
