@@ -60,7 +60,7 @@ K1 = 1.2
 #: counted up to LEAD_CAP), in full once it scores PLAUSIBLE (none at the threshold); one leading by
 #: less (or trailing) loses up to AMBIGUITY_PENALTY of its score.
 LEAD_WEIGHT = 1.5
-LEAD_PAR = 0.1
+LEAD_PAR = 0.05
 LEAD_CAP = 0.15
 PLAUSIBLE = 0.5
 AMBIGUITY_PENALTY = 0.4
@@ -136,7 +136,7 @@ _ZH_AUXILIARY_SECOND = frozenset("会要")
 _ZH_STOP_UNIGRAMS = frozenset("么什怎如何样哪个一下请问这那些也都就要会能可以吗呢吧啊呀")
 # CJK runs are cut at function characters and question phrasing, so no bigram spans them.
 _ZH_SPLIT_RE = re.compile(
-    "为什么|" + "|".join(sorted(_ZH_STOP_BIGRAMS, key=len, reverse=True))
+    "为什么[能会要该]?|" + "|".join(sorted(_ZH_STOP_BIGRAMS, key=len, reverse=True))
     + "|[" + "".join(sorted(_ZH_SPLIT_CHARS)) + "]"
 )
 
