@@ -1,6 +1,8 @@
 """``/export``: download my data (JSON, CSV, Anki) and import a JSON export. Always the current user's."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -8,8 +10,10 @@ from flask_babel import ngettext
 from flask_login import login_required
 
 from .. import clock
+from ..accounts.models import User
 from ..extensions import db
 from ..web.access import signed_in_user
+from ..zones import user_zone
 from . import anki, dump, restore
 from .forms import ImportForm
 
@@ -23,6 +27,11 @@ def _download(body: bytes, mimetype: str, name: str) -> Response:
     return response
 
 
+def file_name(stem: str, extension: str, user: User, now: datetime) -> str:
+    """``stem-YYYYMMDD.extension``, dated by the user's calendar (their time zone), not UTC's."""
+    return f"{stem}-{now.astimezone(user_zone(user.timezone)):%Y%m%d}.{extension}"
+
+
 @bp.route("")
 @login_required
 def index():
@@ -32,25 +41,25 @@ def index():
 @bp.route("/prep-export.json")
 @login_required
 def json_download():
-    now = clock.now()
-    return _download(dump.export_json(signed_in_user(), now), "application/json", f"prep-export-{now:%Y%m%d}.json")
+    user, now = signed_in_user(), clock.now()
+    return _download(dump.export_json(user, now), "application/json", file_name("prep-export", "json", user, now))
 
 
 @bp.route("/prep-export.zip")
 @login_required
 def csv_download():
-    now = clock.now()
-    return _download(dump.export_csv_zip(signed_in_user(), now), "application/zip", f"prep-export-{now:%Y%m%d}.zip")
+    user, now = signed_in_user(), clock.now()
+    return _download(dump.export_csv_zip(user, now), "application/zip", file_name("prep-export", "zip", user, now))
 
 
 @bp.route("/prep.apkg")
 @login_required
 def apkg_download():
-    now = clock.now()
+    user, now = signed_in_user(), clock.now()
     lang = request.args.get("lang") if request.args.get("lang") in ("en", "zh") else str(get_locale() or "en")
     base_url = current_app.config.get("BASE_URL") or request.url_root
-    body = anki.build_apkg(signed_in_user(), now, lang=lang, base_url=base_url)
-    return _download(body, "application/octet-stream", f"prep-{now:%Y%m%d}.apkg")
+    body = anki.build_apkg(user, now, lang=lang, base_url=base_url)
+    return _download(body, "application/octet-stream", file_name("prep", "apkg", user, now))
 
 
 @bp.route("/import", methods=["POST"])
