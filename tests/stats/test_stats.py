@@ -220,6 +220,36 @@ def test_stats_page_for_a_new_user(make_user, login, client, clock):
     assert "0 reviews on 0 of 90 days" in html and "No leeches" in html
     assert 'id="buttons-empty"' in html and "Each card you rate in the drill adds its button here" in html
     assert 'id="chart-buttons-age"' not in html
+    # Every chart with nothing to show says what will fill it (the heatmap keeps its empty grid).
+    for empty, words, chart in (("reviews-empty", "Each day you drill colours its square here", None),
+                                ("forecast-empty", "are scheduled here day by day", "chart-forecast"),
+                                ("retention-empty", "It fills in once the cards you have learnt come back",
+                                 "chart-retention"),
+                                ("states-empty", "No cards in your study yet", "chart-states"),
+                                ("time-empty", "The time you spend answering cards in the drill", "chart-time")):
+        assert f'id="{empty}"' in html and words in html, empty
+        assert chart is None or f'id="{chart}"' not in html
+
+
+def test_the_empty_charts_speak_the_readers_language(make_user, login, client, clock):
+    login(make_user(language="zh"))
+    html = client.get("/stats").get_data(as_text=True)
+    assert "学过的卡片在初学几天后回来复习时，这里就会有数据。" in html and "过去 30 天没有学习时间" in html
+
+
+def test_a_new_card_fills_the_states_and_the_forecast_says_when_it_counts(make_user, make_question, login, client,
+                                                                        clock):
+    user = make_user()
+    login(user)
+    from prep.drill.cards import add_to_study
+    from prep.extensions import db
+
+    add_to_study(user, [make_question().id], clock.now)
+    db.session.commit()
+    html = client.get("/stats").get_data(as_text=True)
+    assert 'id="chart-states"' in html and 'id="states-empty"' not in html
+    assert "New cards are counted here once you first answer them in the drill" in html  # the forecast
+    assert 'id="retention-empty"' in html and 'id="reviews-empty"' in html
 
 
 def test_stats_page_needs_login(client):
