@@ -66,6 +66,9 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 #: The candidate telling what they answered or did ("我提到了…", "我解释了…", "I explained …", "Said that …").
 _FIRST_PERSON = re.compile(r"\s{0,4}(?:[-*•>]\s{0,3})?(?:我们?|本人|i|we|(?:said|explained|mentioned|told|gave|answered|wrote|"
                            r"used|proposed|considered|defended|discussed)\b)", re.IGNORECASE)
+#: A coding problem named by its number or site ("680: Valid Palindrome II", "(Leetcode: 938)", "LC 146", "力扣 3").
+_PROBLEM = re.compile(r"^\d{1,4}\s{0,2}[:：.]\s{0,2}[A-Z\u4e00-\u9fff]|leetcode|lintcode|\blc\s{0,2}\d|力扣|剑指\s{0,2}offer|hot\s{0,2}100",
+                      re.IGNORECASE)
 _ANSWERISH = re.compile(r"\s{0,4}(?:[-*•]\s{0,3})?(?:答|回答|我|a\s{0,2}[:：]|ans|answer|i\s|my\s|we\s|解决|原因|优点|缺点|"
                         r"核心|实现原理|思路)", re.IGNORECASE)
 
@@ -195,6 +198,7 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
         f"colon={':' in text[:20] or '：' in text[:20]}",
         f"bracket-end={text.rstrip()[-1:] in ')）'}",
         f"first-person={bool(_FIRST_PERSON.match(body))}",
+        f"problem={bool(_PROBLEM.search(body[:120]))}", f"problem={bool(_PROBLEM.search(body[:120]))}|listed={listed}",
         f"first-person={bool(_FIRST_PERSON.match(body))}|prev={_shape(previous)}",
     ]
     # how it opens and ends: the strongest cues of asking (什么是, 如何, How, Explain) and of
