@@ -134,6 +134,7 @@ def test_analyzer_terms_for_mixed_text(taxonomy: Taxonomy) -> None:
         ("KV cache 你熟悉吗?", "KV cache"),
         ("用 shared memory 要注意什么?", "用 shared memory"),
         ("Tensor Core 为什么能加速?", "Tensor Core 加速"),  # the modal goes with 为什么
+        ("讲一下 map 的实现", "map"),  # 实现 (its implementation) frames like 原理
         ("TCP 和 UDP 有什么不同,各自用在哪里?", "TCP 和 UDP"),
         ("What is the difference between TCP and UDP?", "TCP and UDP"),
     ],
