@@ -82,6 +82,8 @@ class Candidate:
     line: int
     by_rules: bool
     features: tuple[str, ...]
+    #: For a question the rules found: its text as they found it (``text`` may be its first sentence).
+    found_as: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -232,6 +234,21 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
     return tuple(feats)
 
 
+def _without_explanation(text: str) -> str:
+    """A question the rules found, without the explanation its author wrote after it on the same
+    line ("如何在CUDA中进行内存管理? 内存管理是…", "…有哪些?(提示:可延伸…)"): the first sentence,
+    when it asks and nothing after it does (a question with its follow-ups stays whole)."""
+    if len(text) <= 40:
+        return text
+    parts = sentences(text)
+    if len(parts) < 2 or not parts[0].rstrip().endswith(("?", "？")) or len(parts[0]) < 4:
+        return text
+    rest = parts[1:]
+    if any(("?" in p or "？" in p) for p in rest) or sum(len(p) for p in rest) < 10:
+        return text
+    return parts[0].strip()
+
+
 def _block_lines(blocks: Sequence[Block], report: bool, listing: bool) -> Iterator[tuple[int, Block]]:
     for number, block in enumerate(blocks):
         if block.kind in (INTERVIEW, ROUND_KIND, GENERIC) or (block.kind == "header" and (report or listing)):
@@ -261,9 +278,10 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
             previous = lines[index - 1] if index else ""
             following = lines[index + 1] if index + 1 < len(lines) else ""
             taken = by_line.get((number, index), [])
-            for text in taken:
+            for found_text in taken:
+                text = _without_explanation(found_text)
                 feats = sentence_features(text, 0, 1, line, previous, following, block, report, listing, True)
-                yield Candidate(text, number, index, True, feats)
+                yield Candidate(text, number, index, True, feats, found_text)
             if block.reverse:
                 continue
             parts = sentences(line[:4000])
@@ -309,12 +327,13 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
         line_keys.append(compared)
         recent = [*recent[-(_RECENT - 1):], compared]
         if candidate.by_rules:
-            kept.setdefault(key, by_text[key])
+            _text, section, round_, confidence = by_text[(candidate.found_as or candidate.text).casefold()]
+            kept.setdefault(key, (candidate.text, section, round_, confidence))
         elif key not in kept and len(candidate.text) >= 4:
             block = blocks[candidate.block]
             kept[key] = (candidate.text, block.name or (block.round or ""), block.round, round(min(0.8, p), 2))
     # a question the rules found without a line of its own (a follow-up merged into the question before)
     for key, value in by_text.items():
         if key not in placed:
-            kept.setdefault(key, value)
+            kept.setdefault(key, value)  # (its position: after the questions of the lines)
     return list(kept.values())[:MAX_QUESTIONS]
