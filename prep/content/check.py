@@ -121,6 +121,15 @@ def unclosed_blocks(doc: ExplanationDoc) -> list[Problem]:
     return sorted(warnings)
 
 
+def missing_key_points(doc: ExplanationDoc) -> list[Problem]:
+    """A warning when the page has no ``key_points``: the drill then gives no checklist to grade
+    an answer by. The page still saves (``prep content check`` reports it as a problem)."""
+    if doc.key_points:
+        return []
+    return [Problem(doc.path, 1, N_("no key_points: add 3 to 6 short points a full answer must cover "
+                                    "(the drill's checklist to grade an answer by)"))]
+
+
 def _walk(root: Path) -> list[tuple[Path, str]]:
     files = []
     for path in sorted(root.rglob("*.md")):

@@ -20,6 +20,11 @@ def stored_docs() -> list:
     return [light_doc(slug, lang, path, questions) for slug, lang, path, questions in rows]
 
 
+def taken_slugs() -> set[str]:
+    """Every slug stored (removed explanations' too: a restore brings them back)."""
+    return set(db.session.scalars(select(Explanation.slug).distinct()))
+
+
 def normalized(text: str) -> str:
     """A browser's textarea sends CRLF line ends; files and revisions use LF."""
     return text.replace("\r\n", "\n")

@@ -10,11 +10,14 @@ import os
 import re
 import secrets
 import stat
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pypinyin import Style, lazy_pinyin
+
 from ..skills import load_taxonomy
-from .check import check_docs, unclosed_blocks
+from .check import check_docs, missing_key_points, unclosed_blocks
 from .document import ExplanationDoc, parse_document
 from .errors import N_, Problem, problem
 
@@ -22,6 +25,7 @@ AREA_RE = re.compile(r"[a-z0-9][a-z0-9-]{0,59}")  # always used with fullmatch
 
 NEW_TEMPLATE = """---
 title: {title}
+slug: {slug}
 tags: []
 skills: []
 questions:
@@ -29,6 +33,8 @@ questions:
 difficulty: 2
 lang: {lang}
 related: []
+# key_points: the drill's checklist, 3 to 6 short points a full answer must cover, one per line:
+#   - First point
 ---
 In an interview, say: …
 
@@ -39,18 +45,45 @@ Explain it here. Code, tables, math ($a^2 + b^2$) and cross-links to other expla
 """
 
 
-def new_draft(question_text: str | None = None, lang: str = "en") -> str:
-    """The starting text of a new explanation, pre-filled with a question when given."""
+def new_draft(question_text: str | None = None, lang: str = "en", taken: Collection[str] = ()) -> str:
+    """The starting text of a new explanation, pre-filled with a question when given; its
+    ``slug:`` made from the title (:func:`suggested_slug`), one not in ``taken``."""
     title = (question_text or "New explanation").replace("\n", " ").strip()[:120]
     quoted = title.replace('"', '\\"')
     questions = f'  - "{question_text.strip()}"' if question_text else "  - What question does this answer?"
-    return NEW_TEMPLATE.format(title=f'"{quoted}"', questions=questions, lang=lang)
+    slug = suggested_slug(title, taken) or "new-explanation"
+    return NEW_TEMPLATE.format(title=f'"{quoted}"', slug=slug, questions=questions, lang=lang)
 
 
 def slugify(title: str) -> str:
     """A file-name slug from a title: ASCII letters and digits joined by hyphens."""
     words = re.findall(r"[a-z0-9]+", title.casefold().replace("+", "p"))
     return "-".join(words)[:80].strip("-")
+
+
+#: The longest slug :func:`suggested_slug` makes (cut between words).
+SUGGESTED_SLUG_CHARS = 60
+
+
+def suggested_slug(title: str, taken: Collection[str] = ()) -> str:
+    """A slug for a title: its English words, Chinese as pinyin without tones (环形 → huan-xing),
+    cut between words at :data:`SUGGESTED_SLUG_CHARS`; ``-2``, ``-3``… added while it is in
+    ``taken``. Empty when the title has neither."""
+    words: list[str] = []
+    for part in lazy_pinyin(title[:200], style=Style.NORMAL, errors="default"):
+        words.extend(re.findall(r"[a-z0-9]+", part.casefold().replace("+", "p")))
+    slug = ""
+    for word in words:
+        longer = f"{slug}-{word}" if slug else word
+        if len(longer) > SUGGESTED_SLUG_CHARS:
+            break
+        slug = longer
+    if not slug:
+        return ""
+    candidate, number = slug, 2
+    while candidate in taken:
+        candidate, number = f"{slug}-{number}", number + 1
+    return candidate
 
 
 def relative_path(area: str, doc: ExplanationDoc) -> str:
@@ -85,9 +118,9 @@ def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_
     if doc is None:
         return DraftCheck(None, sorted(problems), provisional)
     if existing_path is None and "slug" not in doc.field_lines:
-        derived = slugify(doc.title)
+        derived = suggested_slug(doc.title)
         if not derived:
-            problems.append(Problem(provisional, 1, N_("add a 'slug:' line (the title has no Latin letters to make one)")))
+            problems.append(Problem(provisional, 1, N_("add a 'slug:' line (the title has no letters to make one)")))
             return DraftCheck(None, sorted(problems), provisional)
         doc.slug = derived
     rel = existing_path or relative_path(area, doc)
@@ -110,7 +143,8 @@ def check_draft(text: str, others: list[ExplanationDoc], *, area: str, existing_
         taxonomy = load_taxonomy()
     problems.extend(p for p in check_docs([*others, doc], taxonomy)
                     if p.path == rel and "duplicate slug" not in p.message)
-    return DraftCheck(doc if not problems else None, sorted(set(problems)), rel, unclosed_blocks(doc))
+    return DraftCheck(doc if not problems else None, sorted(set(problems)), rel,
+                      sorted(unclosed_blocks(doc) + missing_key_points(doc)))
 
 
 def light_doc(slug: str, lang: str, path: str, questions: list[str]) -> ExplanationDoc:

@@ -71,6 +71,10 @@ LIKENESS_POWER = 2
 BODY_ONLY_CAP = 0.4
 #: Lexical scores never reach an exact match's 1.0.
 MAX_LEXICAL_SCORE = 0.99
+#: A question whose terms overlap one an explanation lists by this much (Dice, 0..1) is one the
+#: page was written for: pages that only share the topic are not linked beside it. On the field set
+#: the first link stays as it was for every question (0.5 would move one to a wrong page).
+LISTED_LIKENESS = 0.6
 
 # Query-side weights of each kind of term.
 _W_SKILL = 1.5
@@ -154,10 +158,13 @@ class TaxonomyLike(Protocol):
 
 @dataclass(frozen=True)
 class Link:
-    """A ranked link from a question to an explanation (by slug); ``score`` is in 0..1."""
+    """A ranked link from a question to an explanation (by slug); ``score`` is in 0..1.
+    ``listed``: the explanation's own ``questions:`` say this question (the same words, or
+    nearly: see :data:`LISTED_LIKENESS`)."""
 
     slug: str
     score: float
+    listed: bool = False
 
 
 # Common Traditional characters of technical interview text, folded to Simplified (the pages are
@@ -296,9 +303,11 @@ class Linker:
         *,
         threshold: float = DEFAULT_THRESHOLD,
         relative_cut: float = DEFAULT_RELATIVE_CUT,
+        listed_likeness: float = LISTED_LIKENESS,
     ) -> None:
         self.threshold = threshold
         self.relative_cut = relative_cut
+        self.listed_likeness = listed_likeness
         self.analyzer = Analyzer(taxonomy)
         self._exact: dict[str, list[str]] = defaultdict(list)
         grouped: dict[str, list[ExplanationDoc]] = defaultdict(list)
@@ -408,7 +417,7 @@ class Linker:
 
     def scores(self, question: str) -> dict[str, float]:
         """Normalised lexical scores (0..1) of every explanation sharing a term with ``question``."""
-        return {self.slugs[i]: score for i, score in self._scored(question).items()}
+        return {self.slugs[i]: score for i, score in self._scored(question)[0].items()}
 
     def _query(self, question: str) -> dict[str, tuple[float, float]]:
         """The query's terms: term -> (analyser weight, mass = weight x idf)."""
@@ -491,15 +500,16 @@ class Linker:
                     bridges.add(pairs[i])
         return bridges
 
-    def _scored(self, question: str) -> dict[int, float]:
+    def _scored(self, question: str) -> tuple[dict[int, float], dict[int, float]]:
         """Each explanation's (by index) score in 0..1: how much of the query's term mass it
-        covers, raised towards how closely the query says one of its listed questions."""
+        covers, raised towards how closely the query says one of its listed questions; and that
+        question-likeness (see :meth:`_question_likeness`)."""
         if not self._n:
-            return {}
+            return {}, {}
         query = self._query(question)
         total = sum(mass for _w, mass in query.values())
         if total <= 0:
-            return {}
+            return {}, {}
         acc: dict[int, float] = defaultdict(float)
         for term, (_w, mass) in query.items():
             for index, saturated in self._postings.get(term, ()):
@@ -507,7 +517,7 @@ class Linker:
         likeness = self._question_likeness(query, total)
         raw = {index: _combine(value / total, likeness.get(index, 0.0)) for index, value in acc.items()}
         if not raw:
-            return {}
+            return {}, likeness
         # How far an explanation stands out from the best other one: a question that several
         # explanations answer about equally well ("What is a CUDA warp?" against every CUDA page)
         # is no confident link to any of them; one that a single explanation answers clearly is.
@@ -527,7 +537,7 @@ class Linker:
                 # the best link stays a suggestion when it was one: a tie makes it unsure, not wrong
                 adjusted = max(adjusted, min(score, DEFAULT_THRESHOLD))
             out[index] = max(0.0, min(MAX_LEXICAL_SCORE, adjusted))
-        return out
+        return out, likeness
 
     def _question_likeness(self, query: dict[str, tuple[float, float]], total: float) -> dict[int, float]:
         """For each explanation (by index), the Dice overlap of the query's weighted terms with the
@@ -551,27 +561,31 @@ class Linker:
     def rank(self, question: str, limit: int = 5) -> list[Link]:
         """The best explanations for ``question``, best first, at most ``limit``.
 
-        Exact question matches come first with score 1.0; lexical matches follow if they
-        reach the threshold and ``relative_cut`` of the best lexical score. Empty when
-        nothing is relevant enough (the linker abstains).
+        Exact question matches come first with score 1.0; then lexical matches that reach the
+        threshold and ``relative_cut`` of the best lexical score. When some explanation's own
+        questions say this one (``listed``: exactly or nearly), only such explanations are
+        linked: a page written for the question replaces the pages that only share its topic,
+        whatever they score. Empty when nothing is relevant enough (the linker abstains).
         """
         if limit <= 0:
             return []
-        links = [Link(slug, 1.0) for slug in self.exact_matches(question)]
+        links = [Link(slug, 1.0, listed=True) for slug in self.exact_matches(question)]
         taken = {link.slug for link in links}
         # Only scores reaching the threshold can be linked (and the best of them is the best of
         # all when any does), so only those are sorted: not every explanation sharing a word.
+        scored, likeness = self._scored(question)
         lexical = []
-        for index, score in self._scored(question).items():
+        for index, score in scored.items():
             if score >= self.threshold and self.slugs[index] not in taken:
-                lexical.append((score, self.slugs[index]))
+                listed = likeness.get(index, 0.0) >= self.listed_likeness
+                lexical.append((score, self.slugs[index], listed))
         lexical.sort(key=lambda item: (-item[0], item[1]))
         if lexical:
             best = lexical[0][0]
-            for score, slug in lexical:
-                if score < best * self.relative_cut:
-                    break
-                links.append(Link(slug, round(score, 4)))
+            kept = [item for item in lexical if item[0] >= best * self.relative_cut]
+            if links or any(listed for _score, _slug, listed in kept):
+                kept = [item for item in kept if item[2]]
+            links.extend(Link(slug, round(score, 4), listed=listed) for score, slug, listed in kept)
         return links[:limit]
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
 
+from flask import current_app
 from sqlalchemy import delete, func, select
 
 from ..extensions import db
@@ -169,6 +170,7 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
     for text in doc.questions:
         question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
         link_to(question, doc.slug, 1.0, LinkOrigin.content)
+        _drop_weak_automatic_links(question)
         mine.append(question.id)
     if doc.questions_paired:
         _pair_with_other_language(doc, mine)
@@ -210,6 +212,16 @@ def _check_candidates_links(doc: ExplanationDoc) -> None:
         if any(matcher.same(asked, other) for other in listed):
             link.origin, link.score = LinkOrigin.content, 1.0
     db.session.flush()
+
+
+def _drop_weak_automatic_links(question: Question) -> None:
+    """The page written for a question replaces the linker's weak guesses for it (automatic links
+    under ``LINK_MIN_SCORE``, which candidates see as suggestions); confident ones and hand
+    decisions stay."""
+    min_score = current_app.config["LINK_MIN_SCORE"]
+    for link in list(question.links):
+        if link.origin is LinkOrigin.auto and link.score < min_score:
+            question.links.remove(link)
 
 
 def _pair_with_other_language(doc: ExplanationDoc, mine: list[int]) -> None:

@@ -24,6 +24,7 @@ from .forms import EditorForm, LinkForm
 from .models import Explanation, live
 from .neighbours import answered_questions, related_explanations
 from .render import render_markdown
+from .sync import ranked_links
 
 #: Skills without an explanation shown above the unanswered questions (``prep content coverage`` lists all).
 SKILL_GAPS_SHOWN = 20
@@ -197,7 +198,7 @@ def new():
             question = db.first_or_404(select(Question).where(Question.id == qid, Question.owner_id.is_(None)))
         form.area.data = request.args.get("area", "drafts")
         form.text.data = editor.new_draft(question.text if question else None,
-                                          question.lang if question else "en")
+                                          question.lang if question else "en", drafts.taken_slugs())
         return _render_editor(form, mode="new")
     if not form.validate():
         return _render_editor(form, mode="new", status=400)
@@ -275,8 +276,8 @@ def question_links(question_id: int):
                 return redirect(url_for("content.question_links", question_id=question.id))
         db.session.rollback()
     titles = dict(db.session.execute(select(Explanation.slug, Explanation.title).where(live())).all())
-    return render_template("content/links.html", question=question, form=form, titles=titles,
-                           action_form=EmptyForm()), (400 if form.errors else 200)
+    return render_template("content/links.html", question=question, links=ranked_links(question), form=form,
+                           titles=titles, action_form=EmptyForm()), (400 if form.errors else 200)
 
 
 @bp.route("/instructor/links/<int:link_id>/<decision>", methods=["POST"])

@@ -277,6 +277,23 @@ def link_question(question: Question, linker: Linker | None = None, *, flush: bo
     return added
 
 
+_ORIGIN_ORDER = {LinkOrigin.content: 0, LinkOrigin.manual: 1, LinkOrigin.auto: 2}
+
+
+def ranked_links(question: Question) -> list[tuple[QuestionExplanation, bool]]:
+    """A question's links as instructors review them, each with whether its explanation's own
+    ``questions:`` say this question: the explanation's own links first, hand decisions next,
+    then the automatic ones, those whose page lists the question before the others, by score;
+    rejected ones last."""
+    listed = {link.slug for link in current_linker().rank(question.text, limit=10) if link.listed}
+
+    def own(link: QuestionExplanation) -> bool:
+        return link.origin is LinkOrigin.content or link.slug in listed
+
+    ordered = sorted(question.links, key=lambda lk: (lk.rejected, _ORIGIN_ORDER.get(lk.origin, 3), not own(lk), -lk.score))
+    return [(link, own(link)) for link in ordered]
+
+
 def relink_questions() -> int:
     """Recompute automatic links for every public question that has no content link."""
     linker = current_linker()

@@ -19,6 +19,10 @@ title: Warp divergence
 skills: [CUDA]
 questions:
   - What is warp divergence and why does it cost time?
+key_points:
+  - A warp's threads that branch apart run each path in turn
+  - The cost is about the sum of both sides
+  - Branch on warp-uniform values to avoid it
 ---
 ## The idea
 
@@ -87,8 +91,8 @@ def test_an_unclosed_math_block_is_a_warning_beside_the_text(server, page):
     page.fill("#area", "gpu")
     page.fill("#text", DRAFT + "\n$$\nt = t_{if}\n")
     warning = page.locator("#warning-list li")
-    warning.first.wait_for()
-    assert warning.all_inner_texts() == ["Line 16: this $$ math block is never closed: add a closing $$, "
+    page.locator("#warning-list li", has_text="math block").wait_for()  # the template's own warning went first
+    assert warning.all_inner_texts() == ["Line 20: this $$ math block is never closed: add a closing $$, "
                                          "or the formula shows as plain text"]
     assert page.locator("#problem-list").count() == 0  # a warning, not a problem: Save still works
     # Beside the text: the warning box sits right under the textarea, in the same column.
@@ -97,3 +101,39 @@ def test_an_unclosed_math_block_is_a_warning_beside_the_text(server, page):
     screenshot(page, "editor-unclosed-math-warning")
     page.fill("#text", DRAFT + "\n$$\nt = t_{if}\n$$\n")
     page.wait_for_selector("#warning-list", state="detached")
+
+
+CHINESE_DRAFT = """---
+title: 环形 AllReduce 的两个阶段
+slug: ring-allreduce
+questions:
+  - 环形 AllReduce 的两个阶段各做什么？
+lang: zh
+---
+先 reduce-scatter，再 all-gather。
+"""
+
+
+def test_the_slug_line_fixes_a_taken_slug_and_missing_key_points_warn(server, page):
+    """The new page shows a slug line; a Chinese page over a slug already used says so at that
+    line, the instructor edits it, and saving with no key points warns (live, then after saving)."""
+    page.goto(server.url + "/login")
+    page.fill("#email", "teach@example.com")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(server.url + "/explanations/new?area=collectives", wait_until="load")
+    assert page.input_value("#text").splitlines()[2] == "slug: new-explanation"
+    page.fill("#text", CHINESE_DRAFT)
+    problem = page.locator("#problem-list li")
+    problem.first.wait_for()
+    assert problem.all_inner_texts()[0].startswith("Line 3: slug 'ring-allreduce' is already used by ")
+    page.fill("#text", CHINESE_DRAFT.replace("slug: ring-allreduce", "slug: ring-allreduce-phases"))
+    page.wait_for_selector("#problem-list", state="detached")
+    warning = page.locator("#warning-list li")
+    warning.first.wait_for()
+    assert warning.all_inner_texts() == ["Line 1: no key_points: add 3 to 6 short points a full answer must cover "
+                                         "(the drill's checklist to grade an answer by)"]
+    page.click("button[name=save]")
+    page.wait_for_selector("text=Saved. The explanation is live for candidates.")
+    assert "Check line 1: no key_points" in page.locator("main").inner_text()
+    assert "/explanations/ring-allreduce-phases" in page.url

@@ -22,6 +22,10 @@ DRAFT = """---
 title: Ring AllReduce
 questions:
   - How does ring AllReduce work?
+key_points:
+  - Reduce-scatter, then all-gather
+  - Each rank sends about twice the data
+  - Bandwidth-optimal
 ---
 ## The idea
 
@@ -42,7 +46,10 @@ def instructor(make_user, login, client):
                                                 ("如何设计NCCL的拓扑感知通信？", "zh")])
 def test_the_new_explanation_template_passes_its_own_check(question, lang) -> None:
     checked = editor.check_draft(editor.new_draft(question, lang), [], area="drafts")
-    assert checked.problems == [] and checked.warnings == [] and checked.ok
+    assert checked.problems == [] and checked.ok
+    # Saving it as it is warns that it has no key points yet (the template only shows where they go).
+    assert [w.message for w in checked.warnings] == [
+        "no key_points: add 3 to 6 short points a full answer must cover (the drill's checklist to grade an answer by)"]
 
 
 def test_the_template_from_the_page_saves_as_it_is(client, instructor) -> None:
@@ -105,11 +112,11 @@ def test_content_check_prints_warnings_and_still_passes(tmp_path: Path) -> None:
     (tmp_path / "net").mkdir()
     (tmp_path / "net" / "ring.md").write_text(DRAFT + "\n```python\nx = 1\n", encoding="utf-8")
     report = check_tree(tmp_path)
-    assert report.ok and len(report.docs) == 1 and [w.line for w in report.warnings] == [10]
+    assert report.ok and len(report.docs) == 1 and [w.line for w in report.warnings] == [14]
     result = CliRunner().invoke(content_group, ["check", "--no-require-key-points", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        f"{(tmp_path / 'net' / 'ring.md').as_posix()}:10: warning: this code block (```) is never closed: add a "
+        f"{(tmp_path / 'net' / 'ring.md').as_posix()}:14: warning: this code block (```) is never closed: add a "
         "closing ``` line, or everything after it shows as code",
         "1 file, 0 problems, 1 warning"]
 
@@ -118,7 +125,7 @@ def test_preview_and_save_say_so(client, instructor) -> None:
     text = DRAFT + "\n$$\na^2 + b^2\n"
     data = client.post("/explanations/preview", data={"text": text, "area": "net"}).get_json()
     assert data["problems"] == []
-    assert data["warnings"] == ["Line 10: this $$ math block is never closed: add a closing $$, or the formula "
+    assert data["warnings"] == ["Line 14: this $$ math block is never closed: add a closing $$, or the formula "
                                 "shows as plain text"]
     page = client.post("/explanations/new", data={"area": "net", "text": text, "preview": "1"}).get_data(as_text=True)
     assert 'id="warning-list"' in page and "candidates would see this broken" in page
@@ -126,7 +133,7 @@ def test_preview_and_save_say_so(client, instructor) -> None:
     assert r.status_code == 302  # a warning does not stop the save, but it is not silent
     shown = client.get(r.headers["Location"]).get_data(as_text=True)
     assert "Saved. The explanation is live for candidates." in shown
-    assert "Check line 10: this $$ math block is never closed" in shown
+    assert "Check line 14: this $$ math block is never closed" in shown
 
 
 def test_the_editor_speaks_chinese(client, instructor) -> None:
@@ -134,7 +141,7 @@ def test_the_editor_speaks_chinese(client, instructor) -> None:
     db.session.commit()
     text = DRAFT + "\n```python\nx = 1\n"
     data = client.post("/explanations/preview", data={"text": text, "area": "net"}).get_json()
-    assert data["warnings"] == ["第 10 行：这个代码块（```）没有结束：请补上一行 ```，否则后面的内容都会显示成代码"]
+    assert data["warnings"] == ["第 14 行：这个代码块（```）没有结束：请补上一行 ```，否则后面的内容都会显示成代码"]
     bad = client.post("/explanations/preview", data={"text": "---\ntitle: [x\n---\nB\n", "area": "net"}).get_json()
     assert bad["problems"][0].startswith("第 2 行：")
     r = client.post("/explanations/new", data={"area": "net", "text": DRAFT, "save": "1"})

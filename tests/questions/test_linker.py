@@ -48,7 +48,7 @@ def linker(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> Linker:
 )
 def test_exact_question_match_scores_1_and_comes_first(linker: Linker, question: str, slug: str) -> None:
     links = linker.rank(question)
-    assert links[0] == Link(slug, 1.0)
+    assert links[0] == Link(slug, 1.0, listed=True)
     assert all(link.score < 1.0 for link in links[1:])
 
 
@@ -110,7 +110,7 @@ def test_threshold_is_configurable(docs: list[ExplanationDoc], taxonomy: Taxonom
     strict = Linker(docs, taxonomy, threshold=1.0)  # lexical scores stop at 0.99: exact matches only
     assert Linker(docs, taxonomy).rank("Why is RDMA faster than TCP?")
     assert strict.rank("Why is RDMA faster than TCP?") == []
-    assert strict.rank("RDMA与TCP/IP相比有何优势？") == [Link("rdma-vs-tcp", 1.0)]
+    assert strict.rank("RDMA与TCP/IP相比有何优势？") == [Link("rdma-vs-tcp", 1.0, listed=True)]
 
 
 def test_analyzer_terms_for_mixed_text(taxonomy: Taxonomy) -> None:
