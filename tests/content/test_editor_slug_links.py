@@ -58,7 +58,7 @@ key_points:
 N 个 rank 成环，先 reduce-scatter 再 all-gather。
 """
 
-RING_QUESTION = "ring allreduce 每个 rank 的通信量是多少，分几个阶段"
+RING_QUESTION = "ring allreduce 每个 rank 发多少数据"
 
 
 @pytest.fixture
