@@ -9,7 +9,7 @@ Two stages:
 2. **Lexical ranking**: BM25F over the fields title, tags, skills, questions and body, with
    an analyser that works for Chinese, English and mixed text: Latin technical terms (NCCL,
    AllReduce, TCP/IP, C++, TIME_WAIT, std::move) are words, British and American spellings are
-   one, CJK text gives character bigrams (and weak unigrams) with Traditional characters read as
+   one, so are the forms of an -ize verb (quantizing, quantization), CJK text gives character bigrams (and weak unigrams) with Traditional characters read as
    Simplified, and skill aliases from the taxonomy fold to one canonical term
    (远程直接内存访问 = RDMA; KV-cache is the skill KV cache, not a rare word); three spaced words
    find the term written joined (copy on write).
@@ -183,8 +183,12 @@ def _nfkc_fold(text: str) -> str:
 _ISE_RE = re.compile(r"(?<=[a-z]{3})([iy])s(e|ed|es|ing|er|ers|ation|ations)$")
 
 
+# Forms of one -ize verb are one term: quantize, quantized, quantizing, quantization, quantizer.
+_IZE_RE = re.compile(r"(?<=[a-z]{3})([iy]z)(e|ed|es|ing|er|ers|ation|ations)$")
+
+
 def _stem(word: str) -> str:
-    word = _ISE_RE.sub(r"\1z\2", word)
+    word = _IZE_RE.sub(r"\1", _ISE_RE.sub(r"\1z\2", word))
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         return word[:-1]
     return word

@@ -162,6 +162,13 @@ def test_british_and_american_spellings_are_one_term() -> None:
         assert set(analyzer.terms(british)) == set(analyzer.terms(american))
 
 
+def test_forms_of_an_ize_verb_are_one_term() -> None:
+    analyzer = Analyzer(None)
+    forms = [set(analyzer.terms(w)) for w in ("quantize", "quantizing", "quantised", "quantization", "quantizer")]
+    assert all(form == forms[0] for form in forms)
+    assert set(analyzer.terms("size")) != set(analyzer.terms("sizing"))  # too short a stem to fold
+
+
 def test_a_pair_ending_in_an_auxiliary_spans_two_words() -> None:
     terms = {t for t, _w in Analyzer(None).terms("什么变量会落到 local memory，需要会话吗")}
     assert "量会" not in terms and "变量" in terms
