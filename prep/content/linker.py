@@ -9,10 +9,11 @@ Two stages:
 2. **Lexical ranking**: BM25F over the fields title, tags, skills, questions and body, with
    an analyser that works for Chinese, English and mixed text: Latin technical terms (NCCL,
    AllReduce, TCP/IP, C++, TIME_WAIT, std::move) are words, British and American spellings are
-   one, so are the forms of an -ize verb (quantizing, quantization), CJK text gives character bigrams (and weak unigrams) with Traditional characters read as
-   Simplified, and skill aliases from the taxonomy fold to one canonical term
-   (远程直接内存访问 = RDMA; KV-cache is the skill KV cache, not a rare word); three spaced words
-   find the term written joined (copy on write).
+   one and so are the forms of an -ize verb (quantizing, quantization), CJK text gives
+   character bigrams (and weak unigrams) with Traditional characters read as Simplified (a pair
+   joining two commoner pairs, 能分 of 性能分析, weighs less), and skill aliases from the
+   taxonomy fold to one canonical term (远程直接内存访问 = RDMA; KV-cache is the skill KV cache,
+   not a rare word); three spaced words find the term written joined (copy on write).
 
 A lexical score (0..1) says how sure a link is, for questions as people ask them:
 
@@ -251,7 +252,8 @@ class Analyzer:
                 out.append((token, _W_NUMBER))
                 continue
             joined = "-" in token or "_" in token
-            spelled = joined and any(a <= match.start() and match.end() <= b and re.sub(r"[\W_]+", "", token) == name
+            bare = re.sub(r"[\W_]+", "", token)
+            spelled = joined and any(a <= match.start() and match.end() <= b and bare == name
                                      for a, b, name in within_skill)
             if not spelled:
                 out.append((_stem(token), _W_WORD))
@@ -479,8 +481,8 @@ class Linker:
         return found
 
     def _spanning_bigrams(self, segments: list[list[str]]) -> set[str]:
-        """Unseen CJK bigrams (of each segment's pairs) next to a seen one: with no word list, a pair no
-        explanation contains beside a pair some explanation does is most likely a word boundary
+        """Unseen CJK bigrams (of each segment's pairs) next to a seen one: with no word list, a pair
+        no explanation contains beside a pair some explanation does is most likely a word boundary
         (连接|特别: 接特), while an unseen pair between unseen ones is an unknown word (秒杀)."""
         spanning: set[str] = set()
         for pairs in segments:
