@@ -11,3 +11,19 @@ from tests.support.content import shipped_content  # noqa: F401
 from tests.support.history import rich_user, simulated  # noqa: F401
 from tests.support.passwords import cheap_password_hashing  # noqa: F401
 from tests.support.reminders import learner, question, smtp  # noqa: F401
+
+
+def pytest_collection_modifyitems(config, items):
+    """Modules that run long go first (``heavy``, then ``browser``), so that the workers of a
+    parallel run (pytest-xdist hands out a module at a time) finish together instead of one
+    worker finishing a long module alone at the end."""
+    def rank(item) -> int:
+        return 0 if item.get_closest_marker("heavy") else 1 if item.get_closest_marker("browser") else 2
+
+    def module(item) -> str:
+        return item.nodeid.split("::", 1)[0]
+
+    by_module: dict[str, int] = {}
+    for item in items:
+        by_module[module(item)] = min(by_module.get(module(item), 2), rank(item))
+    items.sort(key=lambda item: by_module[module(item)])

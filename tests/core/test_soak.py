@@ -25,6 +25,7 @@ from prep.questions.service import add_question
 from tests.support.live import LiveServer
 from tests.support.app import PASSWORD
 
+pytestmark = pytest.mark.heavy
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 8
 CARDS_PER_USER = 60

@@ -32,6 +32,7 @@ STEPS = 6
 _ids = itertools.count(1)
 STATS = {"examples": 0, "accounts": 0, "acknowledged": 0}
 
+pytestmark = pytest.mark.heavy
 BOUNDARY_TIMES = [datetime(1970, 1, 1, tzinfo=timezone.utc), datetime(2000, 1, 1, tzinfo=timezone.utc),
                   datetime(2026, 12, 31, 23, 59, tzinfo=timezone.utc), datetime(2038, 1, 19, 3, 14, 8, tzinfo=timezone.utc),
                   datetime(9999, 12, 30, tzinfo=timezone.utc)]

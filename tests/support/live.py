@@ -7,6 +7,7 @@ looks because the other process runs on its own wall clock, which the ``clock`` 
 from __future__ import annotations
 
 import atexit
+import hashlib
 import http.cookiejar
 import json
 import os
@@ -42,6 +43,14 @@ def _sqlite_copy(source: Path, target: Path) -> None:
     """A consistent copy of a SQLite database (its WAL included), with the backup API."""
     with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
         src.backup(dst)
+
+
+def _tree_digest(root: Path) -> str:
+    """A digest of every file under ``root``: its path inside ``root`` and its bytes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return "tree:" + digest.hexdigest()
 
 
 def free_port() -> int:
@@ -103,10 +112,16 @@ class LiveServer:
         _sqlite_copy(_INITIALISED[key], database)
 
     def _init_key(self) -> tuple | None:
+        """What ``prep init`` depends on: the settings that differ from this process's, with the
+        content folder named by what it holds (two copies of one tree make the same database:
+        explanations are stored by their path inside the folder)."""
         if self.env.get("PREP_DATABASE_URL") != f"sqlite:///{self.root / 'live.sqlite3'}":
             return None
         own = {"PREP_INSTANCE_DIR", "PREP_DATABASE_URL", "PREP_BASE_URL"}
-        return tuple(sorted((k, v) for k, v in self.env.items() if k not in own and os.environ.get(k) != v))
+        settings = {k: v for k, v in self.env.items() if k not in own and os.environ.get(k) != v}
+        if "PREP_CONTENT_DIR" in settings:
+            settings["PREP_CONTENT_DIR"] = _tree_digest(Path(settings["PREP_CONTENT_DIR"]))
+        return tuple(sorted(settings.items()))
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
