@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.heavy  # tens of seconds: scheduled first in a parallel run
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")

@@ -10,6 +10,7 @@ from prep.content.check import check_tree
 from prep.content.linker import Linker
 from prep.skills import load_taxonomy
 
+pytestmark = pytest.mark.heavy  # tens of seconds: scheduled first in a parallel run
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 SEED_LINKS = {
