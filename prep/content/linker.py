@@ -133,7 +133,7 @@ _ZH_STOP_BIGRAMS = frozenset("""
 原理 作用 优点 缺点 优缺 好处 特点 概念 底层
 有什么 有哪些 是什么 不同 在哪 在哪里 哪里 几种 多少 各自 两者 熟悉 直白 尽量 平时 一般 常见 常用
 要注意 需要注意 注意事项 注意什么 注意哪些 会发生 会怎样 会怎么样
-场景 用在 适用 适合 干什么 做什么 什么用 好在 差在 有何不同 本质 遇到 碰到 遇到过 碰到过 实现
+场景 用在 适用 适合 干什么 做什么 什么用 好在 差在 有何不同 本质 遇到 碰到 遇到过 碰到过 实现 基本
 """.split())
 # Auxiliaries that begin the next word ("变量会落到…": 量会 spans two words): a pair ending in one is
 # no word of its own (会话 and 要求, which start with one, stay).
