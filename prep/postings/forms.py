@@ -28,13 +28,18 @@ MAX_QUESTION_CHARS = 1000
 BLANK_ROWS = 3
 
 
+def _sentences(*parts: str) -> str:
+    """Sentences one after another: a space after an English full stop, none after a Chinese one."""
+    return "".join(part + ("" if part.endswith("。") or i == len(parts) - 1 else " ") for i, part in enumerate(parts))
+
+
 class ImportPostingForm(FlaskForm):
     # The limits, stated under the box and checked by the page before sending (static/js/app.js),
     # in the words the server refuses with.
     text = TextAreaField(_l("Paste the posting"), validators=[Optional()],
-                         description=LazyString(lambda: " ".join((
+                         description=LazyString(lambda: _sentences(
                              _("Copy the whole page from the job board; page furniture is fine."),
-                             as_sentence(_(LIMITS, **limit_params()))))),
+                             as_sentence(_(LIMITS, **limit_params())))),
                          render_kw={"data-max-chars": MAX_POSTING_CHARS, "data-too-long": LazyString(
                              lambda: as_sentence(_(TOO_LONG, length="{length}", limit=f"{MAX_POSTING_CHARS:,}")))})
     file = FileField(_l("…or upload a file"), validators=[Optional()],
