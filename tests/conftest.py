@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.support.access import world  # noqa: F401
 from tests.support.app import (app, client, csrf_app, database_url, login, make_question,  # noqa: F401
                                make_user, postgres_url, runner)
-from tests.support.browser import browser, live_server, page  # noqa: F401
+from tests.support.browser import browser, instructor_server, live_server, page  # noqa: F401
 from tests.support.clock import clock  # noqa: F401
 from tests.support.content import shipped_content  # noqa: F401
 from tests.support.history import rich_user, simulated  # noqa: F401

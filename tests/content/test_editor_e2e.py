@@ -2,17 +2,14 @@
 save → a candidate's drill shows the new explanation."""
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 
-from tests.support.live import LiveServer, register, screenshot
+from tests.support.browser import INSTRUCTOR_PASSWORD as PASSWORD
+from tests.support.live import register, screenshot
 
 pytestmark = pytest.mark.browser
 
-REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
-PASSWORD = "instructor passphrase 1"
+
 
 DRAFT = """---
 title: Warp divergence
@@ -36,14 +33,8 @@ if (threadIdx.x % 2) { a(); } else { b(); }
 
 
 @pytest.fixture
-def server(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(REPO_CONTENT, content)
-    s = LiveServer(tmp_path, content_dir=content)
-    s.start()
-    s.prep("users", "create", "teach@example.com", "--role", "instructor", "--password", PASSWORD)
-    yield s
-    s.stop()
+def server(instructor_server):
+    return instructor_server
 
 
 def test_write_preview_save_then_drill(server, page, browser):

@@ -2,6 +2,7 @@
 Debian Chromium driven by Playwright. Skipped when Chromium or Playwright is missing."""
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,11 +10,28 @@ import pytest
 
 from tests.support.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
+REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
+#: The password of the instructor ``teach@example.com`` on :func:`instructor_server`.
+INSTRUCTOR_PASSWORD = "instructor passphrase 1"
+
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path)
     server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def instructor_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A live server over a copy of the shipped content, with an instructor, teach@example.com
+    (password :data:`INSTRUCTOR_PASSWORD`)."""
+    content = tmp_path / "content"
+    shutil.copytree(REPO_CONTENT, content)
+    server = LiveServer(tmp_path, content_dir=content)
+    server.start()
+    server.prep("users", "create", "teach@example.com", "--role", "instructor", "--password", INSTRUCTOR_PASSWORD)
     yield server
     server.stop()
 
