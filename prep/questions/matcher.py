@@ -13,11 +13,13 @@ made by ``scripts/matcher_weights.py``: inverse document frequency, a plain data
 concept weighs like the rarest seen one). The score is the weighted Dice overlap of the two
 sets, so a question's subject decides it: "sequence vs context parallelism" and "tensor vs
 pipeline parallelism" share only "parallel" and "differ". A pair where each side has a rare
-term the other lacks (stage 2 / stage 3, TCP / RDMA, v1 / v2) is a substitution, not a
-rewording: its score is cut by :data:`SUBSTITUTION_FACTOR`.
+word, a technical term (written NCCL, GPU, FP16) or a number the other lacks (stage 2 / stage 3,
+TCP / RDMA, GPU / CPU) is a substitution, not a rewording: its score is cut by
+:data:`SUBSTITUTION_FACTOR`.
 
 tests/questions/test_matcher.py measures precision and recall on labelled pairs
-(tests/data/question_pairs/pairs.yaml) at :data:`MATCH_THRESHOLD`.
+(tests/data/question_pairs/: pairs.yaml, and heldout.yaml written after the settings) at
+:data:`MATCH_THRESHOLD`.
 
 Linear in the length of the texts. Pure module: no Flask, no database.
 """
@@ -57,7 +59,10 @@ UNSEEN = "(unseen)"
 WEIGHTS_PATH = _HERE / "matcher_weights.json"
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_TOKEN_RE = re.compile(rf"[{_HAN}]+|[a-z0-9α-ω]+(?:(?:::|[._/\-])[a-z0-9]+)*[+#]*")
+_TOKEN_RE = re.compile(rf"[{_HAN}]+|[a-z0-9α-ω]+(?:(?:::|[._/\-])[a-z0-9]+)*[+#]*", re.IGNORECASE)
+# A token written as a technical term: a capital after its first letter (NCCL, PagedAttention) or a
+# digit with letters (FP16, H100).
+_TERM_RE = re.compile(r"^.+[A-Z]|[A-Za-z].*[0-9]|[0-9].*[A-Za-z]")
 _HAN_RE = re.compile(rf"[{_HAN}]")
 _NUMBER_RE = re.compile(r"^\d+$")
 _GLUED_NUMBER_RE = re.compile(r"^(\d+)([a-z]{2,})$")
@@ -138,6 +143,8 @@ class Concepts:
     shared: frozenset[str]
     untranslated: frozenset[str] = field(default_factory=frozenset)
     lang: str = "en"
+    #: The concepts written as technical terms (NCCL, GPU, PagedAttention, FP16): distinguishing.
+    terms: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def all(self) -> frozenset[str]:
@@ -147,17 +154,24 @@ class Concepts:
 def concepts(text: str, lexicon: Lexicon | None = None) -> Concepts:
     """The concepts of one question text (see the module docstring)."""
     lexicon = lexicon or load_lexicon()
-    folded = unicodedata.normalize("NFKC", text[:MAX_CHARS]).casefold()
+    written = unicodedata.normalize("NFKC", text[:MAX_CHARS])
     shared: set[str] = set()
     untranslated: set[str] = set()
-    for match in _TOKEN_RE.finditer(folded):
-        token = match.group(0)
+    terms: set[str] = set()
+    for match in _TOKEN_RE.finditer(written):
+        token = match.group(0).casefold()
         if _HAN_RE.match(token):
             _chinese(token, lexicon, shared, untranslated)
+        elif _TERM_RE.search(match.group(0)):
+            found: set[str] = set()
+            _latin(token, lexicon, found)
+            shared |= found
+            terms |= found
         else:
             _latin(token, lexicon, shared)
     shared.discard("")
-    return Concepts(frozenset(shared), frozenset(untranslated), "zh" if _HAN_RE.search(folded) else "en")
+    return Concepts(frozenset(shared), frozenset(untranslated), "zh" if _HAN_RE.search(written) else "en",
+                    frozenset(terms - {""}))
 
 
 def _latin(token: str, lexicon: Lexicon, out: set[str]) -> None:
@@ -250,15 +264,16 @@ class Matcher:
         if total <= 0 or not common:
             return 0.0
         score = 2.0 * sum(self.weight(c) for c in common) / total
-        if self._substituted(sa - common, sb - common):
+        if self._substituted(sa - common, sb - common, ca.terms | cb.terms):
             score *= SUBSTITUTION_FACTOR
         return round(min(1.0, score), 4)
 
-    def _substituted(self, only_a: Iterable[str], only_b: Iterable[str]) -> bool:
-        """Each side has a distinguishing concept (a rare term or a number) the other lacks."""
+    def _substituted(self, only_a: Iterable[str], only_b: Iterable[str], terms: frozenset[str]) -> bool:
+        """Each side has a distinguishing concept (a rare word, a technical term or a number)
+        the other lacks."""
         def distinguishing(c: str) -> bool:
-            return _NUMBER_RE.match(c) is not None or (c not in self.lexicon.framing
-                                                        and self.weight(c) >= DISTINGUISHING_WEIGHT)
+            return _NUMBER_RE.match(c) is not None or c in terms or (c not in self.lexicon.framing
+                                                                     and self.weight(c) >= DISTINGUISHING_WEIGHT)
         return any(distinguishing(c) for c in only_a) and any(distinguishing(c) for c in only_b)
 
     def same(self, a: str | Concepts, b: str | Concepts) -> bool:
