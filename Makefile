@@ -40,9 +40,9 @@ run: install
 	$(BIN)/prep serve --host $(HOST) --port $(PORT)
 
 # The whole suite on every core (pytest-xdist; a module's tests, or a class's, on one worker: the
-# tests of one file share its Redis database), with pip-audit
-# (a warning only) running alongside.
-PYTEST_ARGS ?= -n auto --dist loadscope --durations=20
+# tests of one file share its Redis database; modules handed out in the order tests/conftest.py
+# sets, long ones first), with pip-audit (a warning only) running alongside.
+PYTEST_ARGS ?= -n auto --dist loadscope --no-loadscope-reorder --durations=20
 
 test: install-test browser
 	@mkdir -p test-artifacts
@@ -56,7 +56,7 @@ test: install-test browser
 BASE ?= main
 
 test-fast: install-test
-	$(BIN)/python -m pytest -n auto --dist loadscope -m "not postgres and not browser" \
+	$(BIN)/python -m pytest -n auto --dist loadscope --no-loadscope-reorder -m "not postgres and not browser" \
 	  $$($(BIN)/python scripts/touched_tests.py $(BASE))
 
 clean:
