@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -235,28 +234,6 @@ def test_normalize_question(a: str, b: str) -> None:
 
 def test_empty_corpus_abstains(taxonomy: Taxonomy) -> None:
     assert Linker([], taxonomy).rank("RDMA") == []
-
-
-def test_rank_is_fast_on_1000_explanations(docs: list[ExplanationDoc], taxonomy: Taxonomy) -> None:
-    """A posting of 10 questions against 1,000 explanations ranks in well under 50 ms."""
-    many = [
-        dataclasses.replace(doc, slug=f"{doc.slug}-{i}", questions=[f"{q} {i}" for q in doc.questions])
-        for i in range(100) for doc in docs
-    ]
-    linker = Linker(many, taxonomy)
-    questions = [
-        "ring allreduce 的两个阶段是什么", "Why is RDMA faster than TCP?", "怎么用 Nsight Systems 找通信瓶颈",
-        "如何设计一个高并发的秒杀系统？", "NVLINK 和 PCIe 带宽差多少", "What is PagedAttention?",
-        "tree vs ring in NCCL for small messages", "解释一下KV缓存", "GPU 显存层次有哪些",
-        "How do I detect memory leaks in C++ on Linux?",
-    ]
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for question in questions:
-            linker.rank(question)
-        best = min(best, time.perf_counter() - start)
-    assert best < 0.05, f"{best * 1000:.1f} ms"
 
 
 # --------------------------------------------------------------------------- CLI
