@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, Boolean, Date, Enum, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (JSON, Boolean, Date, Enum, Float, ForeignKey, Index, Integer, SmallInteger, String, Text,
+                        UniqueConstraint)
 from sqlalchemy import false as sa_false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -86,3 +87,5 @@ class PlannedReview(db.Model):
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
     day: Mapped[date] = mapped_column(Date)
     hold: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    #: The order among the day's booked new cards, lowest first (:data:`prep.drill.planned.OWN_REPORT` ...).
+    priority: Mapped[int] = mapped_column(SmallInteger, default=0, server_default="0")

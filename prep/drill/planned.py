@@ -5,12 +5,12 @@ Database edge; views commit.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, not_, or_, select
+from sqlalchemy import and_, case, delete, exists, not_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..extensions import db
@@ -18,16 +18,25 @@ from .models import Card, CardState, PlannedReview
 from .queue import StudyDay
 
 
+#: The order in which a day's booked new cards are offered (:attr:`PlannedReview.priority`): the
+#: questions asked in an interview report of the company, then those the posting lists, then the
+#: likely questions the candidate chose, then any other card.
+OWN_REPORT, OWN_POSTING, LIKELY, OTHER = 0, 1, 2, 3
+
+
 def replace_bookings(user_id: int, bookings: Iterable[tuple[int, date]], today: date,
-                     holds: Iterable[tuple[int, date]] = ()) -> int:
+                     holds: Iterable[tuple[int, date]] = (), priorities: Mapping[int, int] | None = None) -> int:
     """Replace the user's bookings with these (card id, day) pairs from ``today`` on (earlier
     ones are dropped too: a past day's booking means nothing), and with ``holds``: (card id, day
     the plan's hold on it ends) pairs, stored as ``hold`` rows (a card holds nothing on a day it
-    is booked). Returns how many bookings (not holds) are stored."""
+    is booked). ``priorities``: card id -> the order its booking is offered in (default
+    :data:`OTHER`). Returns how many bookings (not holds) are stored."""
     db.session.execute(delete(PlannedReview).where(PlannedReview.user_id == user_id))
     rows = sorted({(card_id, day) for card_id, day in bookings if day >= today})
     held = sorted({(card_id, day) for card_id, day in holds if day > today} - set(rows))
-    db.session.add_all(PlannedReview(user_id=user_id, card_id=card_id, day=day) for card_id, day in rows)
+    priorities = priorities or {}
+    db.session.add_all(PlannedReview(user_id=user_id, card_id=card_id, day=day,
+                                     priority=priorities.get(card_id, OTHER)) for card_id, day in rows)
     db.session.add_all(PlannedReview(user_id=user_id, card_id=card_id, day=day, hold=True) for card_id, day in held)
     db.session.flush()
     return len(rows)
@@ -60,6 +69,26 @@ def booked_today(user_id: int, day: StudyDay) -> ColumnElement[bool]:
                                               PlannedReview.hold.is_(False))
     return and_(Card.id.in_(ids), Card.state.in_([CardState.new, CardState.review]),
                 or_(Card.last_review.is_(None), Card.last_review < day.start))
+
+
+def new_offered(study_date: Any) -> ColumnElement[bool]:
+    """True for a new card the drill offers on ``study_date`` (values, bound parameters or
+    columns): one the plan books that day; otherwise, under the daily new-card limit, one the
+    plan does not hold back, and only while the candidate has no plan ahead (no booking or hold
+    after that day): with an interview ahead the day's new cards are the plan's."""
+    def booked(*cond: ColumnElement[bool]) -> ColumnElement[bool]:
+        return exists().where(PlannedReview.card_id == Card.id, *cond)
+    plan_ahead = exists().where(PlannedReview.user_id == Card.user_id, PlannedReview.day > study_date)
+    return or_(booked(PlannedReview.day == study_date, PlannedReview.hold.is_(False)),
+               and_(not_held(study_date), not_(plan_ahead)))
+
+
+def booked_order(study_date: Any) -> tuple[Any, ...]:
+    """The order of the cards booked for ``study_date``: reviews first, then new cards by their
+    booking's priority (the candidate's own questions first), then by due time."""
+    priority = (select(PlannedReview.priority).where(PlannedReview.card_id == Card.id, PlannedReview.day == study_date,
+                                                     PlannedReview.hold.is_(False)).limit(1).scalar_subquery())
+    return case((Card.state == CardState.new, 1), else_=0), priority, Card.due, Card.id
 
 
 def not_held(study_date: Any) -> ColumnElement[bool]:

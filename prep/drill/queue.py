@@ -62,6 +62,7 @@ class DoneToday:
     new: int = 0       # new cards introduced today
     reviews: int = 0   # review-state cards answered today
     answered: int | None = field(default=None, compare=False)  # every log today, any kind (None: not counted)
+    cards: int | None = field(default=None, compare=False)     # the cards those logs are of, each once
 
 
 @dataclass(frozen=True)

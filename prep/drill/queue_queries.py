@@ -61,7 +61,7 @@ def tally_columns(now: Any, day_end: Any, day_start: Any, study_date: Any, horiz
         func.min(case((later, Card.due), else_=None), type_=UTCDateTime()).label("next_learning"),
         count(and_(active, Card.state == CardState.review, Card.due < day_end,
                    planned.not_held(study_date)), "reviews_due"),
-        count(and_(active, Card.state == CardState.new, planned.not_held(study_date)), "new"),
+        count(and_(active, Card.state == CardState.new, planned.new_offered(study_date)), "new"),
         count(and_(Card.suspended.is_(False), Card.buried_until > now), "buried"),
         func.count(Card.id).label("total"),
         count(Card.suspended.is_(True), "suspended"),
@@ -99,7 +99,8 @@ def done_columns() -> list[Any]:
     def ratings_from(state: CardState) -> Any:
         return func.coalesce(func.sum(case((and_(rating, ReviewLog.state_before == state.value), 1), else_=0)), 0)
 
-    return [ratings_from(CardState.new), ratings_from(CardState.review), func.count(ReviewLog.id)]
+    return [ratings_from(CardState.new), ratings_from(CardState.review), func.count(ReviewLog.id),
+            func.count(ReviewLog.card_id.distinct())]
 
 
 def todays_logs() -> list[Any]:
@@ -109,9 +110,9 @@ def todays_logs() -> list[Any]:
 
 
 def done_from(values: Any) -> queue.DoneToday:
-    """The :class:`queue.DoneToday` of the three :func:`done_columns` values."""
-    new, reviews, answered = values
-    return queue.DoneToday(new=int(new), reviews=int(reviews), answered=int(answered))
+    """The :class:`queue.DoneToday` of the four :func:`done_columns` values."""
+    new, reviews, answered, cards = values
+    return queue.DoneToday(new=int(new), reviews=int(reviews), answered=int(answered), cards=int(cards))
 
 
 @functools.cache
@@ -157,8 +158,10 @@ class Counts:
     plus the reviews done today and the streak."""
 
     queue: QueueCounts
-    reviewed_today: int
+    reviewed_today: int   # answers today (every rating and cram answer), :attr:`queue.DoneToday.answered`
     streak: int | None  # None: not read (the drill page does not show it)
+
+    cards_today: int = 0  # the cards those answers were to (a card answered three times counts once)
 
     @property
     def learning_now(self) -> int:
@@ -218,6 +221,7 @@ def counts(user: User, now: datetime, done: queue.DoneToday | None = None,
     if done is None or done.answered is None:
         done = done_today(user, day)
     return Counts(queue=queue_counts(user, now, done, counted), reviewed_today=int(done.answered or 0),
+                  cards_today=int(done.cards or 0),
                   streak=current_streak(user, now) if streak else None)
 
 
@@ -240,11 +244,12 @@ def pick_where(pick: queue.Pick) -> tuple[list[Any], tuple[Any, ...]]:
         return [*active, Card.state == CardState.review, Card.due < bindparam("day_end"),
                 planned.not_held(bindparam("study_date"))], by_due
     if pick is queue.Pick.new:
-        # A new card the plan introduces on a later day waits for it (not an ordinary new card).
-        return [*active, Card.state == CardState.new, planned.not_held(bindparam("study_date"))], (Card.added_at, Card.id)
+        # A new card the plan introduces on a later day waits for it, and with an interview
+        # ahead the day's new cards are the plan's (offered as planned ones).
+        return [*active, Card.state == CardState.new, planned.new_offered(bindparam("study_date"))], (Card.added_at, Card.id)
     if pick is queue.Pick.planned:
         day = queue.StudyDay(day=bindparam("study_date"), start=bindparam("day_start"), end=bindparam("day_end"))
-        return [*active, planned.booked_today(bindparam("uid"), day)], by_due
+        return [*active, planned.booked_today(bindparam("uid"), day)], planned.booked_order(bindparam("study_date"))
     return [*active, _learning_states(), Card.due <= bindparam("ahead")], by_due
 
 

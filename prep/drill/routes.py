@@ -23,6 +23,7 @@ from ..interview import jobs as interview_jobs
 from ..interview import outcomes
 from ..interview import service as interview
 from ..postings.models import Posting
+from ..postings.study import question_set
 from ..questions.models import Question
 from ..stats.compute import is_leech
 from ..web.access import signed_in_user
@@ -267,15 +268,16 @@ def cram(posting_id: int):
     ahead of schedule without changing their schedule."""
     user, now = signed_in_user(), _now()
     posting = _posting_or_404(posting_id)
-    question_ids = [pq.question_id for pq in posting.questions]
+    question_ids = [q.question_id for q in question_set(user, posting)]  # the set readiness counts
     shown = int_arg("card")
     card = _card_or_404(shown) if shown else cramming.next_cram_card(user, question_ids, now)
     cram_counts = cramming.cram_counts(user, question_ids, now)
     if card is None:
-        return render_template("drill/cram.html", posting=posting, card=None, cram_counts=cram_counts)
+        return render_template("drill/cram.html", posting=posting, card=None, cram_counts=cram_counts,
+                               total=len(question_ids))
     form = RateFormValues(card_id=card.id, version=card.version, shown_at=now.isoformat())
     return render_template(
-        "drill/cram.html", posting=posting, card=card, cram_counts=cram_counts, form=form,
+        "drill/cram.html", posting=posting, card=card, cram_counts=cram_counts, form=form, total=len(question_ids),
         ratings=scheduling.RATING_NAMES, rating_labels=RATING_LABELS, revealed=request.args.get("show") == "1",
         explanations=explanations_for(card.question, lang=str(get_locale())))
 

@@ -49,6 +49,9 @@ INTRO_CHOICES = 16
 #: lower are not tried and the minutes that would reach the target are searched in a few runs.
 LARGE_PLAN = 20_000
 LARGE_PLAN_TRIES = 2
+#: How much more a question is worth planning for than a likely one, by its priority
+#: (:attr:`PlanCard.priority`): asked in a report of the company, listed in the posting.
+PRIORITY_WEIGHTS = {0: 4.0, 1: 2.0}
 
 
 def make_plan(cards: Sequence[PlanCard], interviews: Sequence[Interview], settings: PlanSettings,
@@ -114,7 +117,8 @@ class _Planner(MemoryModel):
                 self.covering.setdefault(card_id, [])
                 if index not in self.covering[card_id]:
                     self.covering[card_id].append(index)
-                self.value[card_id] = self.value.get(card_id, 0.0) + 1.0 / len(ids)
+                weight = PRIORITY_WEIGHTS.get(self.cards[card_id].priority, 1.0)
+                self.value[card_id] = self.value.get(card_id, 0.0) + weight / len(ids)
         self.start = {cid: recall.memory_card(c.memory) for cid, c in self.cards.items()}
         self.other_load, self.other_reviews = other if other is not None else self._other_load()
         self.spent_today = max(0.0, spent_today_seconds) / settings.seconds  # in answers
@@ -290,8 +294,31 @@ class _Planner(MemoryModel):
             if plan is not None:
                 self._book(card_id, plan, loads, result)
         result.dropped = list(reversed(left))
+        self._own_first(result)
         result.met = [self._met(interview, result) for interview in self.interviews]
         return result
+
+    def _own_first(self, result: Booking) -> None:
+        """Give the earliest introductions to the highest priority (:attr:`PlanCard.priority`):
+        unseen cards planned for the same interviews have interchangeable plans (same memory state,
+        value and targets), so their plans are handed out again, earliest first, in priority
+        order. The loads and the recall on each day stay exactly as they were."""
+        groups: dict[tuple[int, ...], list[int]] = {}
+        for card_id in self.covering:
+            if self.start[card_id] is None:
+                groups.setdefault(tuple(self.covering[card_id]), []).append(card_id)
+        owner: dict[int, int] = {}  # card whose plan it was -> card whose plan it is now
+        for ids in groups.values():
+            slots = sorted(ids, key=lambda c: (result.introduced.get(c, math.inf), c))
+            owner.update(zip(slots, sorted(ids, key=lambda c: (self.cards[c].priority, c))))
+        moved = {c: (result.introduced.pop(c, None), result.reviews.pop(c, None)) for c in owner}
+        for old, new in owner.items():
+            intro, reviews = moved[old]
+            if intro is not None:
+                result.introduced[new] = intro
+            if reviews is not None:
+                result.reviews[new] = reviews
+        result.dropped = [owner.get(c, c) for c in result.dropped]
 
     def _book(self, card_id: int, plan: CardPlan, loads: list[float], result: Booking) -> None:
         days = list(plan.days)
@@ -337,7 +364,9 @@ class _Planner(MemoryModel):
             for card_id in dict.fromkeys(interview.card_ids):
                 if card_id not in self.cards:
                     continue
-                now_value = recall.retrievability(self.scheduler, self.start[card_id], self.now, self.scale)
+                # Recall now is the model's own (no calibration): the figure readiness shows
+                # (prep.postings.readiness.recall_now) for the same questions.
+                now_value = recall.retrievability(self.scheduler, self.start[card_id], self.now)
                 on_day = (self._card_recall(card_id, result, index) if index > 0 else recall.retrievability(
                     self.scheduler, self.start[card_id], self.interview_at(index), self.scale))
                 rows.append(CardForecast(card_id, now_value, on_day))

@@ -38,6 +38,9 @@ class PlanCard:
 
     card_id: int
     memory: CardMemory | None = None
+    #: Lower is introduced first among unseen cards planned for the same interviews (the
+    #: candidate's own questions before the likely ones: :data:`prep.drill.planned.OWN_REPORT` ...).
+    priority: int = 3
 
 
 @dataclass(frozen=True)

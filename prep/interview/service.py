@@ -11,7 +11,7 @@ stored one (:func:`stored_plan`). ``now`` is passed in; callers commit.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
@@ -26,6 +26,7 @@ from ..extensions import db
 from ..zones import user_zone
 from ..postings import interview_dates
 from ..postings.models import Posting, PostingForecast, PostingQuestion
+from ..postings.study import question_set
 from ..questions.models import Question
 from . import plans, recall
 from .models import InterviewSettings, StoredPlan
@@ -139,6 +140,7 @@ class UserPlan:
     studied: Today                        # today's study as the budget counts it (the plan read it)
     made_at: datetime | None = None       # when the stored plan was made (None: made just now)
     pending: bool = False                 # a newer plan is asked for (or it is an earlier day's)
+    priorities: dict[int, int] = field(default_factory=dict)  # question id -> its bookings' priority
 
     def forecast(self, posting_id: int) -> plans.InterviewForecast | None:
         """The plan's forecast for this posting, when the plan was made for its current date."""
@@ -155,7 +157,12 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
     if not postings:
         return None
     settings = settings or settings_of(user)
-    asked = {p.id: tuple(dict.fromkeys(pq.question_id for pq in p.questions)) for p in postings}
+    chosen = {p.id: interview_questions(user, p) for p in postings}
+    asked = {p.id: tuple(chosen[p.id]) for p in postings}
+    priorities: dict[int, int] = {}
+    for ranks in chosen.values():
+        for q, rank in ranks.items():
+            priorities[q] = min(rank, priorities.get(q, rank))
     question_ids = {q for ids in asked.values() for q in ids}
     last_day = max(p.interview_date for p in postings)
     day_end = queue_queries.study_day(user, now).end
@@ -165,15 +172,28 @@ def plan_for(user: Any, now: datetime, settings: InterviewSettings | None = None
         Card.user_id == user.id, Card.suspended.is_(False), Card.state != CardState.new,
         Card.due < day_end + timedelta(days=(last_day - today).days),
         Card.id.not_in([c.id for c in by_question.values()]))).all()
-    plan_cards = [plans.PlanCard(q, memory_of(by_question[q]) if q in by_question else None) for q in question_ids]
+    plan_cards = [plans.PlanCard(q, memory_of(by_question[q]) if q in by_question else None, priorities[q])
+                  for q in question_ids]
     plan_cards += [plans.PlanCard(c.question_id, memory_of(c)) for c in others if c.question_id not in question_ids]
     interviews = [plans.Interview(p.id, p.interview_date, asked[p.id]) for p in postings]
     studied = today_of(user, now)
     plan = make_plan(plan_cards, interviews, plan_settings(user, settings), now,
                      spent_today_seconds=studied.committed_seconds)
-    texts = {pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions}
+    texts = {q: text for q, text in _question_texts(question_ids).items()}
+    texts.update({pq.question_id: pq.text or pq.question.text for p in postings for pq in p.questions})
     return UserPlan(plan=plan, postings={p.id: p for p in postings}, questions=texts,
-                    card_ids={q: c.id for q, c in by_question.items()}, today=today, studied=studied)
+                    card_ids={q: c.id for q, c in by_question.items()}, today=today, studied=studied,
+                    priorities=priorities)
+
+
+def interview_questions(user: Any, posting: Posting) -> dict[int, int]:
+    """The questions an interview for this posting is planned over, own questions first, each
+    with its priority (:func:`prep.postings.study.question_set`: the set readiness counts)."""
+    return {q.question_id: q.priority for q in question_set(user, posting)}
+
+
+def _question_texts(question_ids: Any) -> dict[int, str]:
+    return dict(db.session.execute(select(Question.id, Question.text).where(Question.id.in_(list(question_ids)))).all())
 
 
 def plan_settings(user: Any, settings: InterviewSettings) -> plans.PlanSettings:
@@ -304,7 +324,9 @@ def _store_bookings(user: Any, now: datetime, found: UserPlan | None, today: dat
             for card_row in interview.cards:
                 if card_row.card_id in card_ids and interview.day > holds.get(card_ids[card_row.card_id], today):
                     holds[card_ids[card_row.card_id]] = interview.day
-    return bookings.replace_bookings(user.id, pairs, today, holds.items())
+    priorities = ({card_ids[q]: rank for q, rank in found.priorities.items() if q in card_ids}
+                  if found is not None else {})
+    return bookings.replace_bookings(user.id, pairs, today, holds.items(), priorities)
 
 
 def _store_forecasts(user_id: int, plan: plans.Plan | None, today: date, now: datetime) -> None:
@@ -448,7 +470,7 @@ def forecast_or_pending(user: Any, posting: Posting, now: datetime) -> tuple[pla
 
 def _plain_forecast(user: Any, posting: Posting, settings: InterviewSettings, now: datetime) -> plans.InterviewForecast:
     """Recall now and on the day of a posting's questions with no review more (plain FSRS)."""
-    question_ids = list(dict.fromkeys(pq.question_id for pq in posting.questions))
+    question_ids = list(interview_questions(user, posting))
     cards = {q: memory_of(c) for q, c in cards_for(user.id, question_ids).items()}
     free = replace(plan_settings(user, settings), budget_minutes=24 * 60)
     scheduler = recall.scheduler_for(free.scheduler)

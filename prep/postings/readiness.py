@@ -6,7 +6,7 @@ Pure module: no Flask, no database. ``today`` is the candidate's local study day
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 #: A question is ready only once it was recalled again after the first review: right after a
@@ -37,12 +37,18 @@ class Projection:
 
 @dataclass(frozen=True)
 class Readiness:
+    """The posting page's figures over one set of questions (the posting's, and the likely ones
+    the candidate chose): every figure below is of the same ``total`` questions."""
+
     total: int
-    ready: int
+    ready: int               # reviewed twice or more and recalled now with at least the desired retention
     weakest: list[QuestionState]
-    unseen: int
+    unseen: int              # not reviewed yet
     projection: Projection | None
     interview_over: date | None = None  # the interview date, when it is before today
+    recall_now: float = 0.0  # the mean chance of recalling each question now (unseen ones count 0)
+    once_recalled: int = 0   # reviewed once, recalled now at the desired retention: ready after one more review
+    recall_of: dict[int, float] = field(default_factory=dict)  # question id -> its chance of recall now
 
     @property
     def share(self) -> float:
@@ -60,7 +66,10 @@ def assess(states: list[QuestionState], desired_retention: float, *, today: date
 
     ready = sum(1 for s in states if is_ready(s))
     unseen = sum(1 for s in states if not s.reviewed)
-    reviewed = sorted((s for s in states if s.reviewed and not is_ready(s)),
+    # A question recalled now at the desired retention is not weak, even when not ready yet
+    # (reviewed once): it is counted apart, so "weakest" never leads with one at 100 %.
+    once = [s for s in states if s.reviewed and not is_ready(s) and s.retrievability >= desired_retention]
+    reviewed = sorted((s for s in states if s.reviewed and s.retrievability < desired_retention),
                       key=lambda s: (s.retrievability, -s.lapses, s.question_id))
     rest = [s for s in states if not s.reviewed]
     projection = None
@@ -72,4 +81,20 @@ def assess(states: list[QuestionState], desired_retention: float, *, today: date
             interview_date=interview_date, days_left=days_left, unseen=unseen, pace_per_day=pace_per_day,
             needed_per_day=needed, on_track=unseen == 0 or (days_left > 0 and pace_per_day * days_left >= unseen))
     return Readiness(total=len(states), ready=ready, weakest=(reviewed + rest)[:weakest], unseen=unseen,
-                     projection=projection, interview_over=over)
+                     projection=projection, interview_over=over, recall_now=recall_now(states),
+                     once_recalled=len(once), recall_of={s.question_id: s.retrievability for s in states})
+
+
+def recall_now(states: list[QuestionState]) -> float:
+    """Recall now of a set of questions: the mean chance of recalling each now, a question not
+    reviewed yet counting 0 (so it is at least ``ready x retention / total``)."""
+    return sum(s.retrievability if s.reviewed else 0.0 for s in states) / len(states) if states else 0.0
+
+
+def pace_per_day(introduced: int, first_day: date | None, today: date, window_days: int) -> float:
+    """New cards introduced a day lately: ``introduced`` over the study days from the first of
+    them (``first_day``, within the last ``window_days``) to today, both included. A candidate who
+    started today with 7 new cards has a pace of 7, not 7 / 14."""
+    if not introduced or first_day is None:
+        return 0.0
+    return introduced / max(1, min(window_days, (today - first_day).days + 1))

@@ -13,13 +13,13 @@ from typing import Any
 from sqlalchemy import func, select
 
 from ..content.lookup import explanations_for
-from ..drill import queue_queries, scheduling
+from ..drill import planned, queue_queries, scheduling
 from ..drill.cards import cards_for
 from ..drill.models import CardState, ReviewLog
 from ..extensions import db
 from . import interview_dates
 from .models import Posting
-from .readiness import QuestionState, Readiness, assess
+from .readiness import QuestionState, Readiness, assess, pace_per_day
 from .service import likely_questions, postings_asking
 
 #: Readiness's pace: new cards introduced a day over this many days.
@@ -49,10 +49,9 @@ def posting_page(user: Any, posting: Posting, *, lang: str, now: datetime) -> Po
     asked_in = postings_asking(question_ids, user)
     items = [{"pq": pq, "explanations": explanations_for(pq.question, lang=lang), "asked_in": asked_in[pq.question_id]}
              for pq in posting.questions]
-    chosen = [q for q in likely if q.id in likely_in_study]
     return PostingPage(items=items, in_study=studied & set(question_ids), likely=likely,
                        likely_in_study=likely_in_study, all_in_study=set(every) <= studied,
-                       readiness=readiness_for(user, posting, now, chosen) if studied else None)
+                       readiness=readiness_for(user, posting, now, likely) if studied else None)
 
 
 def study_question_ids(posting: Posting, *, with_likely: bool) -> list[int]:
@@ -64,13 +63,45 @@ def study_question_ids(posting: Posting, *, with_likely: bool) -> list[int]:
     return ids
 
 
-def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Sequence[Any] = ()) -> Readiness:
+@dataclass(frozen=True)
+class SetQuestion:
+    """One question of a posting's set (:func:`question_set`)."""
+
+    question_id: int
+    text: str
+    priority: int  # prep.drill.planned.OWN_REPORT, OWN_POSTING or LIKELY
+
+
+def question_set(user: Any, posting: Posting, likely: Sequence[Any] | None = None) -> list[SetQuestion]:
+    """The questions an interview for this posting is about, own questions first: those asked in
+    the candidate's interview reports of the same company (the posting itself, when it is a
+    report), those the posting lists, then the likely questions (``likely``, default
+    :func:`likely_questions`) the candidate has in study. Readiness, recall now, recall on the
+    day and the interview plan all count this one set."""
+    company = (posting.company or "").strip().casefold()
+    reports = [posting] if posting.is_report else []
+    if company and posting.user_id == user.id:
+        reports += [r for r in db.session.scalars(select(Posting).where(
+            Posting.user_id == user.id, Posting.kind == "report", Posting.id != posting.id).order_by(Posting.id))
+            if (r.company or "").strip().casefold() == company]
+    out: dict[int, SetQuestion] = {}
+    for source, priority in [*((r, planned.OWN_REPORT) for r in reports), (posting, planned.OWN_POSTING)]:
+        for pq in source.questions:
+            if pq.question_id not in out:
+                out[pq.question_id] = SetQuestion(pq.question_id, pq.text or pq.question.text, priority)
+    likely = likely_questions(posting) if likely is None else likely
+    in_study = cards_for(user.id, [q.id for q in likely])
+    for q in likely:
+        if q.id in in_study and q.id not in out:
+            out[q.id] = SetQuestion(q.id, q.text, planned.LIKELY)
+    return list(out.values())
+
+
+def readiness_for(user: Any, posting: Posting, now: datetime, likely: Sequence[Any] | None = None) -> Readiness:
     """The candidate's readiness for this posting (retrievability at ``now``, pace over
-    :data:`PACE_DAYS` days): its questions, and the likely questions the candidate chose to study
-    (``chosen_likely``)."""
-    asked = [(pq.question_id, pq.question.text) for pq in posting.questions]
-    asked_ids = {qid for qid, _text in asked}
-    wanted = asked + [(q.id, q.text) for q in chosen_likely if q.id not in asked_ids]
+    :data:`PACE_DAYS` days) over its :func:`question_set` (``likely``: the posting's likely
+    questions, when the caller has them)."""
+    wanted = [(q.question_id, q.text) for q in question_set(user, posting, likely)]
     ids = [qid for qid, _text in wanted]
     cards = cards_for(user.id, ids)
     sched = scheduling.make_scheduler(scheduling.settings_for_user(user))
@@ -82,12 +113,14 @@ def readiness_for(user: Any, posting: Posting, now: datetime, chosen_likely: Seq
             question_id=question_id, text=text, studied=card is not None, reviewed=reviewed,
             retrievability=scheduling.retrievability(sched, card, now) if reviewed else 0.0,
             lapses=card.lapses if card else 0, reviews=card.reps if card else 0))
-    since = now - timedelta(days=PACE_DAYS)
-    introduced = db.session.scalar(select(func.count(ReviewLog.id)).where(
-        ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value,
-        ReviewLog.reviewed_at >= since)) or 0
     today = queue_queries.study_day(user, now).day
+    since = queue_queries.study_day(user, now - timedelta(days=PACE_DAYS - 1)).start
+    introduced, first = db.session.execute(select(func.count(ReviewLog.id), func.min(ReviewLog.reviewed_at)).where(
+        ReviewLog.user_id == user.id, ReviewLog.state_before == CardState.new.value, ReviewLog.kind == "review",
+        ReviewLog.reviewed_at >= since)).one()
+    pace = pace_per_day(int(introduced or 0), queue_queries.study_day(user, first).day if first else None,
+                        today, PACE_DAYS)
     # A date more than a year ahead (stored before dates were checked) is no interview ahead.
     counted = posting.user_id == user.id and interview_dates.ahead_within_range(posting.interview_date, today)
     return assess(states, user.desired_retention, today=today,
-                  interview_date=posting.interview_date if counted else None, pace_per_day=introduced / PACE_DAYS)
+                  interview_date=posting.interview_date if counted else None, pace_per_day=pace)

@@ -18,7 +18,20 @@ FEED_DAYS = 7
 @dataclass(frozen=True)
 class FeedDay:
     day: date       # local date
-    cards: int      # cards to review that day (today: exact; later days: a forecast)
+    cards: int      # cards the drill offers that day (today: exact; later days: a forecast)
+    new: int = 0    # of which new cards (the rest are reviews)
+
+    @property
+    def summary(self) -> str:
+        """The event's title: reviews and new cards named apart, as the plan and /stats count them."""
+        def n(num: int, noun: str) -> str:
+            return f"{num} {noun}" + ("" if num == 1 else "s")
+        reviews = self.cards - self.new
+        if not self.new:
+            return f"Review {n(self.cards, 'card')}"
+        if not reviews:
+            return f"Learn {n(self.new, 'new card')}"
+        return f"Study {n(self.cards, 'card')} ({n(reviews, 'review')}, {self.new} new)"
 
 
 def build_feed(*, user_id: int, tz_name: str, remind_minute: int, days: Sequence[FeedDay], now: datetime,
@@ -43,9 +56,8 @@ def build_feed(*, user_id: int, tz_name: str, remind_minute: int, days: Sequence
         event.add("dtstamp", now)
         event.add("dtstart", start)
         event.add("dtend", start + EVENT_LENGTH)
-        noun = "card" if feed_day.cards == 1 else "cards"
-        event.add("summary", f"Review {feed_day.cards} {noun}")
-        event.add("description", f"{feed_day.cards} {noun} to review in prep. Start the drill: {drill_url}")
+        event.add("summary", feed_day.summary)
+        event.add("description", f"{feed_day.summary} in prep. Start the drill: {drill_url}")
         event.add("url", drill_url)
         event.add("transp", "TRANSPARENT")
         cal.add_component(event)

@@ -6,6 +6,7 @@ Views call these and commit (the sweep commits itself: its claims must be visibl
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from email.message import EmailMessage
@@ -19,7 +20,7 @@ from sqlalchemy.orm import aliased
 from ..accounts.models import User
 from ..drill import planned, queue
 from ..drill import queue_queries
-from ..drill.models import Card, CardState
+from ..drill.models import Card, CardState, PlannedReview
 from ..extensions import db
 from ..zones import user_zone
 from . import calendar, timing, tokens
@@ -231,13 +232,32 @@ def feed_days(user: User, now: datetime, days: int = calendar.FEED_DAYS) -> list
     pool = db.session.scalar(select(func.count(Card.id)).where(
         Card.user_id == user.id, Card.suspended.is_(False), Card.state == CardState.new)) or 0
     pool -= counts.new_available
+    # With an interview ahead the day's new cards are the plan's (prep.drill.planned.new_offered).
+    # A new card's first booking introduces it; its later ones are reviews.
+    first_booking: dict[int, date] = {}
+    later_bookings: list[date] = []
+    for card_id, day in db.session.execute(
+            select(PlannedReview.card_id, PlannedReview.day).join(Card, Card.id == PlannedReview.card_id)
+            .where(PlannedReview.user_id == user.id, PlannedReview.hold.is_(False), PlannedReview.day >= today.day,
+                   Card.state == CardState.new, Card.suspended.is_(False))
+            .order_by(PlannedReview.card_id, PlannedReview.day)):
+        if card_id in first_booking:
+            later_bookings.append(day)
+        else:
+            first_booking[card_id] = day
+    booked_new = Counter(first_booking.values())
+    last_planned = db.session.scalar(select(func.max(PlannedReview.day)).where(PlannedReview.user_id == user.id))
     local_today = timing.zone_clock(now, user.timezone).local_date
-    out = [calendar.FeedDay(day=local_today, cards=counts.remaining_today)]
+    out = [calendar.FeedDay(day=local_today, cards=counts.remaining_today, new=counts.new_available)]
     for k, b in enumerate(bounds[1:], start=1):
-        reviews = min(due_days.count(b.day), user.reviews_per_day) + booked_days.count(b.day)
-        new = max(0, min(user.new_per_day, pool))
-        pool -= new
-        out.append(calendar.FeedDay(day=local_today + timedelta(days=k), cards=reviews + new))
+        reviews = (min(due_days.count(b.day), user.reviews_per_day) + booked_days.count(b.day)
+                   + later_bookings.count(b.day))
+        if last_planned is not None and last_planned > b.day:
+            new = booked_new.get(b.day, 0)
+        else:
+            new = max(0, min(user.new_per_day, pool))
+            pool -= new
+        out.append(calendar.FeedDay(day=local_today + timedelta(days=k), cards=reviews + new, new=new))
     return out
 
 

@@ -127,7 +127,8 @@ def test_the_rating_that_ends_a_session_plans_again(setup, client, clock, make_q
     assert db.session.scalar(select(func.count(Card.id)).where(Card.user_id == user.id)) == len(questions)
     assert db.session.scalar(select(func.count(PlannedReview.id))) > 0
     assert db.session.get(InterviewSettings, user.id).planned_on == clock.now.date()
-    add_to_study(user, [make_question().id], clock.now)  # a new card no interview asks
+    other = review_card(user, make_question(), now=clock.now, days_ago=30)  # a card no interview asks
+    other.due = clock.now - timedelta(hours=1)  # due now (new cards wait: with an interview ahead they are the plan's)
     db.session.commit()
     assert not service.after_rating(user, clock.now)  # cards left: nothing planned again
 
@@ -348,8 +349,9 @@ def test_a_card_on_the_translation_is_the_asked_questions_card(app, candidate, m
 def test_new_cards_the_plan_introduces_later_wait_for_their_day(app, candidate, make_question, clock):
     """With a new-card limit above 0 (the default is 20), an asked question the plan introduces
     on a later day is neither offered today as an ordinary new card nor counted as new: the plan,
-    not the new-card limit, decides when it comes. New cards no interview asks still come under
-    the limit, and on its booked day the held card is offered."""
+    not the new-card limit, decides when it comes. With an interview ahead the day's new cards
+    are the plan's: a new card no interview asks waits too (the plan's "study ahead" adds more),
+    and on its booked day the held card is offered."""
     from prep.drill import session
 
     now = clock.now
@@ -372,10 +374,10 @@ def test_new_cards_the_plan_introduces_later_wait_for_their_day(app, candidate, 
     other_card = db.session.scalar(select(Card.id).where(Card.question_id == other.id))
     offered = set(session.next_card_ids(candidate, now, 50))
     assert not offered & later
-    assert other_card in offered and first_day <= offered
+    assert other_card not in offered and first_day <= offered
     new_total = queue_queries.tally_and_done(candidate, now)[0].new
-    assert new_total == len({c for c in db.session.scalars(select(Card.id).where(
-        Card.user_id == candidate.id, Card.state == CardState.new))} - later)
+    assert new_total == len(first_day) == len({c for c in db.session.scalars(select(Card.id).where(
+        Card.user_id == candidate.id, Card.state == CardState.new))} - later - {other_card})
     # On its first booked day the held card is offered (the clock moves; no new plan is made).
     card = min(later, key=lambda c: min(days[c]))
     day = min(days[card])

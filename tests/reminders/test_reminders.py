@@ -624,7 +624,7 @@ def test_calendar_feed_private_and_revocable(app: Flask, client, login, make_use
     assert response.status_code == 200 and response.mimetype == "text/calendar"
     cal = Calendar.from_ical(response.data)
     [today, *_] = cal.walk("VEVENT")
-    assert str(today["summary"]) == "Review 1 card"
+    assert str(today["summary"]) == "Learn 1 new card"  # a new card, named as the plan and /stats name it
     start = today.decoded("dtstart")
     assert (start.hour, start.minute, str(today["dtstart"].params["TZID"])) == (9, 0, "Asia/Shanghai")
     login(user)

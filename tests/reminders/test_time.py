@@ -157,6 +157,8 @@ def test_calendar_feed_events_in_the_users_zone() -> None:
     cal = Calendar.from_ical(body)
     events = cal.walk("VEVENT")
     assert [str(e["summary"]) for e in events] == ["Review 12 cards", "Review 1 card"]
+    mixed = [calendar.FeedDay(date(2026, 3, 7), 13, new=10), calendar.FeedDay(date(2026, 3, 8), 2, new=2)]
+    assert [d.summary for d in mixed] == ["Study 13 cards (3 reviews, 10 new)", "Learn 2 new cards"]
     starts = [e.decoded("dtstart") for e in events]
     assert [s.astimezone(UTC) for s in starts] == [at("2026-03-07T17:00"), at("2026-03-09T16:00")]  # PST, PDT
     assert all(e["dtstart"].params["TZID"] == "America/Los_Angeles" for e in events)

@@ -1,0 +1,81 @@
+"""End to end, own questions first: a candidate pastes an interview report (面经), studies it with
+its likely questions and sets the interview date; the first drill session then shows the report's
+questions before any likely one — in English at 1280 px and in Chinese on a 360 px phone."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.live import register
+
+pytestmark = pytest.mark.browser
+
+REPORT = """Acme AI 通信工程师 一面面经
+面试问题
+1. 讲一下你在上一份工作里做过的 NCCL 通信优化项目
+2. 你们训练集群的 RoCE 网络出现过哪些丢包问题，怎么排查的
+3. 介绍一下你写过的 AllReduce 带宽测试工具
+4. 你在项目里遇到的 RDMA 性能问题是怎么定位的
+"""
+
+
+def _first_session(page, server, answers: int) -> list[str]:
+    """The question of each distinct card the first drill session shows, in order (Good to each)."""
+    page.goto(server.url + "/drill")
+    seen: list[str] = []
+    for _ in range(answers):
+        if page.locator("#drill.done").count():
+            break
+        page.wait_for_selector("#rate-form", state="attached")
+        page.wait_for_load_state("load")
+        question = page.locator("#question-text").inner_text().strip()
+        if question not in seen:
+            seen.append(question)
+        page.keyboard.press("Space")
+        page.wait_for_selector("#answer", state="visible")
+        page.keyboard.press("3")
+        page.wait_for_function(
+            "q => { const h = document.getElementById('question-text'); return !h || h.innerText.trim() !== q; }",
+            arg=question)
+    return seen
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 1280), ("zh", 360)])
+def test_the_first_session_starts_with_the_reports_questions(live_server, browser, lang, width):
+    context = browser.new_context(viewport={"width": width, "height": 900}, timezone_id="Asia/Shanghai",
+                                  locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(90000)  # a loaded machine: the import and the plan take a while
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    register(page, live_server, email=f"own-{lang}@example.com")
+    if lang == "zh":
+        page.click(".language-switcher button[value=zh]")
+        page.wait_for_load_state("load")
+    page.goto(live_server.url + "/postings/new?kind=report")
+    page.fill("#text", REPORT)
+    page.click("#import-form button[type=submit]")
+    page.wait_for_selector("#review-form")
+    page.click("#review-save")
+    page.wait_for_selector("#posting-title")
+    asked = [t.strip() for t in page.locator("a.posting-question").all_inner_texts()]
+    likely = [t.strip() for t in page.locator("a.likely-question").all_inner_texts()]
+    assert len(asked) == 4 and likely, (asked, likely)
+    assert page.locator("#with_likely").is_checked()  # the likely questions come along by default
+    page.click("#study-posting button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    page.fill("#interview_date", page.evaluate("new Date(Date.now() + 10 * 864e5).toLocaleDateString('en-CA')"))
+    page.click("#readiness form button[type=submit]")
+    page.wait_for_selector("#on-the-day:not([data-pending])")  # the plan is made in the background
+
+    shown = _first_session(page, live_server, 12)
+    kinds = ["asked" if q in asked else "likely" if q in likely else "other" for q in shown]
+    assert kinds and kinds[0] == "asked", list(zip(shown, kinds))
+    assert "other" not in kinds, list(zip(shown, kinds))
+    first_likely = kinds.index("likely") if "likely" in kinds else len(kinds)
+    assert "asked" not in kinds[first_likely:], list(zip(shown, kinds))  # no report question after a likely one
+    if first_likely < len(kinds):  # a likely question today: every report question came before it
+        assert set(asked) <= set(shown[:first_likely]), list(zip(shown, kinds))
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 1, f"the drill scrolls sideways by {overflow}px at {width}px"
+    assert errors == []
+    context.close()
