@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from flask import Flask
 from sqlalchemy import select
 
+from prep.drill.models import CardState
 from prep.extensions import db
 from prep.interview import service as interview
 from prep.postings.models import Posting, PostingForecast, PostingQuestion
@@ -102,7 +103,8 @@ def test_the_reminder_names_each_users_own_interviews_ahead(app: Flask, smtp: Re
 
 
 def test_the_reminder_in_chinese(app: Flask, smtp: Recorder, learner) -> None:
-    user = learner(language="zh")
+    # A review due today (a new card waits: with an interview ahead the day's new cards are the plan's).
+    user = learner(language="zh", state=CardState.review)
     posting = _posting(user, days=1, company="字节跳动", title="通信库研发")
     # 1 minute a day cannot bring three new questions to 99 % by tomorrow: the short sentence.
     interview.save_settings(user, enabled=True, target=0.99, budget_minutes=1, now=SHANGHAI_9 - timedelta(hours=1))
