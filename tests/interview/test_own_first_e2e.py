@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.live import register
+from tests.support.live import import_document, register
 
 pytestmark = pytest.mark.browser
 
@@ -51,12 +51,7 @@ def test_the_first_session_starts_with_the_reports_questions(live_server, browse
     if lang == "zh":
         page.click(".language-switcher button[value=zh]")
         page.wait_for_load_state("load")
-    page.goto(live_server.url + "/postings/new?kind=report")
-    page.fill("#text", REPORT)
-    page.click("#import-form button[type=submit]")
-    page.wait_for_selector("#review-form")
-    page.click("#review-save")
-    page.wait_for_selector("#posting-title")
+    import_document(page, live_server, REPORT, report=True)
     asked = [t.strip() for t in page.locator("a.posting-question").all_inner_texts()]
     likely = [t.strip() for t in page.locator("a.likely-question").all_inner_texts()]
     assert len(asked) == 4 and likely, (asked, likely)

@@ -15,9 +15,9 @@ from prep.drill import queue_queries
 from prep.drill.models import Card
 from prep.extensions import db
 from prep.interview import jobs, service
-from prep.postings.models import Posting, PostingQuestion
 from prep.reminders import service as reminders
 from prep.reminders.sweep_query import find_due
+from tests.support.interview import make_posting
 from tests.support.reminders import add_settings
 
 DAYS = 14
@@ -27,17 +27,6 @@ def _stat(html: str, name: str) -> int:
     found = re.search(rf'data-stat="{name}">([\d,]+)<', html)
     assert found, (name, html[:3000])
     return int(found.group(1).replace(",", ""))
-
-
-def _posting(user, questions, kind, title, day=None):
-    posting = Posting(user_id=user.id, company="Acme AI", title=title, raw_text=title, content_hash=f"h-{title}",
-                      kind=kind, interview_date=day)
-    db.session.add(posting)
-    db.session.flush()
-    for i, q in enumerate(questions):
-        db.session.add(PostingQuestion(posting_id=posting.id, question_id=q.id, position=i, text=q.text))
-    db.session.commit()
-    return posting
 
 
 def _drill_the_day(client, user, now, step):
@@ -77,8 +66,10 @@ def test_two_weeks_of_figures_agree_on_every_page(app, clock, client, login, mak
     db.session.commit()
     login(user)
     interview_day = (clock.now + timedelta(days=DAYS)).date()
-    report = _posting(user, [make_question(f"Report question {i}?") for i in range(4)], "report", "面经")
-    posting = _posting(user, [make_question(f"Posting question {i}?") for i in range(8)], "posting", "Engineer")
+    report = make_posting(user, [make_question(f"Report question {i}?") for i in range(4)], days_ahead=None,
+                          now=clock.now, title="面经", company="Acme AI", kind="report")
+    posting = make_posting(user, [make_question(f"Posting question {i}?") for i in range(8)], days_ahead=None,
+                           now=clock.now, title="Engineer", company="Acme AI")
     assert client.post(f"/postings/{posting.id}/study").status_code == 302
     assert client.post(f"/postings/{posting.id}/interview",
                        data={"interview_date": interview_day.isoformat()}).status_code == 302

@@ -19,8 +19,9 @@ def candidate(clock, make_user, login):
     return user
 
 
-def make_posting(user, questions, *, days_ahead: int | None, now, title="ML engineer") -> Posting:
-    posting = Posting(user_id=user.id, company="Acme", title=title, raw_text="x", content_hash=f"h{title}",
+def make_posting(user, questions, *, days_ahead: int | None, now, title="ML engineer", company="Acme",
+                 kind="posting") -> Posting:
+    posting = Posting(user_id=user.id, company=company, title=title, raw_text="x", content_hash=f"h{title}", kind=kind,
                       interview_date=(now.date() + timedelta(days=days_ahead)) if days_ahead is not None else None)
     db.session.add(posting)
     db.session.flush()
