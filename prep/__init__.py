@@ -89,6 +89,9 @@ def _init_extensions(app: Flask) -> None:
     csrf.init_app(app)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("REDIS_URL") or "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # Flask-Limiter's default for RATELIMIT_ENABLED is whatever the last app it was given said: an
+    # app made with limits off (a test) would turn them off for every app made after it.
+    app.config.setdefault("RATELIMIT_ENABLED", True)
     limiter.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "accounts.login"

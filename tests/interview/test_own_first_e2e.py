@@ -28,14 +28,18 @@ def _first_session(page, server, answers: int) -> list[str]:
         page.wait_for_selector("#rate-form", state="attached")
         page.wait_for_load_state("load")
         question = page.locator("#question-text").inner_text().strip()
+        shown_at = page.evaluate("(document.getElementById('card_id') || {}).value + '/' + "
+                                 "(document.getElementById('version') || {}).value")
         if question not in seen:
             seen.append(question)
         page.keyboard.press("Space")
         page.wait_for_selector("#answer", state="visible")
         page.keyboard.press("3")
+        # The next card, or this one again at its next step (a learning card can come straight back).
         page.wait_for_function(
-            "q => { const h = document.getElementById('question-text'); return !h || h.innerText.trim() !== q; }",
-            arg=question)
+            "s => { const c = document.getElementById('card_id'), v = document.getElementById('version');"
+            " return !c || !v || c.value + '/' + v.value !== s || !!document.querySelector('#drill.done'); }",
+            arg=shown_at)
     return seen
 
 
