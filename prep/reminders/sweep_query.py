@@ -100,22 +100,19 @@ def zone_clocks(now: datetime) -> ZoneClocks | None:
     return clocks_at(now, _zone_pairs())
 
 
-#: Page statements by their shape: the zones and (zone, day start) pairs they compare users to,
-#: the one-user filter, the database and the swept channels. The clocks' values are parameters
-#: (:func:`_page_params`), so consecutive sweeps over the same zones run the same statement
-#: object, and its compiled SQL is reused: building it cost most of a small sweep.
-_PAGE_STATEMENTS: dict[tuple, Any] = {}
-_PAGE_STATEMENTS_KEPT = 16
-
-
 def _page_statement(zc: ZoneClocks, one_user: bool) -> Any:
-    key = (zc.zones, zc.pairs, one_user, db.session.get_bind().dialect.name, tuple(c.name for c in swept()))
-    stmt = _PAGE_STATEMENTS.get(key)
-    if stmt is None:
-        if len(_PAGE_STATEMENTS) >= _PAGE_STATEMENTS_KEPT:
-            _PAGE_STATEMENTS.clear()
-        stmt = _PAGE_STATEMENTS[key] = _build_page_statement(zc.zones, zc.pairs, one_user)
-    return stmt
+    return _page_statement_of(zc.zones, zc.pairs, one_user, db.session.get_bind().dialect.name,
+                              tuple(c.name for c in swept()))
+
+
+@lru_cache(maxsize=16)
+def _page_statement_of(zones: tuple[str, ...], pairs: tuple[tuple[str, int], ...], one_user: bool,
+                       dialect: str, channel_names: tuple[str, ...]) -> Any:
+    """Page statements by their shape: the zones and (zone, day start) pairs they compare users to,
+    the one-user filter, the database and the swept channels. The clocks' values are parameters
+    (:func:`_page_params`), so consecutive sweeps over the same zones run the same statement
+    object, and its compiled SQL is reused: building it cost most of a small sweep."""
+    return _build_page_statement(zones, pairs, one_user)
 
 
 def _page_params(zc: ZoneClocks) -> dict[str, Any]:
