@@ -22,6 +22,7 @@ from .errors import PostingInputError
 from .evaluate import evaluate, format_report, load_corpus
 from .explain import explain_document, format_explanation
 from .extract import ExtractionResult, extract_posting
+from .origins import describe
 from .service import PostingLimitError, import_posting, likely_questions
 
 EXIT_BAD_INPUT = 2
@@ -33,7 +34,9 @@ EXIT_BAD_INPUT = 2
 @click.option("--eval", "eval_dir", type=click.Path(path_type=Path), metavar="DIR",
               help="Score the engine on a labelled corpus (documents with golden .json files): "
                    "precision, recall and F1 of questions, skill recall, company/title/kind.")
-@click.option("--verbose", "-v", is_flag=True, help="With --eval: list each document's misses.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Say where each question came from (a numbered list, narration, the model's guess ...); "
+                   "with --eval: list each document's misses.")
 @click.option("--explain", is_flag=True, help="For each line of one FILE: taken as a question or not, and why.")
 @click.option("--max-chars", type=click.IntRange(min=1), default=MAX_POSTING_CHARS, show_default=True,
               help="Refuse a file whose text is longer than this many characters.")
@@ -74,7 +77,7 @@ def extract_command(files: tuple[Path, ...], as_json: bool, eval_dir: Path | Non
     for index, (path, result) in enumerate(results):
         if index:
             click.echo("")
-        click.echo(format_summary(click.format_filename(path), result))
+        click.echo(format_summary(click.format_filename(path), result, origins=verbose))
 
 
 def _explain(files: tuple[Path, ...], max_bytes: int, max_chars: int) -> None:
@@ -109,8 +112,9 @@ def _evaluate(folder: Path, as_json: bool, verbose: bool) -> None:
         click.echo(format_report(score, verbose=verbose))
 
 
-def format_summary(name: str, result: ExtractionResult) -> str:
-    """A short human-readable summary of one extraction."""
+def format_summary(name: str, result: ExtractionResult, *, origins: bool = False) -> str:
+    """A short human-readable summary of one extraction; with ``origins``, where each question
+    came from under it."""
     who = " — ".join(part for part in (result.company, result.title) if part) or "(company and title unknown)"
     if result.location:
         who += f" ({result.location})"
@@ -125,8 +129,10 @@ def format_summary(name: str, result: ExtractionResult) -> str:
         kind += f", rounds: {', '.join(result.rounds)}"
     lines.insert(1, f"  kind: {kind}")
     lines.append(f"  questions ({len(result.questions)}):")
-    lines.extend(f"    [{q.section}] ({q.kind}{'' if q.confidence >= 0.6 else ', uncertain'}) {q.text}"
-                 for q in result.questions)
+    for q in result.questions:
+        lines.append(f"    [{q.section}] ({q.kind}{'' if q.confidence >= 0.6 else ', uncertain'}) {q.text}")
+        if origins:
+            lines.append(f"      ← {describe(q.origin, q.section, q.confidence)}")
     if result.truncated:
         lines.append(f"  {result.truncated} more questions not taken (limit reached)")
     return "\n".join(lines)

@@ -1,10 +1,11 @@
 """Why each line of a document was or was not taken as an interview question (``prep extract --explain``).
 
-The document goes through the same stages as :func:`.extract.extract_posting` (its lines, its
-sections, whether it is a report or a list of questions, the questions found); each line then
-gets a verdict: taken (as which question, from which section, how sure), a heading (of which
-kind), or not taken and the reason (a section that is not read, the candidate's own questions, a
-dropped line and why, a line that does not ask).
+The document is read once, as :func:`.extract.extract_posting` reads it
+(:func:`.extract.read_questions`: its lines, its sections, whether it is a report or a list of
+questions, the questions found with their origins); each line then gets a verdict: taken (as
+which question, from which section, how sure, and its origin in the words of
+:func:`.origins.describe`), a heading (of which kind), or not taken and the reason (a section
+that is not read, the candidate's own questions, a dropped line and why, a line that does not ask).
 
 Pure module: no Flask, no database; linear in the document like the extraction it explains.
 """
@@ -13,12 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .asking import judge_line
-from .extract import document_lines
+from .extract import read_questions
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
-from .interview_questions import find_questions, never_a_question
-from .reports import read_as
-from .segment import segment
-from .sentence_model import refine
+from .interview_questions import never_a_question
+from .origins import describe
 
 _READ_KINDS = (INTERVIEW, ROUND_KIND, GENERIC, "header")
 _DROPPED = {
@@ -44,16 +43,12 @@ class LineVerdict:
 
 def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
     """What kind the document was read as, and a verdict for each of its lines, in order."""
-    lines, _tail = document_lines(text)
-    blocks, _recognised = segment(lines)
-    report, listing = read_as(lines, blocks)
-    origins: dict[str, tuple[int, int]] = {}
-    found, _truncated = find_questions(blocks, report, listing=listing, origins=origins)
-    found = refine(blocks, report, listing, found, origins)
-    questions = [(text_.casefold(), text_, section, confidence) for text_, section, _round, confidence in found]
+    reading = read_questions(text)
+    report, listing = reading.report, reading.listing
+    questions = [(q.text.casefold(), q.text, q.section, q.confidence, q.origin) for q in reading.questions]
     kind = "an interview report" if report else ("a list of interview questions" if listing else "a job posting")
     verdicts: list[LineVerdict] = []
-    for block in blocks:
+    for block in reading.blocks:
         if block.name:
             verdicts.append(LineVerdict(block.name, False, f"heading of a {_kind_name(block)} section"))
         for line in block.lines:
@@ -61,7 +56,8 @@ def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
             said = judge_line(line).text.casefold()
             hit = next((q for q in questions if q[0] and (q[0][:40] in folded or (len(said) >= 6 and said in q[0]))), None)
             if hit is not None:
-                verdicts.append(LineVerdict(line, True, f"from '{hit[2] or 'the top'}', confidence {hit[3]:.2f}", hit[1]))
+                why = f"{describe(hit[4], hit[2], hit[3])}, confidence {hit[3]:.2f}"
+                verdicts.append(LineVerdict(line, True, why, hit[1]))
             else:
                 verdicts.append(LineVerdict(line, False, _why_not(line, block, report or listing)))
     return kind, verdicts

@@ -38,8 +38,9 @@ from .employer import document_employer
 from .identity import find_identity
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
+from .origins import Origin, origin_of
 from .reports import read_as
-from .segment import segment
+from .segment import Block, segment
 from .sentence_model import refine
 
 __all__ = ["DOC_KINDS", "KINDS", "MAX_QUESTIONS", "UNCERTAIN_BELOW", "ExtractionResult", "Question",
@@ -63,7 +64,8 @@ class Question:
 
     ``section`` is the heading (or round) it was found under; ``kind`` one of :data:`KINDS`;
     ``round`` the interview round of a report (一面, Round 2, phone screen ...) or None;
-    ``confidence`` in [0, 1] how sure the engine is that the line is a question.
+    ``confidence`` in [0, 1] how sure the engine is that the line is a question; ``origin`` the
+    layout that made it one (:mod:`.origins`: a numbered list, narration, the model's guess ...).
     """
 
     text: str
@@ -71,6 +73,7 @@ class Question:
     kind: str = "concept"
     round: str | None = None
     confidence: float = 1.0
+    origin: Origin = field(default=Origin(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -132,14 +135,9 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     ``taxonomy`` defaults to the shipped one.
     """
     taxonomy = taxonomy or load_taxonomy()
-    lines, tail = document_lines(text)
-    blocks, recognised = segment(lines)
-    report, listing = read_as(lines, blocks)
-    origins: dict[str, tuple[int, int]] = {}
-    found, truncated = find_questions(blocks, report, listing=listing, origins=origins)
-    found = refine(blocks, report, listing, found, origins)
-    questions = [Question(text=said, section=section, kind=question_kind(said), round=round_, confidence=conf)
-                 for said, section, round_, conf in found]
+    reading = read_questions(text)
+    lines, tail, blocks, report, listing = reading.lines, reading.tail, reading.blocks, reading.report, reading.listing
+    questions, recognised, truncated = reading.questions, reading.recognised, reading.truncated
 
     kept: list[str] = []
     weights: dict[str, float] = {}
@@ -181,11 +179,45 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     )
 
 
-def document_lines(text: str) -> tuple[list[str], list[str]]:
+@dataclass(frozen=True)
+class Reading:
+    """A document as the question finder read it: its lines, blocks, what it was read as, and
+    the questions found with their origins (shared by :func:`extract_posting` and ``--explain``)."""
+
+    lines: list[str]
+    tail: list[str]
+    blocks: list[Block]
+    recognised: bool
+    report: bool
+    listing: bool
+    questions: list[Question]
+    truncated: int
+
+
+def read_questions(text: str) -> Reading:
+    """The questions of ``text``, each with its origin (:func:`.origins.origin_of`), in the order
+    the extraction gives them."""
+    inline: set[str] = set()
+    lines, tail = document_lines(text, inline=inline)
+    blocks, recognised = segment(lines)
+    report, listing = read_as(lines, blocks)
+    positions: dict[str, tuple[int, int]] = {}
+    found, truncated = find_questions(blocks, report, listing=listing, origins=positions)
+    guessed: set[str] = set()
+    found = refine(blocks, report, listing, found, positions, guessed=guessed)
+    questions = [Question(text=said, section=section, kind=question_kind(said), round=round_, confidence=conf,
+                          origin=origin_of(said, positions.get(said.casefold()), blocks, inline=inline,
+                                           guessed=said.casefold() in guessed, report=report))
+                 for said, section, round_, conf in found]
+    return Reading(lines, tail, blocks, recognised, report, listing, questions, truncated)
+
+
+def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[str], list[str]]:
     """The lines of ``text`` as the later stages read them: stripped, without blank lines, code
     blocks and page furniture, wrapped list items joined, one-line lists and answers split
     (:func:`.inline_lists.split_line`), a list item with items under it marked as their label;
-    and the lines past :data:`MAX_LINES` (only scanned for skills)."""
+    and the lines past :data:`MAX_LINES` (only scanned for skills). ``inline``, when given,
+    receives the lines that were items of a numbered list written on one line."""
     lines: list[str] = []
     tail: list[str] = []
     item_indent = -1  # the indentation of the list item the previous line opened or continued
@@ -207,6 +239,9 @@ def document_lines(text: str) -> tuple[list[str], list[str]]:
                 lines[-1] = lines[-1] + joiner + line
                 continue
             parts = split_line(line)  # "…1. A?2. B?3. C?" and "Q 答：A" as their author's lines
+            asked = [part for part in parts if not part.startswith("答：")]
+            if inline is not None and len(asked) > 1:
+                inline.update(asked)
             if item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line:
                 lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
             lines.extend(parts)

@@ -299,10 +299,14 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
 
 
 def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],
-           origins: dict[str, tuple[int, int]]) -> list[Found]:
+           origins: dict[str, tuple[int, int]], guessed: set[str] | None = None) -> list[Found]:
     """The rules' questions the model agrees with, and the sentences it is sure of that the
     rules passed over, in document order, in a report or a list of questions. A posting's
-    questions, and every question without a model file, are the rules' own."""
+    questions, and every question without a model file, are the rules' own.
+
+    ``origins`` also receives the line of each question kept under new words (a rules' question
+    without its explanation, a sentence only the model took); ``guessed``, when given, the
+    case-folded texts only the model took."""
     model = load_model()
     if not model[1] or not (report or listing):
         return found  # a posting's interview section: its questions are listed as such
@@ -329,9 +333,13 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
         if candidate.by_rules:
             _text, section, round_, confidence = by_text[(candidate.found_as or candidate.text).casefold()]
             kept.setdefault(key, (candidate.text, section, round_, confidence))
+            origins.setdefault(key, (candidate.block, candidate.line))
         elif key not in kept and len(candidate.text) >= 4:
             block = blocks[candidate.block]
             kept[key] = (candidate.text, block.name or (block.round or ""), block.round, round(min(0.8, p), 2))
+            origins.setdefault(key, (candidate.block, candidate.line))
+            if guessed is not None and key not in by_text:
+                guessed.add(key)
     # a question the rules found without a line of its own (a follow-up merged into the question before)
     for key, value in by_text.items():
         if key not in placed:
