@@ -28,10 +28,10 @@ _SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)\.)$", re.IGNORECASE)
 
 _CUE_ZH = re.compile(
-    r"(?:^|[，,：:\s(（]|面试官|上来就|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始)"
+    r"(?:^|[，,：:\s(（]|面试官|上来就|直接|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始|[写答做讲]完|(?<=[后来然着])是)"
     r"(?P<cue>(?:追问(?:了)?(?:一下|我)?|问(?![完过题])(?:了)?(?:我|一下|下)?|让我(?:现场|当场)?|要求我(?:现场)?|"
     r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
-    r"|(?:还有|又|再|然后|接着|最后)?(?:出了)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
+    r"|(?:还有|又|再|然后|接着|最后)?(?:出了|让我?(?:写|做)了?)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
     r"|(?:请|叫)我(?=介绍|讲|说|写|画|设计|推导)"  # "他请我介绍一遍…"
     r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|题目(?:是|要|为)\s{0,2}"  # "第一题是给定…", "题目要设计…"
     r"|(?:然后)?一(?:道|题)(?=[A-Za-z\u4e00-\u9fff])(?!easy|medium|hard|简单|中等|困难|难))"  # "考了一题OOP，然后一题BST…"
@@ -41,7 +41,8 @@ _CUE_EN = re.compile(
     r"(?:then\s+|also\s+|later\s+|first\s+|next\s+|finally\s+)?"
     r"(?:asked|wanted\s+(?:me|us)\s+to|had\s+(?:me|us)|made\s+(?:me|us)|grilled\s+me\s+on)"
     r"|i\s+was\s+(?:also\s+|then\s+|later\s+)?asked|we\s+were\s+(?:also\s+)?asked)"
-    r"(?:\s+(?:me|us))?(?:\s+(?:to|about|on|for))?\s+"
+    r"(?:\s+(?:me|us))?(?:\s+(?:an?|one|another)(?:\s+\w+)?\s+questions?)?(?:\s+(?:to|about|on|for))?\s+"
+    r"|\b(?:then\s+|next\s+|later\s+)?we\s+(?:then\s+|also\s+)?(?:discussed|talked\s+about|went\s+(?:over|through)|covered)\s+"
     r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
     r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"
     r"|\b(?:a|an|one|another|the)\s+(?:(?:quick|short|live|classic)\s+)?"
@@ -56,6 +57,8 @@ _ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|menti
 _LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s+(?=\S)|(?:以及|还有|另外|然后)[，,]?",
                                 re.IGNORECASE)
 _MIN_QUESTION_CHARS = 6
+# What opens the next clause of the narration ("…怎么保证不丢消息，又问了…"): not part of the question.
+_TRAILING_CONNECTOR = re.compile(r"[，,]\s{0,2}(?:然后|接着|最后|之后|随后|后来|另外|紧接着|再|又|还|也|就){1,3}$")
 
 
 _NARRATION = re.compile(
@@ -67,7 +70,7 @@ _NARRATION = re.compile(
 
 
 def is_prose(line: str) -> bool:
-    """Whether ``line`` narrates (several sentences with a cue or a narrating one, or long)
+    """Whether ``line`` narrates (several sentences with a cue or a narrating one, one sentence with several cues, or long)
     rather than states one question, however many sentences that question takes ("A job hangs
     at NCCL init. How do you troubleshoot it?" is one question)."""
     if len(line) < MIN_PROSE_CHARS or len(line) > MAX_PROSE_CHARS:
@@ -77,7 +80,7 @@ def is_prose(line: str) -> bool:
     parts = sentences(line.translate(TRADITIONAL) if chinese else line)
     if len(parts) < 2 and len(line) <= 150:
         # one sentence is one question, unless it tells several ("考了一题X，然后一题Y，一题Z")
-        return chinese and sum(1 for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")) >= 3
+        return chinese and sum(1 for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")) >= 2
     if any(_NARRATION.match(part) for part in parts):
         return True
     return any(c.end() > c.start("cue") for part in parts for c in cue_re.finditer(part))
@@ -148,7 +151,7 @@ def _clean(text: str) -> str:
     connector = _LEADING_CONNECTOR.match(text)
     if connector:
         text = text[connector.end():]
-    text = text.rstrip(" 。.!！;；,，")
+    text = _TRAILING_CONNECTOR.sub("", text).rstrip(" 。.!！;；,，")
     if text.startswith(("了", "的")):
         text = text[1:]
     return text.strip()

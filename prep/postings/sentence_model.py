@@ -164,6 +164,13 @@ def _shape(line: str) -> str:
     return kind + ("-listed" if listed else "")
 
 
+def _over_paragraph(line: str, following: str) -> bool:
+    """Whether ``line`` is a short line without end punctuation over a paragraph at least twice as long."""
+    body = line.strip()
+    return (0 < len(body) <= 40 and body[-1] not in "。.，,;；:：!！" and len(following) >= max(30, 2 * len(body))
+            and not _FIRST_PERSON.match(body))
+
+
 def _length_bucket(n: int) -> str:
     for bound in (6, 12, 20, 35, 60, 100, 160):
         if n <= bound:
@@ -203,6 +210,10 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
         f"problem={bool(_PROBLEM.search(body[:120]))}", f"problem={bool(_PROBLEM.search(body[:120]))}|listed={listed}",
         f"first-person={bool(_FIRST_PERSON.match(body))}|prev={_shape(previous)}",
     ]
+    # a short line over a paragraph ("RDMA 的三种传输模式" over the candidate's answer): a topic line
+    over = _over_paragraph(line, following)
+    feats += [f"over={over}", f"over={over}|mark={judged.mark}", f"over={over}|prev={_over_paragraph(previous, line)}",
+              f"over={over}|listed={listed}|kind={kind}"]
     # how it opens and ends: the strongest cues of asking (什么是, 如何, How, Explain) and of
     # answering (我解释了, 因为, It is)
     for n in (1, 2, 3, 4):
