@@ -11,7 +11,7 @@ from sqlalchemy import inspect
 from . import clock
 from .content.sync import sync_tree
 from .extensions import db
-from .postings.service import load_sample_postings
+from .postings.service import load_sample_postings, rekey_postings
 
 
 def migrate_database() -> str:
@@ -30,7 +30,8 @@ def migrate_database() -> str:
 
 
 def initialise(app: Flask) -> Iterator[str]:
-    """Create missing tables, sync the content directory, load the sample postings; yields progress."""
+    """Create missing tables, sync the content directory, load the sample postings, derive the
+    postings' company and role keys; yields progress."""
     yield migrate_database()
     yield f"database ready: {db.engine.url.render_as_string(hide_password=True)}"
     content_dir = Path(app.config["CONTENT_DIR"])
@@ -42,4 +43,5 @@ def initialise(app: Flask) -> Iterator[str]:
     else:
         yield f"no content directory at {content_dir}; skipped"
     yield from load_sample_postings(now=clock.now())
+    yield rekey_postings()
     db.session.commit()

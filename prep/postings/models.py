@@ -9,12 +9,14 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from sqlalchemy import JSON, ColumnElement, Date, Float, ForeignKey, Integer, String, Text, UniqueConstraint, or_
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from ..extensions import db
 from .. import clock
 from ..dbtypes import UTCDateTime
 from ..questions.models import Question
+from .canonical_company import company_key
+from .role_family import role_family
 
 
 def display_name(company: str | None, title: str | None, posting_id: int) -> str:
@@ -32,6 +34,10 @@ class Posting(db.Model):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     company: Mapped[str | None] = mapped_column(String(200))
     title: Mapped[str | None] = mapped_column(String(300))
+    #: The canonical company's slug (prep.postings.canonical_company), kept in step with ``company``.
+    company_key: Mapped[str | None] = mapped_column(String(80), index=True, default=None)
+    #: The role family the title names (prep.postings.role_family), kept in step with ``title``.
+    role_key: Mapped[str | None] = mapped_column(String(40), default=None)
     location: Mapped[str | None] = mapped_column(String(200))
     raw_text: Mapped[str] = mapped_column(Text)
     content_hash: Mapped[str] = mapped_column(String(64), index=True)
@@ -51,6 +57,16 @@ class Posting(db.Model):
         back_populates="posting", cascade="all, delete-orphan", order_by="PostingQuestion.position",
         lazy="selectin",
     )
+
+    @validates("company")
+    def _derive_company_key(self, _key: str, company: str | None) -> str | None:
+        self.company_key = company_key(company)
+        return company
+
+    @validates("title")
+    def _derive_role_key(self, _key: str, title: str | None) -> str | None:
+        self.role_key = role_family(title)
+        return title
 
     @property
     def is_report(self) -> bool:

@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import case, func, or_, select
+from sqlalchemy import case, func, or_, select, update
 
 from ..content.models import Explanation, live
 from ..drill.cards import add_to_study
@@ -19,6 +19,8 @@ from ..extensions import db
 from ..questions.models import Question, QuestionExplanation
 from ..questions.translations import grouped_ids
 from ..skills import load_taxonomy
+from .canonical_company import company_key
+from .role_family import role_family
 from .bank import (PendingQuestion, WithdrawnQuestion, approve, awaiting_review, database_key, decide,
                    explanations_fingerprint, history, keep_out, pending_questions, questions_fingerprint, restore,
                    withdraw, withdrawn_questions)
@@ -37,7 +39,7 @@ __all__ = [  # what the views, the CLI and the tests call, wherever it is writte
     "import_role", "keep_out", "likely_questions", "load_sample_postings", "matched_questions",
     "normalise_posting_text",
     "pending_questions", "posting_for", "posting_hash", "postings_asking", "postings_for", "preview_posting",
-    "question_tags", "restore", "role_choices", "sample_postings", "study_posting", "withdraw",
+    "question_tags", "rekey_postings", "restore", "role_choices", "sample_postings", "study_posting", "withdraw",
     "withdrawn_questions",
 ]
 
@@ -89,6 +91,28 @@ def companies_of(postings: Sequence[Posting]) -> list[str]:
         if posting.company:
             seen.setdefault(posting.company, None)
     return list(seen)
+
+
+def rekey_postings(batch: int = 1000) -> str:
+    """Derive every posting's company and role keys again from its company and title with the
+    current rules (a company or a name added to ``companies.toml``, a role family's words);
+    only rows whose keys change are written. Returns a report line."""
+    changed = last = 0
+    while True:
+        rows = db.session.execute(
+            select(Posting.id, Posting.company, Posting.title, Posting.company_key, Posting.role_key)
+            .where(Posting.id > last).order_by(Posting.id).limit(batch)).all()
+        if not rows:
+            break
+        for row in rows:
+            keys = {"company_key": company_key(row.company), "role_key": role_family(row.title)}
+            if (row.company_key, row.role_key) != (keys["company_key"], keys["role_key"]):
+                db.session.execute(update(Posting).where(Posting.id == row.id).values(**keys)
+                                   .execution_options(synchronize_session=False))
+                changed += 1
+        last = rows[-1].id
+    db.session.flush()
+    return f"company and role keys: {changed} postings updated"
 
 
 def study_posting(user: Any, posting: Posting, now: datetime) -> int:

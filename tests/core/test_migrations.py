@@ -202,3 +202,37 @@ def test_questions_public_only_by_the_importer_count_go_back_to_review(tmp_path,
         assert total == 1 and (waiting.question_id, waiting.accounts) == (2, 2)  # user 1's copy, user 2's posting
         db.session.remove()
         db.engine.dispose()
+
+
+def test_company_keys_are_backfilled_and_init_completes_them(tmp_path, database_url):
+    """0025 stores each posting's company slug for the names it knows and a Latin name's own
+    words; ``rekey_postings`` (run by ``prep init``) gives the rest (pinyin, divisions, roles)."""
+    from prep.postings.service import rekey_postings
+
+    app = _fresh_app(tmp_path, database_url)
+    with app.app_context():
+        upgrade(revision="0024_booking_priority")
+        with db.engine.begin() as conn:
+            for pid, company, title in [(1, "字节", "AI 网络通信库研发工程师"), (2, "ByteDance", None),
+                                        (3, "Acme GPU Labs", "LLM serving engineer"), (4, "文远知行", None),
+                                        (5, "腾讯TEG", None), (6, None, None)]:
+                conn.execute(text(
+                    "INSERT INTO postings (id, user_id, company, title, raw_text, content_hash, sections, skills,"
+                    " recognised_sections, created_at) VALUES (:id, NULL, :company, :title, 'x', :hash, '{}', '[]',"
+                    " true, '2026-01-01 00:00:00')"),
+                    {"id": pid, "company": company, "title": title, "hash": str(pid) * 64})
+        upgrade()
+        keys = "SELECT id, company_key, role_key FROM postings ORDER BY id"
+        with db.engine.connect() as conn:
+            assert conn.execute(text(keys)).all() == [
+                (1, "bytedance", None), (2, "bytedance", None), (3, "acme-gpu-labs", None), (4, None, None),
+                (5, None, None), (6, None, None)]
+        assert rekey_postings() == "company and role keys: 4 postings updated"
+        db.session.commit()
+        with db.engine.connect() as conn:
+            assert conn.execute(text(keys)).all() == [
+                (1, "bytedance", "gpu-communication"), (2, "bytedance", None), (3, "acme-gpu-labs", "llm-inference"),
+                (4, "wen-yuan-zhi-xing", None), (5, "tencent", None), (6, None, None)]
+        assert rekey_postings() == "company and role keys: 0 postings updated"
+        db.session.remove()
+        db.engine.dispose()
