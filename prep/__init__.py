@@ -107,7 +107,7 @@ def _init_extensions(app: Flask) -> None:
 # context). In this order: the interview's plan sweep is registered before the reminders' scheduler,
 # which runs it.
 FEATURES = ("accounts", "drill", "questions", "content", "stats", "optimize", "export", "postings", "search",
-            "interview", "reminders")
+            "interview", "reminders", "sharing")
 
 
 def _init_features(app: Flask) -> None:

@@ -5,7 +5,8 @@ from .drill.models import Card, CardState, PlannedReview, ReviewLog  # noqa: F40
 from .interview.models import InterviewOutcome, InterviewSettings  # noqa: F401
 from .leases import Lease  # noqa: F401
 from .optimize.models import OptimizationRun
-from .postings.models import BankDecision, BankEvent, Posting, PostingForecast, PostingQuestion  # noqa: F401
+from .postings.models import (BankDecision, BankEvent, Posting, PostingForecast, PostingQuestion, ShareEvent,  # noqa: F401
+                              SharedReport)
 from .reminders.models import Notification, ReminderAttempt, ReminderLog, ReminderSettings  # noqa: F401
 from .secret_keys import SecretKeyHost  # noqa: F401
 from .questions.models import LinkOrigin, Question, QuestionExplanation, Source, Tag

@@ -257,8 +257,8 @@ def _key_points(explanation_id: int | None, ticked: list[int]) -> dict | None:
 
 
 def _posting_or_404(posting_id: int):
-    """A posting the user may read (their own or a sample); another candidate's is a 404."""
-    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.readable_by(signed_in_user().id)))
+    """A posting the user crams (their own or a sample); another candidate's is a 404."""
+    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.owned_or_sample(signed_in_user().id)))
 
 
 @bp.route("/drill/cram/<int:posting_id>")

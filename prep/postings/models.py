@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import JSON, ColumnElement, Date, Float, ForeignKey, Integer, String, Text, UniqueConstraint, or_
-from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
+from sqlalchemy import (JSON, ColumnElement, Date, Float, ForeignKey, Integer, String, Text, UniqueConstraint, func,
+                        or_, select)
+from sqlalchemy.orm import Mapped, aliased, mapped_column, relationship, validates
 
 from ..extensions import db
 from .. import clock
@@ -83,8 +84,90 @@ class Posting(db.Model):
 
     @staticmethod
     def readable_by(user_id: int) -> ColumnElement[bool]:
-        """The postings a user may read, as a query condition: their own and the shared samples."""
+        """The postings a user may read, as a query condition: their own, the shipped samples and
+        the interview reports others shared and an instructor approved (:meth:`SharedReport.counted_for`).
+        Reading is not owning: changing, deleting or studying a posting is for its owner
+        (:meth:`owned_or_sample`)."""
+        return or_(Posting.user_id == user_id, Posting.user_id.is_(None), Posting.id.in_(SharedReport.counted_for(user_id)))
+
+    @staticmethod
+    def owned_or_sample(user_id: int) -> ColumnElement[bool]:
+        """The postings whose own page a user opens, studies and crams: their own and the samples
+        (another candidate's shared report is read on its shared page, anonymised)."""
         return or_(Posting.user_id == user_id, Posting.user_id.is_(None))
+
+
+class ShareStatus:
+    """Where a shared report stands. Only ``published`` reaches other accounts."""
+
+    pending = "pending"      # sent by its author, waiting for an instructor
+    published = "published"  # approved: every candidate can read it
+    rejected = "rejected"    # returned to its author with a reason
+    withdrawn = "withdrawn"  # taken back by its author (or its posting was deleted)
+
+
+class SharedReport(db.Model):
+    """An anonymised copy of a candidate's interview report, shared with everyone on the instance
+    once an instructor approves it. One row per report: sharing again after a withdrawal or a
+    rejection sends the same row back to review. ``content_hash`` is the report's own (the same
+    report imported by two accounts has one), so the same report shared twice counts once."""
+
+    __tablename__ = "shared_reports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: None once the report was deleted (the row stays, withdrawn, for the history).
+    posting_id: Mapped[int | None] = mapped_column(ForeignKey("postings.id", ondelete="SET NULL"), unique=True)
+    author_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    company: Mapped[str | None] = mapped_column(String(200))
+    role: Mapped[str | None] = mapped_column(String(300))
+    rounds: Mapped[list[str] | None] = mapped_column(JSON, default=list)
+    interview_month: Mapped[str | None] = mapped_column(String(7))  # "2024-03": the day is not shared
+    text: Mapped[str] = mapped_column(Text)  # what others read, as the author sent it
+    status: Mapped[str] = mapped_column(String(20), index=True, default=ShareStatus.pending)
+    reason: Mapped[str] = mapped_column(Text, default="")  # the instructor's, when rejected
+    shared_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), default=None)
+
+    posting: Mapped[Posting | None] = relationship()
+    events: Mapped[list[ShareEvent]] = relationship(back_populates="share", cascade="all, delete-orphan",
+                                                    order_by="ShareEvent.id")
+
+    def move(self, status: str, actor_id: int | None, now: datetime, reason: str = "") -> None:
+        """Change the status and log it (who, when, why)."""
+        self.status = status
+        if status == ShareStatus.published:
+            self.published_at = now
+        self.events.append(ShareEvent(action=status, actor_id=actor_id, at=now, reason=reason))
+
+    @staticmethod
+    def counted_for(user_id: int):
+        """The ids of the postings others shared that ``user_id`` reads and counts, as a subquery:
+        published, one per content hash (the first shared), and none whose report the user
+        already has (their own copy, or a sample)."""
+        first = (select(func.min(SharedReport.id)).where(SharedReport.status == ShareStatus.published)
+                 .group_by(SharedReport.content_hash))
+        own = aliased(Posting)
+        held = select(own.content_hash).where(or_(own.user_id == user_id, own.user_id.is_(None)))
+        return select(SharedReport.posting_id).where(SharedReport.id.in_(first), SharedReport.posting_id.is_not(None),
+                                                     SharedReport.content_hash.not_in(held))
+
+
+class ShareEvent(db.Model):
+    """One change of a shared report's status: ``action`` is the :class:`ShareStatus` it moved to,
+    ``actor_id`` who moved it (the author, an instructor; None: a deleted account), ``reason`` what
+    an instructor wrote."""
+
+    __tablename__ = "share_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    share_id: Mapped[int] = mapped_column(ForeignKey("shared_reports.id", ondelete="CASCADE"), index=True)
+    action: Mapped[str] = mapped_column(String(20))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=clock.now)
+    reason: Mapped[str] = mapped_column(Text, default="")
+
+    share: Mapped[SharedReport] = relationship(back_populates="events")
 
 
 class PostingQuestion(db.Model):

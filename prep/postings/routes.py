@@ -17,6 +17,7 @@ from ..extensions import db
 from ..interview import service as interview_service
 from .. import clock
 from ..questions.models import Publication, Question
+from ..sharing import service as sharing
 from ..web.access import instructor_required, signed_in_user
 from ..web.args import page_arg
 from ..web.bodies import allow_body
@@ -64,8 +65,9 @@ DOCUMENT_BODY = allow_body(content_length=max(4 * MAX_POSTING_CHARS, MAX_FILE_BY
 
 
 def _posting_or_404(posting_id: int) -> Posting:
-    """A posting the user may read (their own or a sample); another candidate's is a 404."""
-    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.readable_by(current_user.id)))
+    """A posting whose page the user opens and studies (their own or a sample); another
+    candidate's is a 404 (a report they shared is read anonymised, on its shared page)."""
+    return db.first_or_404(select(Posting).where(Posting.id == posting_id, Posting.owned_or_sample(current_user.id)))
 
 
 def _own_posting_or_404(posting_id: int) -> Posting:
@@ -245,7 +247,9 @@ def _import_summary(outcome) -> str:
 @bp.route("/postings/<int:posting_id>")
 @login_required
 def show(posting_id: int):
-    posting = _posting_or_404(posting_id)
+    posting = db.session.scalar(select(Posting).where(Posting.id == posting_id, Posting.owned_or_sample(current_user.id)))
+    if posting is None:  # another candidate's report, shared and approved: its anonymised page
+        return redirect(url_for("sharing.read", share_id=sharing.published_share_id_or_404(posting_id)))
     user, now = signed_in_user(), clock.now()
     page = posting_page(user, posting, lang=str(get_locale()), now=now)
     forecast, pending = interview_service.forecast_or_pending(user, posting, now)
@@ -350,7 +354,7 @@ def delete(posting_id: int):
         if not form.validate():
             abort(400)
         name = posting.display_name
-        delete_posting(posting)
+        delete_posting(posting, clock.now())  # a shared report is withdrawn with it
         interview_service.request_plan(signed_in_user().id, clock.now())  # its interview plans nothing now
         db.session.commit()
         flash(_("Deleted the posting %(name)s. Its questions stay in the bank and in your study.", name=name), "success")
@@ -373,8 +377,9 @@ def pending():
     """Questions candidates imported, waiting for an instructor's review, most accounts first."""
     page = page_arg()  # the queue is grouped by wording: pending_questions pages it itself
     rows, total = pending_questions(limit=PENDING_PAGE_SIZE, offset=(page - 1) * PENDING_PAGE_SIZE)
+    shares, shares_total = sharing.pending(limit=PENDING_PAGE_SIZE)
     return render_template("postings/pending.html", rows=rows, total=total, page=page, form=EmptyForm(),
-                           pages=_pages(total))
+                           pages=_pages(total), shares=shares, shares_total=shares_total)
 
 
 def _pending_or_404(question_id: int) -> Question:

@@ -30,7 +30,7 @@ from .importing import (MAX_POSTINGS_PER_USER, ROLES_DIR, ImportResult, PostingL
                         ReviewedQuestion, count_postings, find_posting_by_hash, import_posting, import_role,
                         matched_questions, normalise_posting_text, posting_hash, preview_posting, question_tags, role_choices)
 from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
-from .models import Posting, PostingQuestion
+from .models import Posting, PostingQuestion, SharedReport, ShareStatus
 
 __all__ = [  # what the views, the CLI and the tests call, wherever it is written
     "MAX_POSTINGS_PER_USER", "ROLES_DIR", "SAMPLES_DIR", "ImportResult", "PendingQuestion", "PostingLimitError",
@@ -120,8 +120,12 @@ def study_posting(user: Any, posting: Posting, now: datetime) -> int:
     return add_to_study(user, [pq.question_id for pq in posting.questions], now)
 
 
-def delete_posting(posting: Posting) -> None:
-    """Remove a posting; its questions stay in the bank and the cards stay in people's study."""
+def delete_posting(posting: Posting, now: datetime) -> None:
+    """Remove a posting; its questions stay in the bank and the cards stay in people's study. A
+    shared report is withdrawn first (its share's history stays)."""
+    share = db.session.scalar(select(SharedReport).where(SharedReport.posting_id == posting.id))
+    if share is not None and share.status in (ShareStatus.pending, ShareStatus.published):
+        share.move(ShareStatus.withdrawn, posting.user_id, now)
     db.session.delete(posting)
     db.session.flush()
 
@@ -153,7 +157,7 @@ def load_sample_postings(directory: Path | str = SAMPLES_DIR, *, now: datetime) 
     if not problems:  # never drop samples because one file could not be read
         for posting in sample_postings():
             if posting.content_hash not in hashes:
-                delete_posting(posting)
+                delete_posting(posting, now)
                 removed += 1
     return [*problems, f"sample postings: {added} added, {unchanged} unchanged, {removed} removed"]
 

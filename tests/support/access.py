@@ -42,6 +42,13 @@ GPU 通信库工程师
 """
 
 
+REPORT = """Acme GPU 面经
+一面
+面试官王老师，微信：zhang_san88。
+1. 请解释Ring AllReduce的两个阶段
+"""
+
+
 @pytest.fixture
 def world(app, make_user):
     a = make_user("a@example.com")
@@ -65,6 +72,11 @@ def world(app, make_user):
         from prep.postings.service import import_posting
 
         ids["posting_id"] = import_posting(a, POSTING, FIXED_NOW).posting.id
+        report = import_posting(a, REPORT, FIXED_NOW).posting
+        assert report.is_report
+        from prep.sharing import service as sharing
+
+        ids["report_id"], ids["share_id"] = report.id, sharing.share(report, REPORT, FIXED_NOW).id  # pending
         db.session.commit()
     except ImportError:
         pass
@@ -92,7 +104,8 @@ OVERRIDES = {("reminders.unsubscribe_confirm", "token"): "unsub_token",
              ("accounts.reset_password", "token"): "reset_token",
              ("accounts.confirm_registration", "token"): "register_token",
              ("content.question_links", "question_id"): "public_question_id",
-             ("postings.withdraw_question", "question_id"): "public_question_id"}
+             ("postings.withdraw_question", "question_id"): "public_question_id",
+             ("sharing.share", "posting_id"): "report_id", ("sharing.withdraw", "posting_id"): "report_id"}
 
 
 def route_url(rule, ids) -> str | None:

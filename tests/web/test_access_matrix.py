@@ -7,6 +7,7 @@ import pytest
 
 from prep.drill.models import Card
 from prep.extensions import db
+from prep.postings.models import SharedReport, ShareStatus
 from prep.questions.models import QuestionExplanation
 from tests.support.access import ROLES, role_client, route_url
 
@@ -19,7 +20,9 @@ INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.ques
               "postings.withdraw_question", "postings.withdrawn", "postings.restore_question"}
 # GET routes naming one of A's objects: only A may see them.
 OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show",
-         "interview.outcome"}
+         "interview.outcome", "sharing.share", "sharing.withdraw"}
+# A's shared report, waiting for review: A and the instructors who review it read it, nobody else.
+REVIEWED = {"sharing.read"}
 # Token routes: the token is the credential (A's real token), the same for everyone.
 TOKEN = {"reminders.calendar_feed", "reminders.unsubscribe_confirm", "accounts.reset_password",
          "accounts.confirm_registration"}
@@ -36,6 +39,8 @@ def _expected(endpoint: str, role: str) -> set[int]:
         return {200} if role in ("instructor", "admin") else {403}
     if endpoint in OWNED:
         return {200} if role == "a" else {404}
+    if endpoint in REVIEWED:
+        return {404} if role == "b" else {200}
     return {200}
 
 
@@ -69,6 +74,8 @@ OWNER_POSTS = [
     ("/postings/{posting_id}/study", lambda ids: {}),
     ("/postings/{posting_id}/delete", lambda ids: {}),
     ("/postings/{posting_id}/outcome", lambda ids: {"rating": 3}),
+    ("/postings/{report_id}/share", lambda ids: {"text": "taken over"}),
+    ("/postings/{report_id}/share/withdraw", lambda ids: {}),
 ]
 
 
@@ -83,6 +90,8 @@ def test_others_cannot_act_on_as_objects(app, world, role):
         assert client.post(url, data=data(ids)).status_code == 404, (role, url)
     card = db.session.get(Card, ids["card_id"])
     assert card.note == "" and not card.suspended and card.reps == 0
+    share = db.session.get(SharedReport, ids["share_id"])
+    assert share.status == ShareStatus.pending and "taken over" not in share.text
 
 
 @pytest.mark.parametrize("url, data", [
@@ -92,12 +101,15 @@ def test_others_cannot_act_on_as_objects(app, world, role):
     ("/explanations/{slug}/revisions/1/restore", {}),
     ("/explanations/{slug}/restore", {}),
     ("/instructor/questions/{public_question_id}/withdraw", {"reason": "taken over"}),
+    ("/instructor/shared/{share_id}/approve", {}),
+    ("/instructor/shared/{share_id}/reject", {"reason": "taken over"}),
 ])
 def test_candidates_cannot_post_instructor_actions(app, world, url, data):
     client = role_client(app, world, "b")
     assert client.post(url.format(**world["ids"]), data=data).status_code == 403
     link = db.session.get(QuestionExplanation, world["ids"]["link_id"])
     assert not link.rejected
+    assert db.session.get(SharedReport, world["ids"]["share_id"]).status == ShareStatus.pending
 
 
 def test_search_never_shows_another_users_private_question(app, world):
