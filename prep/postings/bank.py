@@ -330,9 +330,15 @@ class HistoryEntry:
 
 def history(question_id: int) -> list[HistoryEntry]:
     """A public question's bank history, newest first."""
-    rows = db.session.execute(select(BankEvent.action, BankEvent.at, User.display_name, User.email, BankEvent.reason)
-                              .outerjoin(User, User.id == BankEvent.actor_id)
-                              .where(BankEvent.question_id == question_id).order_by(BankEvent.id.desc())).all()
+    return event_history(BankEvent, BankEvent.question_id == question_id)
+
+
+def event_history(event: Any, *where: Any) -> list[HistoryEntry]:
+    """The rows of an event table (``action``, ``at``, ``actor_id``, ``reason``: :class:`.models.BankEvent`,
+    :class:`.models.ShareEvent`) matching ``where``, newest first, each with its actor's name."""
+    rows = db.session.execute(select(event.action, event.at, User.display_name, User.email, event.reason)
+                              .outerjoin(User, User.id == event.actor_id)
+                              .where(*where).order_by(event.id.desc())).all()
     return [HistoryEntry(action, at, (name or email) if email else None, reason)
             for action, at, name, email, reason in rows]
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy import Select, func, select
 
-from ..accounts.models import User
 from ..extensions import db
+from ..postings.bank import HistoryEntry, event_history
 from ..postings.models import Posting, PostingQuestion, SharedReport, ShareEvent, ShareStatus
 from .anonymise import Anonymised, anonymise, month_of
 from .errors import AlreadyPublished, EmptyShare, NotAReport, NotPending, ReasonMissing, ShareTooLong
@@ -179,21 +179,9 @@ def own(share_id: int, user: Any) -> Select[Any]:
                                       SharedReport.posting_id.is_not(None))
 
 
-@dataclass(frozen=True)
-class HistoryEntry:
-    action: str
-    at: datetime
-    by: str | None
-    reason: str
-
-
 def history(row: SharedReport) -> list[HistoryEntry]:
-    """A share's history, newest first: who moved it where, and when."""
-    rows = db.session.execute(select(ShareEvent.action, ShareEvent.at, User.display_name, User.email, ShareEvent.reason)
-                              .outerjoin(User, User.id == ShareEvent.actor_id)
-                              .where(ShareEvent.share_id == row.id).order_by(ShareEvent.id.desc())).all()
-    return [HistoryEntry(action, at, (name or email) if email else None, reason)
-            for action, at, name, email, reason in rows]
+    """A share's history, newest first: who moved it where, when and why."""
+    return event_history(ShareEvent, ShareEvent.share_id == row.id)
 
 
 def published_share_id_or_404(posting_id: int) -> int:
