@@ -11,6 +11,9 @@ from tests.support.content import shipped_content  # noqa: F401
 from tests.support.history import rich_user, simulated  # noqa: F401
 from tests.support.passwords import cheap_password_hashing  # noqa: F401
 from tests.support.reminders import learner, question, smtp  # noqa: F401
+from tests.support.routing import keep_compiled_builders
+
+keep_compiled_builders()
 
 
 def pytest_collection_modifyitems(config, items):
