@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .identity import KNOWN_COMPANIES, looks_like_role
+from .identity import JOB_BOARDS, KNOWN_COMPANIES, looks_like_role, plausible_employer
 from .names import SHORT_NAMES, is_organisation_name, simplified_names
 
 #: Lines read for names (a report names its employer early and often).
@@ -94,3 +94,57 @@ def _completed(found: str, lines: Sequence[str]) -> str | None:
             if run.group().startswith(found) and run.group() != found and len(run.group()) <= len(found) + 2:
                 return run.group()
     return None
+
+
+#: A Latin organisation's name: one to three capitalised words and a word organisations end in
+#: ("Halyard Labs", "Tessellate Compute", "Quanta Fabric Inc.").
+_LATIN_ORGANISATION = re.compile(
+    r"(?<![\w.@/-])(?P<n>(?P<b>[A-Z][A-Za-z0-9]{1,20})(?:\s[A-Z][A-Za-z0-9]{1,20}){0,2}\s(?:Labs?|Systems|Compute|Computing|"
+    r"Networks|Technologies|Technology|Semiconductors?|Robotics|Dynamics|Cloud|Software|Analytics|Fabric|Freight|"
+    r"Inc\.?|Ltd\.?|LLC|Corp(?:oration)?\.?|GmbH|AI))(?![\w-])")
+#: A Chinese organisation's name: its brand and the word such names end in ("深算科技", "华芯智算"),
+#: without the legal form after it ("有限公司") or a city before it.
+_CJK_ORGANISATION = re.compile(
+    r"(?:北京|上海|深圳|杭州|广州|南京|成都|苏州|武汉|西安|合肥|天津)?(?:市)?"
+    r"(?P<n>(?P<b>[\u4e00-\u9fff]{2,4}?)(?:科技|智算|计算|数据|智能|网络|半导体|电子|信息))"
+    r"(?:技术|科技)?(?:股份)?(?:有限公司|有限责任公司|公司|集团)?")
+#: The brands whose mentions are counted (those written most often with their ending).
+_MAX_BRANDS = 8
+#: Words that end such a name but also end ordinary phrases ("大数据", "高性能计算", "人工智能").
+_NOT_A_BRAND = re.compile(r"大|高性能|人工|分布式|并行|异构|云|边缘|通用|智能|数据|网络|存储|科学|超级|量子|移动|集群|通信|"
+                          r"开发|研发|公司|怎么|如何|什么|算法|计算|信息|高速|北京|上海|深圳|杭州|国产|"
+                          r"[的和与及在是了为对用做会让给把从向这那各每本该其怎]")
+
+
+def recurring_organisation(lines: Sequence[str]) -> str | None:
+    """The organisation a document names again and again with an organisation's ending ("Halyard
+    Labs" … "Halyard" … "Halyard Labs", "深算科技招聘" … "深算科技有限公司"): its full name, when
+    it (or its brand alone) appears at least three times and no other such name as often."""
+    full: dict[str, int] = {}
+    brands: dict[str, str] = {}
+    text_lines = [line[:2000] for line in lines[:SCAN_LINES]]
+    for line in text_lines:
+        for match in (*_LATIN_ORGANISATION.finditer(line), *_CJK_ORGANISATION.finditer(line)):
+            name, brand_ = match["n"].rstrip("."), match["b"]
+            if _NOT_A_BRAND.match(brand_) or brand_.casefold() in _GENERIC_BRANDS:
+                continue
+            full[name] = full.get(name, 0) + 1
+            brands.setdefault(brand_, name)
+    if not brands:
+        return None
+    counts: dict[str, int] = {}
+    leading = sorted(brands.items(), key=lambda item: -full[item[1]])[:_MAX_BRANDS]  # bounded work on any input
+    for brand_, name in leading:
+        pattern = re.compile(r"(?<![A-Za-z0-9])" + re.escape(brand_) + r"(?![a-z0-9])") if brand_.isascii() else None
+        mentions = sum(len(pattern.findall(line)) if pattern else line.count(brand_) for line in text_lines)
+        counts[name] = counts.get(name, 0) + max(mentions, full.get(name, 0))
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    best, count = ranked[0]
+    if count < 3 or (len(ranked) > 1 and ranked[1][1] == count):
+        return None
+    return best
+
+
+#: Capitalised words that open a phrase like an organisation's name but are not one ("The Cloud", "Our Systems").
+_GENERIC_BRANDS = frozenset("the our your their this that a an and for with at in on of to we you all new senior staff "
+                            "principal junior lead software hardware open".split()) | JOB_BOARDS

@@ -34,8 +34,8 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import judge_line, question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
-from .employer import document_employer
-from .identity import find_identity
+from .employer import document_employer, plausible_employer, recurring_organisation
+from .identity import find_identity, known_company
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
 from .origins import Origin, origin_of
@@ -164,6 +164,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     company, title, location = find_identity(header, kept, location_lines, report)
     if report or listing:  # a report names its employer in the text, not always in its header
         company = document_employer(lines, company)
+    if not plausible_employer(company):  # a section label, a job number, nothing: the name the text repeats
+        company = recurring_organisation(lines) or (company and known_company(company)) or None
     return ExtractionResult(
         company=company,
         title=title,

@@ -168,6 +168,10 @@ def _from_page_title(page_title: str, site: str | None) -> tuple[str | None, str
         if known_company(part) == part or part.casefold() in _KNOWN:
             company = _KNOWN.get(part.casefold(), part)
             break
+    roles = [p for p in parts if looks_like_role(p)]
+    if company is None and len(parts) == 2 and len(roles) == 1:  # "RDMA 驱动开发工程师 | 深算科技"
+        other = parts[1] if roles[0] is parts[0] else parts[0]
+        company = other if _looks_like_company(other) and is_organisation_name(other) else None
     if company is None and site and site.casefold() not in JOB_BOARDS:
         named = _CAREERS.fullmatch(site.strip())
         company = (named["n"] if named else site).strip()
@@ -355,8 +359,8 @@ def _find_identity(
                         continue
                     found[key] = value
     company, title, location = found.get("company"), found.get("title"), found.get("location")
-    page_role = None
-    if page_title and (company is None or title is None):
+    page_company = page_role = None
+    if page_title:
         page_company, page_role = _from_page_title(page_title, site)
         company = company or page_company
     content_header = [line for line in header if not line.startswith(("Site: ", "Page title: "))]
@@ -437,10 +441,14 @@ def _find_identity(
         company, header_title = first, second
     else:
         header_title = next((n for n in names if n != company), None)
+    if header_title and page_role and " / " in header_title:  # "加入我们 / 社会招聘 / 研发类": a breadcrumb
+        header_title = page_role
     title = title or header_title or page_role or next(  # the title under the board's navigation bar
         (n for n in content_header[1:6] if _is_name_line(n) and not is_board_line(n) and looks_like_role(n)), None)
     if company is not None and is_board_line(company):
         company = None
+    if page_company and not plausible_employer(company):  # "加入我们 / 社会招聘 / 研发类" over the page's title
+        company = page_company
     if company is None:  # BOSS直聘 and 拉勾 put the employer under the description
         company = next((line for line in [*kept[-40:], *kept[:40]]
                         if 2 <= len(line) <= 30 and not is_board_line(line) and line != title
@@ -492,6 +500,17 @@ _ROLE_WORD = re.compile(
     r"专家|实习生|经理|算法|负责人|程序员)",
     re.IGNORECASE,
 )
+
+
+#: A header's guess that is no employer's name: a path of section labels, a job number, a mail
+#: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …").
+_NOT_EMPLOYER = re.compile(r"/|\s{3}|职位编号|编号|招聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$", re.IGNORECASE)
+
+
+def plausible_employer(name: str | None) -> bool:
+    """Whether a name the header gave can be the employer (else the document's recurring organisation is taken)."""
+    return (name is not None and is_organisation_name(name) and len(name) <= 40 and not _NOT_EMPLOYER.search(name)
+            and name.casefold() not in JOB_BOARDS and not looks_like_role(name))
 
 
 def looks_like_role(name: str) -> bool:

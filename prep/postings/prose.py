@@ -58,7 +58,7 @@ _LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s
                                 re.IGNORECASE)
 _MIN_QUESTION_CHARS = 6
 # What opens the next clause of the narration ("…怎么保证不丢消息，又问了…"): not part of the question.
-_TRAILING_CONNECTOR = re.compile(r"[，,]\s{0,2}(?:然后|接着|最后|之后|随后|后来|另外|紧接着|再|又|还|也|就){1,3}$")
+_TRAILING_CONNECTOR = re.compile(r"[，,]\s{0,2}(?:然后|接着|最后|之后|随后|后来|另外|紧接着|再|又|还|也|就|[写答做讲]完){1,3}$")
 
 
 _NARRATION = re.compile(

@@ -32,6 +32,11 @@ from prep.postings.names import is_organisation_name
                  id="field-after-a-dash-and-a-repeated-logo-name"),
     pytest.param("About the Team The ByteDance Storage team builds distributed storage.\nMinimum Qualifications\n- C++\n",
                  "ByteDance", None, id="the-team-of-a-known-employer"),
+    pytest.param("Page title: RDMA 网络驱动开发工程师 | 澄算科技\n加入我们 / 社会招聘 / 研发类\n岗位职责\n1. 开发 RDMA 驱动\n",
+                 "澄算科技", "RDMA 网络驱动开发工程师", id="page-title-role-and-employer-over-a-breadcrumb"),
+    pytest.param("Senior Software Engineer, Collectives\nQuorra Fabric builds the network for training clusters.\n"
+                 "Responsibilities\n- Own the collectives library at Quorra Fabric.\n- Work with Quorra's kernel team.\n",
+                 "Quorra Fabric", "Senior Software Engineer, Collectives", id="a-role-in-the-header-the-name-the-text-repeats"),
 ])
 def test_company_and_title_from_the_whole_posting(text: str, company: str | None, title: str | None) -> None:
     result = extract_posting(text)
@@ -41,6 +46,8 @@ def test_company_and_title_from_the_whole_posting(text: str, company: str | None
 @pytest.mark.parametrize("text", [
     pytest.param("岗位职责:\n1. 开发推理框架(如vLLM)\n岗位要求:\n1. 精通CUDA、OpenAI Triton或Ascend C\n", id="a-maker-named-once"),
     pytest.param("大模型训练工程师\n\n2025.04.15\n\n社会招聘\n职位描述\n1. 优化NCCL通信\n", id="a-date"),
+    pytest.param("加入我们 / 社会招聘 / 研发类\n岗位职责\n1. 负责集群网络的开发\n2. 负责集群网络的运维\n3. 集群网络监控\n",
+                 id="a-breadcrumb-and-a-phrase-repeated"),
 ])
 def test_no_employer_is_invented(text: str) -> None:
     assert extract_posting(text).company is None

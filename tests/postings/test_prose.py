@@ -19,6 +19,13 @@ from prep.postings.prose import is_prose, prose_questions
     ("Coding - Given a graph of GPUs, find the maximum spanning tree rooted at rank 0. I did a modified Prim's. "
      "He then asked what changes if links are asymmetric.",
      ["Given a graph of GPUs, find the maximum spanning tree rooted at rank 0", "what changes if links are asymmetric"]),
+    ("面试官先问了 Kafka 怎么保证不丢消息，又问了一下 ISR 是什么；接着问 MySQL 为什么用 B+ 树，最后让写一道题：最长回文子串，写完问空间复杂度能不能再低。",
+     ["Kafka 怎么保证不丢消息", "ISR 是什么", "MySQL 为什么用 B+ 树", "最长回文子串", "空间复杂度能不能再低"]),
+    ("先问了 DeepFM 和 Wide&Deep 的区别，然后又问了多目标学习里的跷跷板现象怎么缓解。",
+     ["DeepFM 和 Wide&Deep 的区别", "多目标学习里的跷跷板现象怎么缓解"]),
+    ("After some small talk they asked a question about how I would shard a user table. Then we discussed "
+     "what happens when a shard gets hot.",
+     ["how I would shard a user table", "what happens when a shard gets hot"]),
 ])
 def test_prose_questions(line: str, expected: list[str]) -> None:
     assert is_prose(line)
