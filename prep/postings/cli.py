@@ -1,5 +1,6 @@
 """``prep extract``: print what the extraction engine finds in posting files (no database);
-``prep postings import``: store posting files for a candidate.
+``prep postings import``: store posting files for a candidate; ``prep postings retag``: re-tag the
+questions imports tagged with their posting's skills.
 
 Plain click commands; the application registers them on the ``prep`` CLI group. ``extract``
 needs no application context; ``postings import`` wraps :func:`prep.postings.service.import_posting`.
@@ -24,6 +25,7 @@ from .explain import explain_document, format_explanation
 from .extract import ExtractionResult, extract_posting
 from .origins import describe
 from .service import PostingLimitError, import_posting, likely_questions
+from .tagging import apply_retag, plan_retag
 
 EXIT_BAD_INPUT = 2
 
@@ -240,3 +242,27 @@ def _stored_json(path: Path, posting, likely) -> dict[str, object]:
             for q in likely
         ],
     }
+
+
+@postings_group.command("retag")
+@click.option("--dry-run", is_flag=True, help="List the changes without making them.")
+@with_appcontext
+def retag_command(dry_run: bool) -> None:
+    """Re-tag the questions imports tagged with their posting's leading skills: each gets the
+    skills it is about instead. Tags a person wrote stay; running it twice changes nothing."""
+    changes = plan_retag() if dry_run else apply_retag()
+    for change in changes:
+        parts = [f"-{name}" for name in change.removed] + [f"+{name}" for name in change.added]
+        click.echo(f"#{change.question_id} {_one_line(change.text)}: {' '.join(parts)}")
+    counted = f"{len(changes)} question{'' if len(changes) == 1 else 's'}"
+    if dry_run:
+        db.session.rollback()
+        click.echo(f"{counted} would be re-tagged (dry run: nothing changed).")
+        return
+    db.session.commit()
+    click.echo(f"{counted} re-tagged.")
+
+
+def _one_line(text: str, length: int = 70) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= length else line[:length - 1] + "…"

@@ -20,10 +20,10 @@ from sqlalchemy.orm import lazyload
 from ..content.sync import current_linker, link_question
 from ..drill.queue import study_day
 from ..extensions import db
-from ..questions.models import Publication, Question, Source, Tag
+from ..questions.models import Publication, Question, Source
 from ..questions.matcher import default_matcher
 from ..questions.normalize import normalize_question
-from ..questions.service import add_question, get_or_create_tags, merge_tags
+from ..questions.service import add_question
 from ..skills import load_taxonomy
 from .bank import BankCheck, bank_check, bank_index, own_candidates
 from .decode import decode_posting_bytes, decode_posting_text, read_posting_file
@@ -32,13 +32,10 @@ from .errors import PostingError, PostingInputError
 from .extract import KINDS, ExtractionResult, extract_posting
 from .merge import Candidate, CandidateIndex, find_duplicate, find_match, is_same_question
 from .models import Posting, PostingQuestion
+from .tagging import tag_questions
 
 #: How many postings one candidate may keep.
 MAX_POSTINGS_PER_USER = 200
-#: A posting question is tagged with the skills it names plus the posting's leading skills
-#: (the ones a job board lists first), at most :data:`MAX_QUESTION_TAGS` in all.
-LEADING_SKILL_TAGS = 3
-MAX_QUESTION_TAGS = 10
 #: Target roles a candidate without a posting can start from (``roles/<slug>.txt``).
 ROLES_DIR = Path(__file__).resolve().parent / "roles"
 
@@ -159,15 +156,6 @@ def count_postings(user: Any) -> int:
     return db.session.scalar(select(func.count(Posting.id)).where(Posting.user_id == user.id)) or 0
 
 
-def question_tags(question_text: str, posting_skills: Sequence[str]) -> list[str]:
-    """The posting's skills to tag one of its questions with: those the question names, then the
-    posting's leading ones (so a question naming no skill still files under the posting's field)."""
-    named = set(load_taxonomy().find_skills(question_text))
-    tags = [s for s in posting_skills if s in named]
-    tags += [s for s in posting_skills[:LEADING_SKILL_TAGS] if s not in tags]
-    return tags[:MAX_QUESTION_TAGS]
-
-
 def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any = None,
                    limit: int | None = None, review: Review | None = None) -> ImportResult:
     """Store a posting for ``user`` (``None``: a shared sample) from pasted text or file bytes.
@@ -175,7 +163,8 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
     Decodes and checks the input (raising :class:`PostingInputError` before any write),
     returns the stored posting unchanged when the same text was imported before, else extracts
     it, merges each question into the bank (same normalised text or a near-duplicate), links
-    the new ones to explanations, and tags them with the posting's skills (:func:`question_tags`).
+    the new ones to explanations, and tags them with the skills they are about (:func:`.tagging.tag_questions`:
+    never the posting's skills just because they are the posting's).
     ``review`` (from the review checklist) replaces the extracted questions, company, title and
     kind, and sets the interview date (today to a year ahead, else :class:`InterviewDateError`).
     ``limit`` defaults to :data:`MAX_POSTINGS_PER_USER`.
@@ -222,10 +211,10 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
     db.session.flush()
 
     outcome = ImportResult(posting, created=True)
-    chosen = _choose_questions(asked_list, owner_id, posting.skills, linker)
+    chosen = _choose_questions(asked_list, owner_id, linker)
     db.session.flush()  # every new question, tag, link in one flush (multi-row INSERTs)
     seen: set[int] = set()
-    for asked, question, created, tags in chosen:
+    for asked, question, created in chosen:
         if question.group_id in seen:
             continue  # two phrasings of one question in the same posting (or a wording and its translation)
         seen.add(question.group_id)
@@ -310,21 +299,20 @@ def _confirmed(asked: ReviewedQuestion, owner_id: int | None) -> Question | None
     return None
 
 
-def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | None, skills: Sequence[str],
-                      linker: Any) -> list[tuple[ReviewedQuestion, Question, bool, list[str]]]:
+def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | None,
+                      linker: Any) -> list[tuple[ReviewedQuestion, Question, bool]]:
     """Each asked question's bank question (found, or added unflushed: the caller flushes them
-    all at once), whether it is new, and its tags. The question the candidate confirmed on the
+    all at once, tagged with the skills it is about), and whether it is new. The question the candidate confirmed on the
     review page; else the candidate's own copy, then the shared bank (same text, a
     near-duplicate, the same question reworded or translated), then a question added earlier in
     this import. A question the candidate kept separate is only merged with the same text."""
     norms = [normalize_question(asked.text) for asked in asked_list]
     finder = _Finder(owner_id, norms)
     mine = finder.own if owner_id is not None else finder.public
-    all_tags = [question_tags(asked.text, skills) for asked, norm in zip(asked_list, norms) if norm]
     pending: dict[int, Question] = {}
     out = []
     with db.session.no_autoflush:  # the new rows wait for the caller's one flush
-        for asked, norm, tags in zip((a for a, n in zip(asked_list, norms) if n), (n for n in norms if n), all_tags):
+        for asked, norm in ((a, n) for a, n in zip(asked_list, norms) if n):
             question = _confirmed(asked, owner_id) or finder.exact(norm)
             created = False
             if question is None and not asked.separate:
@@ -344,15 +332,12 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
                     temp_id = _PENDING_ID + len(pending)
                     pending[temp_id] = question
                     finder.index.append(Candidate(id=temp_id, text=question.text, lang=question.lang))
-            out.append((asked, question, created, tags))
+            out.append((asked, question, created))
         # New questions get their tags; a shipped sample's are merged into the shared question's
-        # own too (a candidate's private import never re-tags a question other users see). One
-        # query for every tag of the posting.
-        tagged = [(question, tags) for _, question, created, tags in out if created or owner_id is None]
-        known_tags: dict[str, Tag] = {}
-        get_or_create_tags([name for _, tags in tagged for name in tags], known_tags)
-        for question, tags in tagged:
-            merge_tags(question, tags, known_tags)
+        # own too (a candidate's private import never re-tags a question other users see).
+        new = {id(q): q for _, q, created in out if created}
+        found = {id(q): q for _, q, created in out if not created and owner_id is None and id(q) not in new}
+        tag_questions(list(new.values()), list(found.values()))
     return out
 
 
