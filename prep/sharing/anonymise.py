@@ -68,11 +68,11 @@ _AMBIGUOUS = set("和于向成时常明文全关连解应查古安单项路管�
 _SURNAME = "(?:%s|[%s])" % (_COMPOUND_SURNAMES, "".join(c for c in _SURNAMES if c not in _AMBIGUOUS))
 # A surname and a title: 王老师, 李总, 张经理, 王强老师 (the given name may follow the surname).
 _ZH_TITLED = re.compile(
-    rf"{_SURNAME}[\u4e00-\u9fff]?(?P<title>老师|先生|女士|小姐|经理|总监|主管|博士|教授|学长|学姐|师兄|师姐|总(?![结体部裁监线计量数共之]))"
-    r"(?!们)")
+    rf"{_SURNAME}(?:[\u4e00-\u9fff]?(?P<title>老师|先生|女士|小姐|同学|经理|总监|主管|博士|教授|学长|学姐|师兄|师姐)|"
+    r"(?P<boss>总)(?![结体部裁监线计量数共之的]))(?!们)")
 # Where the text says a name follows: 面试官是王强, 我叫李明, 姓名：张伟, HR 小张, 内推人 Wang Wei.
 _ZH_NAME_CUE = re.compile(
-    r"(?P<cue>(?:面试官|面我的|主面|(?<![A-Za-z])(?i:hr)(?![A-Za-z])|猎头|内推人|推荐人|联系人|姓名|名字|我叫)"
+    r"(?P<cue>(?:面试官|面我的|主面|(?<![A-Za-z])(?i:hr)(?![A-Za-z])|内推人|推荐人|联系人|姓名|名字|我叫)"
     r"\s{0,2}(?:是|为|叫|：|:)?\s{0,2})"
     rf"(?:[小老](?![姐哥朋伙师板鸟铁])[{_SURNAMES}]|"
     rf"(?:{_SURNAME}[\u4e00-\u9fff]{{1,2}}|[A-Z][a-z]{{1,15}}(?: [A-Z][a-z]{{1,15}}){{0,2}})"
@@ -84,7 +84,7 @@ _EN_TITLED = re.compile(rf"\b(?P<cue>(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.? )(?:{_EN_FULL
 _EN_NAME_CUE = re.compile(
     r"\b(?P<cue>(?:[Ii]nterviewer|[Rr]ecruiter|[Hh]iring manager|HR|[Ii]nterviewed by|[Rr]eferred by|[Rr]eferral from|"
     r"[Cc]ontact|[Mm]y name is|[Nn]ame|I'm|I am|[Ii]nterview with|[Mm]et with|[Ss]poke with|[Cc]hatted with|[Tt]alked to)"
-    rf"(?: (?:was|is|were|named|called))?[:,]? )(?P<name>{_EN_FULL})\b")
+    rf"(?: (?P<verb>was|is|were|named|called))?[:,]? )(?P<name>{_EN_FULL})\b(?P<after>[^\S\n]*(?:[a-z]|$)?)", re.M)
 # Capitalised words an English cue may be followed by that are not names.
 _NOT_NAMES = frozenset("""A An The This That My Our Their His Her Its Very Really Quite Also Then And But So Not
 Friendly Nice Kind Senior Junior Lead Principal Staff Engineer Engineering Manager Team Director Chinese English
@@ -93,7 +93,9 @@ Meta Amazon Apple Microsoft Nvidia ByteDance Tencent Alibaba Baidu Huawei Meitua
 Thursday Friday Saturday Sunday Yes No Good Great Ok Okay Fine Glad Happy Sorry Excited Available Interested
 Looking Working Applying Currently Just Still About Over From At In On For With After Before During Asked Started
 Gave Was Is Did Had Has Went Came Said Told Wanted Seemed Mostly First Second Third Last Next Two Three One
-Software Hardware Backend Frontend Data Machine Learning Deep Research Scientist Intern New Grad Student""".split())
+Software Hardware Backend Frontend Data Machine Learning Deep Research Scientist Intern New Grad Student
+Why What How When Where Who Which Can Could Would Should Do Does Tell Explain Describe Design Implement Write
+Let Please Sure Right Well Hmm Thanks Thank Me Us Them Follow Any Some Both All None Nothing Everything""".split())
 
 # Dates: the day goes, the month stays.
 _MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December|"
@@ -142,18 +144,22 @@ def anonymise(text: str, lang: str | None = None) -> Anonymised:
         return replace_match
 
     def replace_cued_name(match: re.Match[str]) -> str:
+        # "Interviewer: Callback is one way" is a transcript's line, not a name: without a verb
+        # ("was", "named"), one capitalised word followed by a lowercase one starts a sentence.
         words = match.group("name").split(" ")
+        if not match.group("verb") and len(words) == 1 and match.group("after").strip():
+            return match.group(0)
         kept = 0
         while kept < len(words) and words[kept] not in _NOT_NAMES:
             kept += 1
         if kept == 0:
             return match.group(0)
         found["name"] += 1
-        return match.group("cue") + " ".join([marks["name"], *words[kept:]])
+        return match.group("cue") + " ".join([marks["name"], *words[kept:]]) + match.group("after")
 
     def replace_titled_zh(match: re.Match[str]) -> str:
         found["name"] += 1
-        return marks["name"] + match.group("title")
+        return marks["name"] + (match.group("title") or match.group("boss"))
 
     # Order matters: e-mails and links before the handles and numbers inside them.
     text = _EMAIL.sub(replace("email"), text)

@@ -37,6 +37,7 @@ class FilterForm(Form):
     round = SelectField(_l("Round"), choices=[], validate_choice=False)
     submit = SubmitField(_l("Filter"))
 
-    def set_choices(self, choices: dict[str, list[str]]) -> None:
+    def set_choices(self, choices: dict[str, list[tuple[str, str]]]) -> None:
+        """(value, label) pairs per filter, after "Any"."""
         for name in ("company", "role", "round"):
-            getattr(self, name).choices = [("", _l("Any"))] + [(value, value) for value in choices[name]]
+            getattr(self, name).choices = [("", _l("Any")), *choices[name]]

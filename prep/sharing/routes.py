@@ -93,7 +93,7 @@ def index():
     """The approved shared reports, newest first, filtered by company, role and round."""
     filters = service.Filters(company=_filter_arg("company"), role=_filter_arg("role"), round=_filter_arg("round"))
     form = FilterForm(data=vars(filters))
-    form.set_choices(service.choices())
+    form.set_choices(service.choices(str(get_locale())))
     page = paginate(service.published(filters), service.PAGE_SIZE)
     return render_template("sharing/index.html", page=page, form=form, filters=filters)
 

@@ -14,6 +14,7 @@ from sqlalchemy import Select, func, select
 
 from ..extensions import db
 from ..postings.bank import HistoryEntry, event_history
+from ..postings.canonical_company import by_slug, company_key
 from ..postings.models import Posting, PostingQuestion, SharedReport, ShareEvent, ShareStatus
 from .anonymise import Anonymised, anonymise, month_of
 from .errors import AlreadyPublished, EmptyShare, NotAReport, NotPending, ReasonMissing, ShareTooLong
@@ -140,11 +141,13 @@ def _listed() -> Select[Any]:
 
 
 def published(filters: Filters) -> Select[Any]:
-    """The browse list's statement, newest published first, filtered by company and role
-    (case-insensitive, part of the name) and round (a round the report names)."""
+    """The browse list's statement, newest published first, filtered by company (any of its
+    names: 字节, 字节跳动 and ByteDance are one company), role (part of the title, any case) and
+    round (a round the report's questions were asked in)."""
     stmt = _listed()
     if filters.company:
-        stmt = stmt.where(func.lower(SharedReport.company).contains(filters.company.lower(), autoescape=True))
+        key = company_key(filters.company)
+        stmt = stmt.where(SharedReport.posting_id.in_(select(Posting.id).where(Posting.company_key == key)))
     if filters.role:
         stmt = stmt.where(func.lower(SharedReport.role).contains(filters.role.lower(), autoescape=True))
     if filters.round:
@@ -154,14 +157,22 @@ def published(filters: Filters) -> Select[Any]:
     return stmt.order_by(SharedReport.published_at.desc(), SharedReport.id.desc())
 
 
-def choices() -> dict[str, list[str]]:
-    """The companies, roles and rounds the published reports name (for the filters' lists)."""
-    rows = list(db.session.scalars(_listed()))
+def choices(lang: str) -> dict[str, list[tuple[str, str]]]:
+    """The companies (by key, named in ``lang`` when prep knows them), roles and rounds the
+    published reports name: (value, label) pairs for the filters' lists."""
+    rows = db.session.execute(select(Posting.company_key, SharedReport.company, SharedReport.role, Posting.id)
+                              .join(Posting, Posting.id == SharedReport.posting_id)
+                              .where(SharedReport.id.in_(_listed().with_only_columns(SharedReport.id)))).all()
+    companies: dict[str, str] = {}
+    for key, company, _role, _id in rows:
+        if key:
+            known = by_slug(key)
+            companies.setdefault(key, known.name(lang) if known else (company or key))
     rounds = db.session.scalars(select(PostingQuestion.round).distinct().where(
-        PostingQuestion.posting_id.in_([r.posting_id for r in rows]), PostingQuestion.round.is_not(None)))
-    return {"company": sorted({r.company for r in rows if r.company}),
-            "role": sorted({r.role for r in rows if r.role}),
-            "round": sorted(set(rounds))}
+        PostingQuestion.posting_id.in_([row[3] for row in rows]), PostingQuestion.round.is_not(None)))
+    return {"company": sorted(companies.items(), key=lambda item: item[1]),
+            "role": [(role, role) for role in sorted({row[2] for row in rows if row[2]})],
+            "round": [(name, name) for name in sorted(set(rounds))]}
 
 
 def readable(share_id: int, user: Any) -> Select[Any]:

@@ -13,6 +13,7 @@ from prep.sharing.anonymise import anonymise, month_of
     # Chinese: names by title and by cue, WeChat, QQ, phones, e-mail, links, dates.
     ("面试官王老师人很好", "面试官〔姓名〕老师人很好", {"name": 1}),
     ("二面是李总面的", "二面是〔姓名〕总面的", {"name": 1}),
+    ("本文为博主「运维小陈同学」的原创", "本文为博主「运维小〔姓名〕同学」的原创", {"name": 1}),
     ("我叫李明，本科双非。", "我叫〔姓名〕，本科双非。", {"name": 1}),
     ("HR 小张约的面试", "HR 〔姓名〕约的面试", {"name": 1}),
     ("内推人：刘洋。", "内推人：〔姓名〕。", {"name": 1}),
@@ -31,7 +32,10 @@ from prep.sharing.anonymise import anonymise, month_of
     # English.
     ("My interviewer was John Smith, a senior engineer.", "My interviewer was [name], a senior engineer.", {"name": 1}),
     ("Then a call with Dr. Lee.", "Then a call with Dr. [name].", {"name": 1}),
-    ("Recruiter: Jane asked about my visa.", "Recruiter: [name] asked about my visa.", {"name": 1}),
+    ("Recruiter: Jane, from the GPU team.", "Recruiter: [name], from the GPU team.", {"name": 1}),
+    ("The recruiter was Jane and she asked about my visa.", "The recruiter was [name] and she asked about my visa.",
+     {"name": 1}),
+    ("Interviewer: Wei Zhang\nMe: hello", "Interviewer: [name]\nMe: hello", {"name": 1}),
     ("Call +1 (415) 555-0134 or +44 20 7946 0958.", "Call [phone] or [phone].", {"phone": 2}),
     ("Or 415-555-0134.", "Or [phone].", {"phone": 1}),
     ("Mail me: jane.doe@example.co.uk", "Mail me: [email]", {"email": 1}),
@@ -52,6 +56,9 @@ def test_replaces_what_says_who_people_are(text, expected, found):
     "See leetcode.com/problems/two-sum and https://docs.nvidia.com/cuda/ for details.",
     "Ring AllReduce moves 2(N-1)/N of the data; tested on 8 GPUs in 2024.",
     "HR 小姐姐人很好，面试官人也很好。",
+    "本章汇总 AI 基础设施领域的面试题",  # 章 is a surname, 汇总 is not a name
+    "猎头顾问推荐的岗位，和同学一起面的",
+    "Interviewer: Callback is one way to do it.\nInterviewer: Why?",  # a transcript's lines
 ])
 def test_leaves_other_text_alone(text):
     assert anonymise(text).text == text

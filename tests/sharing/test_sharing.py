@@ -187,13 +187,17 @@ def test_the_same_report_shared_twice_counts_once(app, login, people, make_user)
 def test_filters_by_company_role_and_round(app, login, people):
     a, i = people["a"], people["i"]
     other = _report(a, REPORT.replace("字节跳动", "Acme").replace("一面（技术面）", "二面"))
-    for posting in (_report(a), other):
+    alias = _report(a, REPORT.replace("字节跳动", "ByteDance").replace("RDMA", "NVLink"))
+    for posting in (_report(a), other, alias):
         service.approve(service.share(posting, "text", FIXED_NOW), i.id, FIXED_NOW)
     db.session.commit()
     client = login(people["b"], app.test_client())
-    both = client.get("/shared").get_data(as_text=True)
-    assert both.count("data-share-id=") == 2 and '<option value="一面">' in both
+    every = client.get("/shared").get_data(as_text=True)
+    assert every.count("data-share-id=") == 3 and '<option value="一面">' in every
+    assert '<option value="bytedance">ByteDance</option>' in every  # one company, whichever name the report gave
     assert client.get("/shared?company=acme").get_data(as_text=True).count("data-share-id=") == 1
+    for name in ("bytedance", "字节", "ByteDance"):
+        assert client.get(f"/shared?company={name}").get_data(as_text=True).count("data-share-id=") == 2, name
     assert client.get("/shared?round=二面").get_data(as_text=True).count("data-share-id=") == 1
     assert client.get("/shared?role=" + "x" * 5000).get_data(as_text=True).count("data-share-id=") == 0
     empty = client.get("/shared?company=nobody").get_data(as_text=True)
