@@ -11,9 +11,9 @@ from tests.support.content import shipped_content  # noqa: F401
 from tests.support.history import rich_user, simulated  # noqa: F401
 from tests.support.passwords import cheap_password_hashing  # noqa: F401
 from tests.support.reminders import learner, question, smtp  # noqa: F401
-from tests.support.routing import keep_compiled_builders
+from tests.support.compiled import keep_compiled_code
 
-keep_compiled_builders()
+keep_compiled_code()
 
 
 def pytest_collection_modifyitems(config, items):
