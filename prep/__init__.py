@@ -106,7 +106,7 @@ def _init_extensions(app: Flask) -> None:
 # blueprint, its commands, and what else it adds to the app (a scheduler, a periodic job, a template
 # context). In this order: the interview's plan sweep is registered before the reminders' scheduler,
 # which runs it.
-FEATURES = ("accounts", "drill", "questions", "content", "stats", "optimize", "export", "postings", "search",
+FEATURES = ("accounts", "drill", "questions", "content", "stats", "optimize", "export", "postings", "companies", "search",
             "interview", "reminders", "sharing")
 
 

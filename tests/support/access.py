@@ -71,7 +71,8 @@ def world(app, make_user):
     try:
         from prep.postings.service import import_posting
 
-        ids["posting_id"] = import_posting(a, POSTING, FIXED_NOW).posting.id
+        posting = import_posting(a, POSTING, FIXED_NOW).posting
+        ids["posting_id"], ids["key"] = posting.id, posting.company_key  # key: A's company, known to nobody else
         report = import_posting(a, REPORT, FIXED_NOW).posting
         assert report.is_report
         from prep.sharing import service as sharing

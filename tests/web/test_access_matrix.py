@@ -20,7 +20,8 @@ INSTRUCTOR = {"content.new", "content.edit", "content.unanswered", "content.ques
               "postings.withdraw_question", "postings.withdrawn", "postings.restore_question"}
 # GET routes naming one of A's objects: only A may see them.
 OWNED = {"drill.card", "drill.card_action", "drill.cram", "postings.show", "postings.delete", "questions.show",
-         "interview.outcome", "sharing.share", "sharing.withdraw"}
+         "interview.outcome", "sharing.share", "sharing.withdraw",
+         "companies.show"}
 # A's shared report, waiting for review: A and the instructors who review it read it, nobody else.
 REVIEWED = {"sharing.read"}
 # Token routes: the token is the credential (A's real token), the same for everyone.
