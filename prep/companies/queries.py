@@ -13,14 +13,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, Date, case, distinct, func, select
+from sqlalchemy import ColumnElement, Date, Select, and_, case, distinct, func, or_, select
 
 from ..content.models import Explanation, live
 from ..drill.cards import cards_for
 from ..drill.models import CardState
 from ..extensions import db
 from ..postings.canonical_company import by_slug, company_key, fold, matching_companies
-from ..postings.models import Posting, PostingQuestion, display_name as posting_name
+from ..postings.models import Posting, PostingQuestion, SharedReport, display_name as posting_name
 from ..questions.models import Question, QuestionExplanation
 from .filters import Filters
 
@@ -33,11 +33,20 @@ MAX_ROUNDS = 20
 MAX_DOCUMENTS = 20
 
 
-def seen_on(today: date) -> ColumnElement[date]:
-    """When a document's questions were asked: its interview date once that day has come, else
-    the day it was imported."""
-    imported = func.date(Posting.created_at, type_=Date)
-    return case((Posting.interview_date <= today, Posting.interview_date), else_=imported)
+def seen_on(user_id: int, today: date) -> ColumnElement[date]:
+    """When a document's questions were asked: for the user's own and the samples, its interview
+    date once that day has come, else the day it was imported; for a report another candidate
+    shared, the day it was published (its author's days are not shared). The statement joins
+    :class:`SharedReport` (:func:`with_shares`)."""
+    mine = or_(Posting.user_id == user_id, Posting.user_id.is_(None))
+    return case((and_(mine, Posting.interview_date <= today), Posting.interview_date),
+                (mine, func.date(Posting.created_at, type_=Date)),
+                else_=func.date(SharedReport.published_at, type_=Date))
+
+
+def with_shares(stmt: Select[Any]) -> Select[Any]:
+    """``stmt`` (over postings) with each posting's share, when another candidate shared it."""
+    return stmt.outerjoin(SharedReport, SharedReport.posting_id == Posting.id)
 
 
 def _report_hashes() -> ColumnElement[Any]:
@@ -67,9 +76,9 @@ class CompanyRow:
 def company_index(user_id: int, *, lang: str, today: date, query: str = "") -> list[CompanyRow]:
     """The companies of the documents the user can read, most reports first; those ``query``
     names (any of a known company's names, or part of a stored one) when it is given."""
-    rows = db.session.execute(
+    rows = db.session.execute(with_shares(
         select(Posting.company_key, func.min(Posting.company).label("name"), _report_hashes().label("reports"),
-               _posting_hashes().label("postings"), func.max(seen_on(today)).label("latest"))
+               _posting_hashes().label("postings"), func.max(seen_on(user_id, today)).label("latest")))
         .where(Posting.readable_by(user_id), Posting.company_key.is_not(None))
         .group_by(Posting.company_key)
         .order_by(_report_hashes().desc(), _posting_hashes().desc(), Posting.company_key)
@@ -97,7 +106,11 @@ def _question_counts(user_id: int, keys: list[str]) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Document:
+    """A report or posting of the company: the viewer's own or a sample (``share_id`` None), or
+    one another candidate shared (read on its shared page, under the names it was shared with)."""
+
     id: int
+    share_id: int | None
     name: str
     kind: str
     seen: date
@@ -125,10 +138,10 @@ def company_summary(user_id: int, key: str, *, lang: str, today: date) -> Compan
     """What the user can read about the company ``key``: None for a company prep does not know
     and the user has no document of (the page is a 404, like any missing one)."""
     readable = (Posting.readable_by(user_id), Posting.company_key == key)
-    counts = db.session.execute(
-        select(_report_hashes(), _posting_hashes(), func.min(Posting.company),
-               func.min(case((Posting.kind == "report", seen_on(today)))),
-               func.max(case((Posting.kind == "report", seen_on(today))))).where(*readable)).one()
+    seen = case((Posting.kind == "report", seen_on(user_id, today)))
+    counts = db.session.execute(with_shares(
+        select(_report_hashes(), _posting_hashes(), func.min(Posting.company), func.min(seen), func.max(seen)))
+        .where(*readable)).one()
     reports, postings, stored_name, since, latest = counts
     if not (reports or postings) and by_slug(key) is None:
         return None
@@ -140,9 +153,15 @@ def company_summary(user_id: int, key: str, *, lang: str, today: date) -> Compan
         select(PostingQuestion.round).join(Posting, PostingQuestion.posting_id == Posting.id)
         .where(*readable, PostingQuestion.round.is_not(None))
         .group_by(PostingQuestion.round).order_by(func.count().desc(), PostingQuestion.round).limit(MAX_ROUNDS)).all()
-    documents = [Document(r.id, posting_name(r.company, r.title, r.id), r.kind, r.seen) for r in db.session.execute(
-        select(Posting.id, Posting.company, Posting.title, Posting.kind, seen_on(today).label("seen"))
-        .where(*readable).order_by(seen_on(today).desc(), Posting.id.desc()).limit(MAX_DOCUMENTS))]
+    theirs = and_(Posting.user_id != user_id, Posting.user_id.is_not(None))
+    documents = [Document(r.id, r.share_id, posting_name(r.company, r.title, r.id), r.kind, r.seen)
+                 for r in db.session.execute(with_shares(
+                     select(Posting.id, case((theirs, SharedReport.id)).label("share_id"),
+                            case((theirs, SharedReport.company), else_=Posting.company).label("company"),
+                            case((theirs, SharedReport.role), else_=Posting.title).label("title"), Posting.kind,
+                            seen_on(user_id, today).label("seen")))
+                     .where(*readable).order_by(seen_on(user_id, today).desc(), Posting.id.desc())
+                     .limit(MAX_DOCUMENTS))]
     return CompanySummary(key=key, name=display_name(key, stored_name, lang), known=by_slug(key) is not None,
                           reports=reports, postings=postings, since=since, latest=latest,
                           roles=[(r.role_key, r[1], r.n) for r in roles], rounds=list(rounds), documents=documents)
@@ -161,11 +180,11 @@ def _ranking(user_id: int, key: str, filters: Filters, today: date):
         conditions.append(Question.lang == filters.lang)
     if filters.role:
         conditions.append(Posting.role_key == filters.role)
-    return (select(group, func.count(distinct(Posting.content_hash)).label("reports"),
-                   func.max(seen_on(today)).label("last_seen"))
-            .select_from(PostingQuestion).join(Posting, PostingQuestion.posting_id == Posting.id)
-            .join(Question, PostingQuestion.question_id == Question.id)
-            .where(*conditions).group_by(group)).subquery()
+    return with_shares(
+        select(group, func.count(distinct(Posting.content_hash)).label("reports"),
+               func.max(seen_on(user_id, today)).label("last_seen"))
+        .select_from(PostingQuestion).join(Posting, PostingQuestion.posting_id == Posting.id)
+        .join(Question, PostingQuestion.question_id == Question.id)).where(*conditions).group_by(group).subquery()
 
 
 def _ranked(ranking: Any, limit: int, offset: int = 0) -> list[Any]:

@@ -252,3 +252,24 @@ def test_a_get_never_writes_and_queries_are_bounded(world, client, login):
         client.get("/companies")
     assert many["n"] - index["n"] <= few["n"] + 2  # the same statements, however many reports
     assert not [s for s in many["statements"] if s.upper().startswith(("INSERT", "UPDATE", "DELETE"))]
+
+
+def test_a_shared_report_counts_once_an_instructor_approved_it(world, client, login, make_user):
+    from prep.postings.models import Posting
+    from prep.sharing import service as sharing
+
+    a, b = world
+    instructor = make_user("i@example.com", role=Role.instructor)
+    theirs = db.session.scalar(select(Posting).where(Posting.user_id == b.id))
+    row = sharing.share(theirs, "字节跳动 report\n- How does PagedAttention avoid fragmentation?", FIXED_NOW)
+    db.session.commit()
+    assert _index(a)["bytedance"].reports == 3  # pending: nobody else counts it
+    sharing.approve(row, instructor.id, FIXED_NOW + timedelta(days=2))
+    db.session.commit()
+    assert _index(a)["bytedance"].reports == 4
+    summary = queries.company_summary(a.id, "bytedance", lang="en", today=TODAY + timedelta(days=5))
+    shared = [d for d in summary.documents if d.share_id == row.id]
+    assert len(shared) == 1 and shared[0].seen == TODAY + timedelta(days=2)  # published, not the author's days
+    login(a)
+    html = client.get("/companies/bytedance").get_data(as_text=True)
+    assert f"/shared/{row.id}" in html and "secret" not in html  # B's own questions stay B's
