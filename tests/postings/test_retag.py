@@ -123,3 +123,19 @@ def test_the_command(old_tags, runner):
     assert names(old_tags["warp"]) == {"CUDA"}
     again = runner.invoke(args=["postings", "retag"])
     assert "0 questions re-tagged." in again.output
+
+
+def test_the_question_list_files_an_import_under_what_each_question_asks(app, client, login, make_user):
+    user = make_user()
+    text = "\n".join(["Acme", "NCCL Engineer", "", "About the role", "Work on NCCL, PyTorch and CUDA.", "",
+                      "Interview questions", "- 手撕：实现一个 LRU cache，get 和 put 都要 O(1)",
+                      "- 什么是 warp divergence，怎么避免？"]) + "\n"
+    import_posting(user, text, FIXED_NOW)
+    db.session.commit()
+    login(user)
+    by_nccl = client.get("/questions?tag=NCCL").get_data(as_text=True)
+    assert "LRU cache" not in by_nccl and "warp divergence" not in by_nccl
+    by_cuda = client.get("/questions?tag=CUDA").get_data(as_text=True)
+    assert "warp divergence" in by_cuda and "LRU cache" not in by_cuda
+    listing = client.get("/questions").get_data(as_text=True)
+    assert '<span class="chip">CUDA</span>' in listing and '<span class="chip">NCCL</span>' not in listing
