@@ -365,12 +365,12 @@ def _find_identity(
         company = company or page_company
     content_header = [line for line in header if not line.startswith(("Site: ", "Page title: "))]
     if is_report:
-        title_line = None
+        first = content_header[0].lstrip("# ").strip() if content_header else ""
+        title_line = first if known_company(first) and looks_like_role(first) else None  # "# 腾讯TEG, 后台开发实习"
         for line in content_header[:8]:
-            if len(line) <= 6 or not _REPORT_TITLE_LINE.match(line[:200]) or _ROUND_LINE.match(line[:80]):
+            if title_line or len(line) <= 6 or not _REPORT_TITLE_LINE.match(line[:200]) or _ROUND_LINE.match(line.lstrip("# ")[:80]):
                 continue
             title_line = line
-            break
         if company is None and title_line:
             company = known_company(title_line)
         if company is None:
@@ -482,6 +482,9 @@ def _report_role(line: str, company: str) -> str | None:
     if at < 0:
         return None
     rest = line[at + len(company): at + len(company) + 120].strip(" 【】[]()（）-–—|｜:：,，")
+    unit = _UNIT.match(rest)
+    if unit and looks_like_role(rest[unit.end():unit.end() + 60]):  # "腾讯TEG, 后台开发实习", "商汤大装置 系统研发"
+        rest = rest[unit.end():]
     cut = _ROLE_CUT.search(rest)
     end = cut.start() if cut else len(rest)
     if cut and rest[end] in "(（" and looks_like_role(rest[:end]):  # "Production Engineer (AI Network Infra)"
@@ -491,6 +494,8 @@ def _report_role(line: str, company: str) -> str | None:
     return role if 2 <= len(role) <= 60 else None
 
 
+#: A business unit between the employer and the role ("TEG", "大装置", "CSIG"), then a separator.
+_UNIT = re.compile(r"(?:[A-Z]{2,5}|[\u4e00-\u9fff]{2,4})\s{0,2}[,，|｜\-–—·\s]\s{0,2}")
 _PAREN_CLOSE = re.compile(r"[(（](?![^)）]{0,30}(?:面|interview|intern|实习|社招|校招|届))[^)）]{1,30}[)）]", re.IGNORECASE)
 
 

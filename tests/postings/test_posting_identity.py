@@ -68,3 +68,14 @@ def test_a_report_in_traditional_characters_names_its_employer() -> None:
     report = ("騰訊云智后臺實習二面\n1、自我介紹\n2、談談你對大模型的應用\n答:早在 DeepSeek 開源前調用過幾個模型。\n"
               "3、如何自實現可記憶化 AI Chat?\n")
     assert extract_posting(report).company == "腾讯"
+
+
+@pytest.mark.parametrize(("text", "company", "title"), [
+    pytest.param("# 腾讯TEG, 后台开发实习\n## 一面\n面试官问了 epoll 的水平触发和边缘触发有什么区别。\n## 二面\n二面主要聊项目。问了怎么做灰度发布。\n",
+                 "腾讯", "后台开发", id="company-unit-comma-role-heading"),
+    pytest.param("商汤大装置 系统研发工程师一面\n\nRDMA 的三种传输模式\n我答了 RC、UC、UD，面试官又追问了适用场景。\n",
+                 "商汤", "系统研发工程师", id="company-unit-space-role-round"),
+])
+def test_a_reports_title_line_names_employer_and_role(text: str, company: str, title: str) -> None:
+    result = extract_posting(text)
+    assert (result.doc_kind, result.company, result.title) == ("report", company, title)
