@@ -105,8 +105,9 @@ def approve(row: SharedReport, instructor_id: int | None, now: datetime) -> None
 
 
 def reject(row: SharedReport, instructor_id: int | None, reason: str, now: datetime) -> None:
-    """An instructor returns a pending report to its author with a reason (required)."""
-    if row.status != ShareStatus.pending:
+    """An instructor returns a report to its author with a reason (required): a pending one, or a
+    published one found wanting later (it leaves others' lists and counts at once)."""
+    if row.status not in (ShareStatus.pending, ShareStatus.published):
         raise NotPending()
     reason = " ".join((reason or "").split())[:MAX_REASON_CHARS]
     if not reason:

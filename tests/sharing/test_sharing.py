@@ -208,3 +208,16 @@ def test_the_empty_list_says_what_to_do(app, login, people):
     client = login(people["b"], app.test_client())
     page = client.get("/shared").get_data(as_text=True)
     assert 'id="no-shared"' in page and "/postings/new?kind=report" in page
+
+
+def test_an_instructor_takes_a_published_report_down_with_a_reason(app, login, people):
+    a, b, i = people["a"], people["b"], people["i"]
+    share = service.share(_report(a), "text", FIXED_NOW)
+    service.approve(share, i.id, FIXED_NOW)
+    db.session.commit()
+    assert share.posting_id in _counted(b)
+    client = login(i, app.test_client())
+    assert 'id="reject-share-form"' in client.get(f"/shared/{share.id}").get_data(as_text=True)
+    assert client.post(f"/instructor/shared/{share.id}/reject", data={"reason": "含有内部代号"}).status_code == 302
+    assert share.status == ShareStatus.rejected and share.posting_id not in _counted(b)
+    assert login(b, app.test_client()).get(f"/shared/{share.id}").status_code == 404
