@@ -19,13 +19,16 @@ from .. import clock
 from . import interview_dates
 from .decode import FILE_TOO_LARGE, LIMITS, MAX_FILE_BYTES, MAX_POSTING_CHARS, TOO_LONG, limit_params, megabytes
 from .errors import InterviewDateError, as_sentence
+from .asking import question_kind
 from .extract import KINDS, MAX_QUESTIONS, UNCERTAIN_BELOW
+from .origins import HOWS, MAX_QUOTE_CHARS
+from .sentence_model import match_key
 from .service import Preview, Review, ReviewedQuestion
 
 #: The longest question wording the review checklist accepts.
 MAX_QUESTION_CHARS = 1000
-#: Empty rows the review page offers for questions the engine missed.
-BLANK_ROWS = 3
+#: The origin of a question the candidate added on the review page (the others are :data:`.origins.HOWS`).
+ADDED = "added"
 
 
 def _sentences(*parts: str) -> str:
@@ -203,11 +206,29 @@ class QuestionRowForm(Form):
     #: The bank question the import found this one to be (reworded or translated), if any.
     match = HiddenField(validators=[Optional(), Length(max=12)])
     separate = BooleanField(_l("Keep it as a separate question"))
+    #: Where the import found it (:class:`.origins.Origin`: how, the document's words) and how sure
+    #: it was: shown beside the row, carried through the page's round trips.
+    origin = HiddenField(validators=[Optional(), Length(max=20)])
+    quote = HiddenField(validators=[Optional(), Length(max=MAX_QUOTE_CHARS)])
+    confidence = HiddenField(validators=[Optional(), Length(max=8)])
 
     def match_id(self) -> int | None:
         """:attr:`match` as a question id (None when empty or not a number)."""
         value = (self.match.data or "").strip()
         return int(value) if value.isdigit() and len(value) <= 12 else None
+
+    def origin_how(self) -> str:
+        """:attr:`origin` when it is one the page can say ("" otherwise)."""
+        value = (self.origin.data or "").strip()
+        return value if value in HOWS or value == ADDED else ""
+
+    def confidence_value(self) -> float | None:
+        """:attr:`confidence` as a number in [0, 1] (None when empty or not one)."""
+        try:
+            value = float((self.confidence.data or "").strip()[:8])
+        except ValueError:
+            return None
+        return value if 0.0 <= value <= 1.0 else None
 
 
 class ReviewPostingForm(_WithInterviewDate):
@@ -223,7 +244,11 @@ class ReviewPostingForm(_WithInterviewDate):
     doc_kind = SelectField(_l("This is"), choices=doc_kind_choices, default="posting")
     interview_date = InterviewDateField(_l("Interview date (if you know it)"), validators=[Optional()],
                                description=_l("Readiness then counts down to that day; you can set it later."))
-    questions = FieldList(FormField(QuestionRowForm), max_entries=MAX_QUESTIONS + BLANK_ROWS + 20)
+    questions = FieldList(FormField(QuestionRowForm), max_entries=MAX_QUESTIONS + 20)
+    #: A question the import missed, added to the list by :attr:`add` (or kept by saving with it written).
+    new_question = TextAreaField(_l("Add a question the import missed"), validators=[Optional()],
+                                 render_kw={"data-enter-clicks": "review-add-button"})
+    add = SubmitField(_l("Add to the list"))
     submit = SubmitField(_l("Save posting"))
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -231,25 +256,67 @@ class ReviewPostingForm(_WithInterviewDate):
         if not (self.source.data or "").strip():
             self.source.errors = [*self.source.errors, _l("The posting's text is missing; import it again.")]
             ok = False
+        if self.new_wording() and not self.add.data and not self.check_new_question():
+            ok = False  # saved with a question written in the "add" field: it is saved too, if it can join
         kept = [row for row in self.questions if row.form.keep.data and (row.form.text.data or "").strip()]
-        if len(kept) > MAX_QUESTIONS:
+        if len(kept) + bool(self.new_wording()) > MAX_QUESTIONS:
             self.questions.errors = [_l("Keep at most %(max)s questions.", max=MAX_QUESTIONS)]
             ok = False
         return ok
 
+    def new_wording(self) -> str:
+        """The question written in the "add" field, its spaces collapsed ("" when empty)."""
+        return " ".join((self.new_question.data or "").split())
+
+    def check_new_question(self) -> bool:
+        """Whether the question written in the "add" field can join the list; if not, the reason
+        is put next to the field (empty, too long, already in the list ticked or unticked)."""
+        text = self.new_wording()
+        message = None
+        if not text:
+            message = _("Write the question first, then add it.")
+        elif len(text) > MAX_QUESTION_CHARS:
+            message = _("A question may be at most %(max)s characters; this one has %(num)s.",
+                        max=f"{MAX_QUESTION_CHARS:,}", num=f"{len(text):,}")
+        else:
+            key = match_key(text) or text.casefold()
+            for number, row in enumerate(self.questions, 1):
+                wording = (row.form.text.data or "").strip()
+                if wording and (match_key(wording) or wording.casefold()) == key:
+                    message = (_("This is question %(num)s in the list already.", num=number) if row.form.keep.data
+                               else _("This is question %(num)s in the list, unticked: tick it to keep it.", num=number))
+                    break
+        if message is not None:
+            self.new_question.errors = [*self.new_question.errors, message]
+        return message is None
+
+    def add_new_question(self) -> bool:
+        """Move the question of the "add" field into the list, ticked, and empty the field; False
+        (with the reason next to the field) when it cannot join the list."""
+        if self.new_question.errors or not self.check_new_question():
+            return False
+        if len(self.questions) >= (self.questions.max_entries or MAX_QUESTIONS):
+            self.new_question.errors = [_("The list is full: it holds at most %(max)s questions.",
+                                          max=self.questions.max_entries)]
+            return False
+        text = self.new_wording()
+        self.questions.append_entry({"keep": True, "text": text, "kind": question_kind(text), "round": "", "section": "",
+                                     "match": "", "separate": False, "origin": ADDED, "quote": "", "confidence": ""})
+        self.new_question.data = ""
+        return True
+
     @classmethod
     def from_preview(cls, preview: Preview, kind: str | None = None, *, today: date | None = None) -> ReviewPostingForm:
-        """The checklist for a previewed posting: every question found (the uncertain ones
-        unticked), then :data:`BLANK_ROWS` empty rows for questions the engine missed."""
+        """The checklist for a previewed posting: every question found, in the document's order,
+        with where it was found (the uncertain ones unticked); the "add" field below it is empty."""
         result = preview.result
         assert result is not None
         matches = preview.matches or [None] * len(result.questions)
         rows = [{"keep": q.confidence >= UNCERTAIN_BELOW, "text": q.text, "kind": q.kind, "round": q.round or "",
                  "section": q.section or "", "separate": False,
-                 "match": str(m.question_id) if m is not None and not m.exact else ""}
+                 "match": str(m.question_id) if m is not None and not m.exact else "",
+                 "origin": q.origin.how, "quote": q.origin.quote, "confidence": f"{q.confidence:.2f}"}
                 for q, m in zip(result.questions, matches)]
-        rows += [{"keep": True, "text": "", "kind": "concept", "round": "", "section": "", "match": "",
-                  "separate": False}] * BLANK_ROWS
         return cls(formdata=None, today=today, data={
             "source": preview.text, "company": result.company or "", "title": result.title or "",
             "doc_kind": kind if kind in ("posting", "report") else result.doc_kind, "questions": rows})
@@ -272,4 +339,7 @@ class ReviewPostingForm(_WithInterviewDate):
                 out.append({"text": text, "kind": f.kind.data or "concept", "round": (f.round.data or "").strip() or None,
                             "section": (f.section.data or "").strip(), "match_id": f.match_id(),
                             "separate": bool(f.separate.data)})
+        if self.new_wording():  # written in the "add" field and saved without pressing "Add"
+            out.append({"text": self.new_wording(), "kind": question_kind(self.new_wording()), "round": None,
+                        "section": "", "match_id": None, "separate": False})
         return out

@@ -123,6 +123,15 @@ def preview_posting(user: Any, data: str | bytes, *, limit: int | None = None) -
     return Preview(text, result=result, matches=bank_matches(user, [q.text for q in result.questions]))
 
 
+def review_summary(text: str) -> ExtractionResult | None:
+    """What extraction finds in a previewed posting's text (the review page's summary when the
+    page is shown again); None for text that cannot be a posting."""
+    try:
+        return extract_posting(decode_posting_text(text))
+    except PostingInputError:
+        return None
+
+
 def matched_questions(user: Any, ids: Iterable[int]) -> dict[int, Question]:
     """The bank questions the review page shows as matches, by id (those the user may see)."""
     wanted = sorted({i for i in ids if i})

@@ -25,7 +25,7 @@ from ..web.forms import EmptyForm
 from .decode import LIMITS, MAX_FILE_BYTES, MAX_POSTING_CHARS, limit_params
 from .errors import PostingInputError, ScannedDocumentError, as_sentence
 from .extract import UNCERTAIN_BELOW
-from .forms import (BLANK_ROWS, ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm,
+from .forms import (ApprovePendingForm, ImportPostingForm, InterviewDateForm, ReviewPostingForm, RoleForm,
                     interview_date_json_form,
                     StudyPostingForm, WithdrawForm)
 from .models import Posting
@@ -46,6 +46,7 @@ from .service import (
     postings_for,
     preview_posting,
     restore,
+    review_summary,
     role_choices,
     sample_postings,
     withdraw,
@@ -172,10 +173,35 @@ def _input_message(err: PostingInputError) -> str:
 
 
 def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
-    confidences = {q.text: q.confidence for q in result.questions} if result is not None else {}
     matches = matched_questions(signed_in_user(), [row.form.match_id() for row in form.questions])
-    return render_template("postings/review.html", form=form, result=result, confidences=confidences,
-                           uncertain_below=UNCERTAIN_BELOW, blank_rows=BLANK_ROWS, matches=matches), status
+    return render_template("postings/review.html", form=form, result=result,
+                           uncertain_below=UNCERTAIN_BELOW, matches=matches), status
+
+
+def _submitted_review(user, now) -> ReviewPostingForm:
+    """The review checklist as posted, validated; a request without a valid CSRF token or with
+    an unreadable row index is a 400."""
+    try:
+        form = ReviewPostingForm(today=queue_queries.study_day(user, now).day)  # the day import_posting checks
+        form.validate()
+    except ValueError:  # e.g. a row index with thousands of digits
+        abort(400)
+    csrf = getattr(form, "csrf_token", None)
+    if csrf is not None and csrf.errors:
+        abort(400)
+    return form
+
+
+@bp.route("/postings/review/add", methods=["POST"])
+@login_required
+@DOCUMENT_BODY
+def add_question():
+    """The review checklist again with the question of its "add" field in the list, ticked, and
+    everything else as the candidate left it (nothing is stored)."""
+    form = _submitted_review(signed_in_user(), clock.now())
+    valid = not form.errors
+    added = form.add_new_question()
+    return _render_review(form, result=review_summary(form.source.data or ""), status=200 if added and valid else 400)
 
 
 @bp.route("/postings/save", methods=["POST"])
@@ -184,15 +210,8 @@ def _render_review(form: ReviewPostingForm, *, result=None, status: int = 200):
 def save():
     """Step two: store what the candidate confirmed in the checklist (one transaction)."""
     user, now = signed_in_user(), clock.now()
-    try:
-        form = ReviewPostingForm(today=queue_queries.study_day(user, now).day)  # the day import_posting checks
-        valid = form.validate()
-    except ValueError:  # e.g. a row index with thousands of digits
-        abort(400)
-    if not valid:
-        csrf = getattr(form, "csrf_token", None)
-        if csrf is not None and csrf.errors:
-            abort(400)
+    form = _submitted_review(user, now)
+    if form.errors:
         return _render_review(form, status=400)
     review = form.review()
     for attempt in range(2):

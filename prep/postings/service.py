@@ -28,7 +28,8 @@ from .decode import read_posting_file
 from .errors import PostingInputError
 from .importing import (MAX_POSTINGS_PER_USER, ROLES_DIR, ImportResult, PostingLimitError, Preview, Review,
                         ReviewedQuestion, count_postings, find_posting_by_hash, import_posting, import_role,
-                        matched_questions, normalise_posting_text, posting_hash, preview_posting, role_choices)
+                        matched_questions, normalise_posting_text, posting_hash, preview_posting, review_summary,
+                        role_choices)
 from .likely import DEFAULT_LIMIT, BankQuestion, rank_likely
 from .models import Posting, PostingQuestion, SharedReport, ShareStatus
 
@@ -39,7 +40,7 @@ __all__ = [  # what the views, the CLI and the tests call, wherever it is writte
     "import_role", "keep_out", "likely_questions", "load_sample_postings", "matched_questions",
     "normalise_posting_text",
     "pending_questions", "posting_for", "posting_hash", "postings_asking", "postings_for", "preview_posting",
-    "rekey_postings", "restore", "role_choices", "sample_postings", "study_posting", "withdraw",
+    "rekey_postings", "restore", "review_summary", "role_choices", "sample_postings", "study_posting", "withdraw",
     "withdrawn_questions",
 ]
 

@@ -138,6 +138,15 @@
     if (first) { event.preventDefault(); first.focus(); }
   }, true);
 
+  // A box with data-enter-clicks (the review checklist's "add a question"): Enter presses the
+  // button it names; Shift+Enter, or Enter that ends an input method's composition, types as usual.
+  document.addEventListener("keydown", function (event) {
+    var box = event.target;
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing || !box.dataset || !box.dataset.enterClicks) { return; }
+    var button = document.getElementById(box.dataset.enterClicks);
+    if (button) { event.preventDefault(); button.click(); }
+  });
+
   // Forms that destroy something ask first.
   document.addEventListener("submit", function (event) {
     var form = event.target;

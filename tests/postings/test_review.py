@@ -10,6 +10,8 @@ from prep.extensions import db
 from prep.postings.models import Posting, PostingQuestion
 from prep.questions.models import Question
 from tests.support.htmlforms import read_form
+from tests.support.pages import csrf_token_from
+from tests.support.postings import GUESSED
 
 REPORT = """字节跳动 AI Infra 实习 一面二面面经
 发个面经攒人品
@@ -88,9 +90,11 @@ def test_candidate_edits_drops_and_adds_then_saves(client, candidate):
     rdma = by_text[next(t for t in by_text if "RDMA" in t)]
     data.pop(f"questions-{queue}-keep", None)                      # drop one
     data[f"questions-{rdma}-text"] = "RDMA 的 RC、UC、UD 三种传输服务有什么区别？"  # fix the wording
-    blank = next(i for i, row in rows.items() if not row.get("text"))
-    data[f"questions-{blank}-text"] = "GPUDirect RDMA 是怎么绕过主机内存的？"  # add a missed one
-    data[f"questions-{blank}-kind"] = "concept"
+    data["new_question"] = "GPUDirect RDMA 是怎么绕过主机内存的？"  # add a missed one
+    added = client.post("/postings/review/add", data={**data, "add": "Add to the list"})
+    assert added.status_code == 200, added.get_data(as_text=True)
+    action, data = read_form(added.get_data(as_text=True), "review-form")
+    assert data["new_question"] == ""
     response = client.post(action, data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     posting = db.session.scalar(select(Posting))
@@ -105,6 +109,117 @@ def test_candidate_edits_drops_and_adds_then_saves(client, candidate):
     assert 'id="posting-kind"' in page and "Interview report" in page
     question_page = client.get(f"/questions/{design.question_id}").get_data(as_text=True)
     assert "Asked in 1 interview report" in question_page
+
+
+def test_each_question_says_where_it_was_found(client, candidate):
+    html = _review(client, REPORT)
+    _action, data = read_form(html, "review-form")
+    rows = _rows(data)
+    ring = next(row for row in rows.values() if "ring allreduce" in row["text"])
+    assert ring["origin"] == "numbered" and ring["section"].startswith("一面")
+    assert "numbered list under “一面”" in html
+    assert 'class="review-row guessed"' not in html  # the rules listed every one of these
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "guessed from the wording ("), ("zh", "根据措辞推测（")])
+def test_a_guess_is_marked_apart_in_the_document_order(client, candidate, lang, says):
+    client.post("/language", data={"lang": lang})
+    html = _review(client, GUESSED)
+    _action, data = read_form(html, "review-form")
+    texts = [row["text"] for _i, row in sorted(_rows(data).items())]
+    assert texts.index("Suggest a way to send a large file faster over a lossy link") == 1
+    assert html.count('class="review-row guessed"') == 1 and says in html
+
+
+def _review_with(client, text: str, added: str):
+    action, data = read_form(_review(client, text), "review-form")
+    data["new_question"] = added
+    return client.post("/postings/review/add", data={**data, "add": "Add to the list"}), data
+
+
+def test_adding_keeps_every_row_as_left_and_saves_exactly_the_chosen(client, candidate):
+    before = _counts()
+    action, data = read_form(_review(client, REPORT), "review-form")
+    rows = _rows(data)
+    dropped = next(i for i, row in rows.items() if "线程安全" in row["text"])
+    data.pop(f"questions-{dropped}-keep")
+    data["company"] = "ByteDance"
+    data["new_question"] = "  NCCL 的 tree   算法什么时候比 ring 快？ "
+    response = client.post("/postings/review/add", data={**data, "add": "Add to the list"})
+    assert response.status_code == 200 and _counts() == before  # nothing stored by adding
+    html = response.get_data(as_text=True)
+    action, again = read_form(html, "review-form")
+    rows_again = _rows(again)
+    assert again["company"] == "ByteDance" and f"questions-{dropped}-keep" not in again
+    new = rows_again[max(rows_again)]
+    assert new["text"] == "NCCL 的 tree 算法什么时候比 ring 快？" and again[f"questions-{max(rows_again)}-keep"] == "y"
+    assert new["origin"] == "added" and "added by you" in html
+    assert 'id="review-summary"' in html  # the summary is shown again
+    chosen = [row["text"] for i, row in sorted(rows_again.items()) if f"questions-{i}-keep" in again]
+    assert client.post(action, data=again).status_code == 302
+    posting = db.session.scalar(select(Posting))
+    assert sorted(pq.text for pq in posting.questions) == sorted(chosen)
+    assert posting.company == "ByteDance"
+
+
+@pytest.mark.parametrize(("added", "lang", "message"), [
+    ("   ", "en", "Write the question first, then add it."),
+    ("   ", "zh", "先写下问题，再添加。"),
+    ("为什么" * 400, "en", "A question may be at most 1,000 characters; this one has 1,200."),
+    ("为什么" * 400, "zh", "问题最多 1,000 个字符；这个有 1,200 个。"),
+    ("讲一下NCCL的ring allreduce是怎么切分数据的！", "en", "This is question 1 in the list already."),
+    ("讲一下 nccl 的 ring allreduce 是怎么切分数据的", "zh", "这已是列表中的第 1 个问题。"),
+])
+def test_an_added_question_that_cannot_join_is_refused_next_to_the_field(client, candidate, added, lang, message):
+    client.post("/language", data={"lang": lang})
+    before = _counts()
+    response, data = _review_with(client, REPORT, added)
+    assert response.status_code == 400 and _counts() == before
+    html = response.get_data(as_text=True)
+    assert f'<div class="error" id="new_question-error" role="alert"><p>{message}</p></div>' in html
+    _action, again = read_form(html, "review-form")
+    assert len(_rows(again)) == len(_rows(data))  # the list is as it was
+
+
+def test_adding_an_unticked_one_again_says_to_tick_it(client, candidate):
+    action, data = read_form(_review(client, REPORT), "review-form")
+    rows = _rows(data)
+    queue = next(i for i, row in rows.items() if "线程安全" in row["text"])
+    data.pop(f"questions-{queue}-keep")
+    data["new_question"] = rows[queue]["text"]
+    response = client.post("/postings/review/add", data={**data, "add": "Add to the list"})
+    assert response.status_code == 400
+    assert f"This is question {queue + 1} in the list, unticked: tick it to keep it." in response.get_data(as_text=True)
+
+
+def test_saving_with_a_question_written_but_not_added_saves_it_too(client, candidate):
+    action, data = read_form(_review(client, REPORT), "review-form")
+    data["new_question"] = "GPUDirect RDMA 是怎么绕过主机内存的？"
+    assert client.post(action, data=data).status_code == 302
+    posting = db.session.scalar(select(Posting))
+    assert "GPUDirect RDMA 是怎么绕过主机内存的？" in [pq.text for pq in posting.questions]
+
+
+def test_saving_with_a_duplicate_written_in_the_add_field_stores_nothing(client, candidate):
+    before = _counts()
+    action, data = read_form(_review(client, REPORT), "review-form")
+    first = _rows(data)[min(_rows(data))]["text"]
+    data["new_question"] = first
+    response = client.post(action, data=data)
+    assert response.status_code == 400 and _counts() == before
+    assert 'id="new_question-error"' in response.get_data(as_text=True)
+
+
+def test_adding_needs_the_csrf_token(csrf_app, make_user):
+    client = csrf_app.test_client()
+    user = make_user("csrf-add@example.com")
+    client.post("/login", data={"email": user.email, "password": "correct horse battery staple",
+                                "csrf_token": csrf_token_from(client.get("/login").get_data(as_text=True))})
+    token = csrf_token_from(client.get("/postings/new").get_data(as_text=True))
+    assert client.post("/postings/review/add", data={"source": REPORT, "new_question": "Why?"}).status_code == 400
+    response = client.post("/postings/review/add", data={"source": REPORT, "new_question": "Why?", "add": "Add",
+                                                         "csrf_token": token})
+    assert response.status_code == 200 and "Why?" in response.get_data(as_text=True)
 
 
 def test_posting_and_report_counted_apart_on_the_question_page(client, candidate):

@@ -174,13 +174,18 @@ def register(page, server: LiveServer, email: str = "cand@example.com",
     page.goto(server.url + "/questions")
 
 
-def import_document(page, server: LiveServer, text: str, *, report: bool = False) -> str:
-    """Paste ``text`` as a posting (``report``: an interview report), save the review checklist
-    as it stands and return the posting page's address."""
+def review_document(page, server: LiveServer, text: str, *, report: bool = False) -> None:
+    """Paste ``text`` as a posting (``report``: an interview report) and wait for the review checklist."""
     page.goto(server.url + "/postings/new" + ("?kind=report" if report else ""))
     page.fill("#text", text)
     page.click("#import-form button[type=submit]")
     page.wait_for_selector("#review-form")
+
+
+def import_document(page, server: LiveServer, text: str, *, report: bool = False) -> str:
+    """Paste ``text`` as a posting (``report``: an interview report), save the review checklist
+    as it stands and return the posting page's address."""
+    review_document(page, server, text, report=report)
     page.click("#review-save")
     page.wait_for_selector("#posting-title")
     return page.url.split("#")[0]
