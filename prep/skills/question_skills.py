@@ -2,9 +2,9 @@
 
 Pure module: no Flask, no database. A question's skills are
 
-* the skills its text names (the taxonomy's names and aliases, see :mod:`.taxonomy`), except a
+* the skills its text names (the taxonomy's names and aliases, see :mod:`.taxonomy`), except by a
   short spelling another word of the question gives a different meaning ("DP" in a dynamic
-  programming task);
+  programming task; "数据并行" there still names data parallelism);
 * the skills its words belong to without naming them (``strong`` cues of ``question_cues.yaml``:
   "warp divergence" is CUDA, a vtable is C++);
 * the skills a confidently linked explanation lists that the question hints at (``weak`` cues:
@@ -113,6 +113,7 @@ def question_skills(text: str, explanation_skills: Iterable[str] = (), *, taxono
             implied.update(dict.fromkeys(cue.skills))
         elif "weak" in tiers:
             implied.update(dict.fromkeys(s for s in cue.skills if s in confirmed))
-    named = [s for s in taxonomy.find_skills(text) if s not in vetoed]
+    named = [name for start, end, name in taxonomy.skill_spans(text)
+             if not (name in vetoed and text[start:end] in taxonomy.skills[name].case_sensitive)]
     out = list(dict.fromkeys([*named, *(s for s in implied if s not in vetoed)]))
     return out[:MAX_QUESTION_SKILLS]

@@ -42,6 +42,7 @@ def test_a_weak_cue_counts_only_when_a_linked_explanation_leads_with_the_skill()
 def test_a_word_that_gives_a_short_spelling_another_meaning_vetoes_it():
     assert question_skills("这题用DP做，状态转移方程怎么写") == []
     assert question_skills("DP 和 TP 分别在什么时候通信") == ["DP", "TP"]
+    assert question_skills("How does data parallelism cope with the longest sequence in a batch?") == ["DP"]
 
 
 def test_the_posting_is_no_evidence():
