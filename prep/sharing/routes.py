@@ -7,9 +7,9 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import login_required
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from .. import clock
-from ..content.lookup import explanations_for
 from ..extensions import db
 from ..postings.models import Posting, SharedReport, ShareStatus
 from ..web.access import instructor_required, signed_in_user
@@ -50,8 +50,7 @@ def share(posting_id: int):
     form = ShareForm() if request.method == "POST" else ShareForm(data={"text": preview.text})
     if form.validate_on_submit():
         try:
-            service.share(posting, form.text.data, clock.now())
-            db.session.commit()
+            _send(posting, form.text.data)
         except ShareError as err:
             db.session.rollback()
             form.text.errors = [err.message]
@@ -62,7 +61,22 @@ def share(posting_id: int):
         abort(400)
     status = 400 if form.is_submitted() else 200
     return render_template("sharing/share.html", posting=posting, preview=preview, form=form,
-                           share=service.share_of(posting)), status
+                           share=service.share_of(posting),
+                           questions=service.shared_questions(posting, str(get_locale()))), status
+
+
+def _send(posting: Posting, text: str) -> None:
+    """Share and commit; the same report sent at the same moment from another tab made the row
+    first: this send then updates it."""
+    for attempt in range(2):
+        try:
+            service.share(posting, text, clock.now())
+            db.session.commit()
+            return
+        except IntegrityError:
+            db.session.rollback()
+            if attempt:
+                raise
 
 
 @bp.route("/postings/<int:posting_id>/share/withdraw", methods=["GET", "POST"])
@@ -104,7 +118,7 @@ def read(share_id: int):
     """A shared report: the anonymised text and its questions, each with its explanations."""
     user = signed_in_user()
     row = db.first_or_404(service.readable(share_id, user))
-    questions = [(pq, explanations_for(pq.question, lang=str(get_locale()))) for pq in row.posting.questions]
+    questions = service.shared_questions(row.posting, str(get_locale()))
     return render_template("sharing/read.html", share=row, questions=questions, user=user,
                            history=service.history(row) if user.is_instructor else [],
                            form=EmptyForm(), reject_form=RejectForm())
@@ -143,7 +157,6 @@ def reject(share_id: int):
             form.reason.errors = [err.message]
     elif _csrf_failed(form):
         abort(400)
-    questions = [(pq, explanations_for(pq.question, lang=str(get_locale()))) for pq in row.posting.questions] \
-        if row.posting else []
+    questions = service.shared_questions(row.posting, str(get_locale()))
     return render_template("sharing/read.html", share=row, questions=questions, user=signed_in_user(),
                            history=service.history(row), form=EmptyForm(), reject_form=form), 400

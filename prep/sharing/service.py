@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import Select, func, select
 
+from ..content.lookup import explanations_for
 from ..extensions import db
 from ..postings.bank import HistoryEntry, event_history
 from ..postings.canonical_company import by_slug, company_key
@@ -37,6 +38,25 @@ class SharePreview:
     role: str | None
     rounds: list[str]
     interview_month: str | None
+
+
+@dataclass(frozen=True)
+class SharedQuestion:
+    """One question of a shared report as others see it: its wording anonymised like the text."""
+
+    text: str
+    lang: str
+    kind: str
+    round: str | None
+    explanations: list[Any]
+
+
+def shared_questions(posting: Posting | None, lang: str) -> list[SharedQuestion]:
+    """The report's questions, each worded as asked (anonymised) with its explanations in ``lang``."""
+    if posting is None:
+        return []
+    return [SharedQuestion(anonymise(pq.text or pq.question.text).text, pq.question.lang, pq.kind, pq.round,
+                           explanations_for(pq.question, lang=lang)) for pq in posting.questions]
 
 
 def share_of(posting: Posting) -> SharedReport | None:

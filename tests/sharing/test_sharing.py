@@ -221,3 +221,20 @@ def test_an_instructor_takes_a_published_report_down_with_a_reason(app, login, p
     assert client.post(f"/instructor/shared/{share.id}/reject", data={"reason": "含有内部代号"}).status_code == 302
     assert share.status == ShareStatus.rejected and share.posting_id not in _counted(b)
     assert login(b, app.test_client()).get(f"/shared/{share.id}").status_code == 404
+
+
+def test_question_wordings_are_anonymised_in_the_preview_and_for_readers(app, login, people):
+    from prep.postings.service import Review, ReviewedQuestion
+
+    a, b, i = people["a"], people["b"], people["i"]
+    asked = "王老师问：NCCL 的拓扑发现怎么做？加我微信 zhang_san88 细聊"
+    posting = import_posting(a, REPORT, FIXED_NOW, review=Review(
+        company="字节跳动", title="GPU 通信库工程师", kind="report",
+        questions=[ReviewedQuestion(asked, "concept", "一面")])).posting
+    db.session.commit()
+    preview = login(a, app.test_client()).get(f"/postings/{posting.id}/share").get_data(as_text=True)
+    assert "〔姓名〕老师问：NCCL 的拓扑发现怎么做？" in preview and "zhang_san88" not in preview
+    service.approve(service.share(posting, "text", FIXED_NOW), i.id, FIXED_NOW)
+    db.session.commit()
+    page = login(b, app.test_client()).get(f"/shared/{service.share_of(posting).id}").get_data(as_text=True)
+    assert "〔姓名〕老师问：NCCL 的拓扑发现怎么做？" in page and "王老师" not in page and "zhang_san88" not in page
