@@ -28,6 +28,7 @@ from ..questions.normalize import normalize_question
 from ..questions.service import add_question, find_public_question
 from .merge import Candidate, CandidateIndex
 from .models import BankDecision, BankEvent, Posting, PostingQuestion
+from .tagging import retag_question
 
 
 def _bank_filter() -> tuple[Any, ...]:
@@ -256,10 +257,14 @@ def approve(question: Question, text: str, instructor_id: int | None, now: datet
     decide(question.norm, "approved", instructor_id, now)
     public = find_public_question(cleaned)
     if question.owner_id is None and (public is None or public.id == question.id):
+        edited = cleaned != question.text
         public, question.text, question.norm = question, cleaned, normalize_question(cleaned)
+        if edited:
+            retag_question(public)  # tagged with what the new wording asks
     elif public is None:
         public = add_question(cleaned, source=Source.posting, tags=[t.name for t in question.tags])
         link_question(public, linker)
+        retag_question(public)
         public.publication = Publication.pending  # published just below, with its history row
     if public.publication is not Publication.published:
         _move(public, Publication.published, instructor_id, now)

@@ -68,6 +68,18 @@ def tag_questions(questions: Sequence[Question], found: Sequence[Question] = ())
         merge_tags(question, tags, known)
 
 
+def retag_question(question: Question) -> None:
+    """Give a question made from a posting the skill tags of its current wording (an instructor
+    edited it): its skill-named tags are replaced, its other tags stay. Other questions keep theirs."""
+    if question.source is not Source.posting:
+        return
+    taxonomy = load_taxonomy()
+    wanted = tags_for([question])[0]
+    keep = [tag for tag in question.tags if taxonomy.canonical(tag.name) != tag.name or tag.name in wanted]
+    have = {tag.name for tag in keep}
+    question.tags = keep + get_or_create_tags([name for name in wanted if name not in have])
+
+
 def old_rule_tags(text: str, posting_skills: Sequence[str]) -> set[str]:
     """The tags the old rule gave a question of a posting with these skills: the skills it
     named, then the posting's first :data:`OLD_LEADING_SKILL_TAGS`."""

@@ -54,6 +54,16 @@ def test_approve_with_edited_wording_makes_a_public_question(app, client, make_u
     assert 'id="pending"' not in client.get("/instructor/pending").get_data(as_text=True)  # nothing waits
 
 
+def test_an_approved_wording_is_tagged_with_what_it_asks(app, client, make_user, instructor):
+    outcome = import_posting(make_user("c@example.com"), _posting("Co"), FIXED_NOW)
+    db.session.commit()
+    [private] = outcome.new_questions
+    assert {t.name for t in private.tags} == {"NCCL"}
+    fixed = "Why does the RDMA progress thread need a CPU core of its own on a busy host?"
+    assert client.post(f"/instructor/pending/{private.id}/approve", data={"text": fixed}).status_code == 302
+    assert {t.name for t in find_public_question(fixed).tags} == {"RDMA"}
+
+
 def test_keep_out_takes_it_out_of_the_queue(app, client, make_user, instructor):
     first = import_posting(make_user("a@example.com"), _posting("A"), FIXED_NOW)
     db.session.commit()
