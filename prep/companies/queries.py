@@ -19,7 +19,8 @@ from ..content.models import Explanation, live
 from ..drill.cards import cards_for
 from ..drill.models import CardState
 from ..extensions import db
-from ..postings.canonical_company import by_slug, company_key, fold, matching_companies
+from ..postings.canonical_company import by_slug, canonical, company_key, fold, matching_companies
+from ..postings.role_family import role_family
 from ..postings.models import Posting, PostingQuestion, SharedReport, display_name as posting_name
 from ..questions.models import Question, QuestionExplanation
 from .filters import Filters
@@ -73,13 +74,18 @@ class CompanyRow:
     latest: date | None
 
 
-def company_index(user_id: int, *, lang: str, today: date, query: str = "") -> list[CompanyRow]:
+def company_index(user_id: int, *, lang: str, today: date, query: str = "",
+                  role: str | None = None) -> list[CompanyRow]:
     """The companies of the documents the user can read, most reports first; those ``query``
-    names (any of a known company's names, or part of a stored one) when it is given."""
+    names (any of a known company's names, or part of a stored one) when it is given; those
+    with a document of the role family ``role`` when it is given."""
+    conditions = [Posting.readable_by(user_id), Posting.company_key.is_not(None)]
+    if role is not None:
+        conditions.append(Posting.role_key == role)
     rows = db.session.execute(with_shares(
         select(Posting.company_key, func.min(Posting.company).label("name"), _report_hashes().label("reports"),
                _posting_hashes().label("postings"), func.max(seen_on(user_id, today)).label("latest")))
-        .where(Posting.readable_by(user_id), Posting.company_key.is_not(None))
+        .where(*conditions)
         .group_by(Posting.company_key)
         .order_by(_report_hashes().desc(), _posting_hashes().desc(), Posting.company_key)
         .limit(MAX_COMPANIES)).all()
@@ -90,6 +96,35 @@ def company_index(user_id: int, *, lang: str, today: date, query: str = "") -> l
     questions = _question_counts(user_id, [r.company_key for r in rows])
     return [CompanyRow(r.company_key, display_name(r.company_key, r.name, lang), r.reports, r.postings,
                        questions.get(r.company_key, 0), r.latest) for r in rows]
+
+
+@dataclass(frozen=True)
+class SearchHits:
+    """What the header search shows above the questions: the companies the query names, and the
+    role family it names with the companies that have documents of it."""
+
+    companies: list[CompanyRow]
+    role: str | None
+    role_companies: list[CompanyRow]
+
+
+#: Companies the header search shows at most (each list).
+SEARCH_COMPANIES = 5
+
+
+def search_hits(user_id: int, query: str, *, lang: str, today: date) -> SearchHits:
+    """The companies and the role ``query`` names, for the header search ("字节", "ByteDance" and
+    "bytedance" name one company; a company prep knows is shown even before the user has a
+    report of it, so its page can say how to get one)."""
+    if not query.strip():
+        return SearchHits([], None, [])
+    rows = company_index(user_id, lang=lang, today=today, query=query)[:SEARCH_COMPANIES]
+    named = canonical(query)
+    if named is not None and all(r.key != named.slug for r in rows):
+        rows.append(CompanyRow(named.slug, named.name(lang), 0, 0, 0, None))
+    role = role_family(query)
+    with_role = company_index(user_id, lang=lang, today=today, role=role)[:SEARCH_COMPANIES] if role else []
+    return SearchHits(rows, role, with_role)
 
 
 def _question_counts(user_id: int, keys: list[str]) -> dict[str, int]:

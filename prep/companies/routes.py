@@ -34,12 +34,13 @@ def _today():
 @login_required
 def index():
     query = (request.args.get("q") or "").strip()[:MAX_QUERY]
-    rows = queries.company_index(signed_in_user().id, lang=str(get_locale()), today=_today(), query=query)
+    role = read_filters(request.args).role
+    rows = queries.company_index(signed_in_user().id, lang=str(get_locale()), today=_today(), query=query, role=role)
     per_page = queries.COMPANIES_PER_PAGE
     pages = max(1, -(-len(rows) // per_page))
     page = min(page_arg(), pages)
     return render_template("companies/index.html", rows=rows[(page - 1) * per_page: page * per_page],
-                           total=len(rows), q=query, page=page, pages=pages)
+                           total=len(rows), q=query, role=role, page=page, pages=pages)
 
 
 def _render_company(key: str, form: StudyTopForm | None = None, status: int = 200):

@@ -29,6 +29,7 @@ from .forms import (ApprovePendingForm, ImportPostingForm, InterviewDateForm, Re
                     interview_date_json_form,
                     StudyPostingForm, WithdrawForm)
 from .models import Posting
+from .canonical_company import canonical, company_key
 from .service import (
     PostingLimitError,
     approve,
@@ -90,8 +91,16 @@ def postings_asking_question(question) -> list[Posting]:
 
 
 @bp.app_template_global()
-def posting_companies(postings) -> list[str]:
-    return companies_of(postings)
+def posting_companies(postings) -> list[tuple[str, str | None]]:
+    """``(name, company key)`` of each company of ``postings``, once per company (a known company
+    under its name in the UI language: "字节" and "ByteDance" are one)."""
+    lang = str(get_locale())
+    out: dict[str, tuple[str, str | None]] = {}
+    for name in companies_of(postings):
+        key = company_key(name)
+        known = canonical(name)
+        out.setdefault(key or name, (known.name(lang) if known is not None else name, key))
+    return list(out.values())
 
 
 @bp.route("/postings")

@@ -273,3 +273,40 @@ def test_a_shared_report_counts_once_an_instructor_approved_it(world, client, lo
     login(a)
     html = client.get("/companies/bytedance").get_data(as_text=True)
     assert f"/shared/{row.id}" in html and "secret" not in html  # B's own questions stay B's
+
+
+@pytest.mark.parametrize("query", ["字节", "ByteDance", "bytedance", "字节跳动", "抖音"])
+def test_the_header_search_finds_the_company_by_any_name(world, client, login, query):
+    a, _ = world
+    login(a)
+    html = client.get("/search", query_string={"q": query}).get_data(as_text=True)
+    assert 'data-company="bytedance"' in html and 'href="/companies/bytedance"' in html
+    assert "3 interview reports" in html
+
+
+def test_the_header_search_names_a_known_company_and_a_role(world, app, client, login, make_user):
+    a, _ = world
+    newcomer = login(make_user("new@example.com"), app.test_client())
+    html = newcomer.get("/search", query_string={"q": "NVIDIA"}).get_data(as_text=True)
+    assert 'href="/companies/nvidia"' in html and "no reports of it yet" in html
+    login(a)
+    html = client.get("/search", query_string={"q": "LLM serving"}).get_data(as_text=True)
+    assert 'data-role="llm-inference"' in html and 'href="/companies/bytedance?role=llm-inference"' in html
+    roles = client.get("/companies", query_string={"role": "llm-inference"}).get_data(as_text=True)
+    assert 'data-company="bytedance"' in roles and 'data-company="tencent"' not in roles
+    html = client.get("/search", query_string={"q": "腾讯"}).get_data(as_text=True)
+    assert 'data-company="tencent"' in html and 'data-company="bytedance"' not in html
+
+
+def test_the_posting_page_and_asked_in_link_to_the_company(world, client, login):
+    from prep.postings.models import Posting
+
+    a, _ = world
+    login(a)
+    posting = db.session.scalar(select(Posting).where(Posting.user_id == a.id, Posting.company == "字节"))
+    html = client.get(f"/postings/{posting.id}").get_data(as_text=True)
+    assert 'href="/companies/bytedance"' in html
+    ring = db.session.scalar(select(Question).where(Question.text == RING))
+    question_page = client.get(f"/questions/{ring.id}").get_data(as_text=True)
+    assert 'class="company-link" href="/companies/bytedance">ByteDance</a>' in question_page
+    assert question_page.count('class="company-link"') == 1  # 字节, ByteDance, 字节跳动: one company
