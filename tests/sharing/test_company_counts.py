@@ -55,6 +55,7 @@ def test_approved_shared_reports_rank_a_companys_questions(app, login, make_user
     ranked = _ranked(candidate)
     assert list(ranked.items()) == [(RING, 3), (RDMA, 2)]  # most asked first; NVLink only in the pending one
     assert "NVLink" not in candidate.get("/companies").get_data(as_text=True)
+    assert 'href="/companies/bytedance" id="company-link"' in candidate.get(f"/shared/{shares[1]}").get_data(as_text=True)
 
     author = login(authors[1], app.test_client())
     assert author.post(f"/postings/{reports[1]}/share/withdraw").status_code == 302
