@@ -42,6 +42,10 @@ run: install
 # The whole suite on every core (pytest-xdist; a module's tests, or a class's, on one worker: the
 # tests of one file share its Redis database; modules handed out in the order tests/conftest.py
 # sets, long ones first), with pip-audit (a warning only) running alongside.
+# Python may be told not to write bytecode (PYTHONDONTWRITEBYTECODE): the test run writes it, so that
+# every worker and every `prep` process a test starts reads the compiled modules and the rewritten
+# test files instead of compiling them again (__pycache__ is ignored by git).
+unexport PYTHONDONTWRITEBYTECODE
 PYTEST_ARGS ?= -n auto --dist loadscope --no-loadscope-reorder --durations=20
 
 test: install-test browser
