@@ -16,6 +16,7 @@ from prep.postings import decode_posting_bytes, decode_posting_text, extract_pos
 from prep.postings.cli import extract_command
 from prep.postings.errors import PostingInputError, ScannedDocumentError
 from prep.postings.formats import FORMATS, accepted_extensions, find_format, find_text_format
+from prep.postings.formats.pdf import tidy_line
 from prep.postings.models import Posting
 from tests.support.documents import docx_bytes, pdf_bytes, scanned_pdf_bytes
 from tests.support.htmlforms import read_form
@@ -137,6 +138,18 @@ def test_prep_extract_says_a_scanned_pdf_needs_pasted_text(tmp_path: Path) -> No
                                       "(it looks like a scan): copy its text and paste it instead")
 
 
+@pytest.mark.parametrize(("extracted", "written"), [
+    ("说一下  MPI 里的  Reduce-Scatter ，它们和  AllReduce 是什么关系", "说一下 MPI 里的 Reduce-Scatter，它们和 AllReduce 是什么关系"),
+    ("介绍一下  Verbs 编程模型， QP 、 CQ 、 MR 分别是干嘛的", "介绍一下 Verbs 编程模型，QP、CQ、MR 分别是干嘛的"),
+    ("问了： 1 ） DeepSpeed ZeRO 三个  stage 各切了什么  2 ）为什么", "问了：1）DeepSpeed ZeRO 三个 stage 各切了什么 2）为什么"),
+    ("How does ring AllReduce work?", "How does ring AllReduce work?"),  # nothing to take out
+    ("说说 NCCL 的 ring", "说说 NCCL 的 ring"),  # one space between a Chinese and a Latin word stays
+    ("先说结论：二面挂 \x00 但是真的学到了很多", "先说结论：二面挂 但是真的学到了很多"),  # an emoji with no character
+])
+def test_a_pdfs_font_switch_spaces_are_taken_out(extracted: str, written: str) -> None:
+    assert tidy_line(extracted) == written
+
+
 def test_a_scanned_pdf_is_its_own_error() -> None:
     with pytest.raises(ScannedDocumentError):
         decode_posting_bytes(scanned_pdf_bytes())
@@ -145,9 +158,10 @@ def test_a_scanned_pdf_is_its_own_error() -> None:
 # --- the CLI import and the web upload ------------------------------------------------------
 
 @pytest.mark.parametrize("fmt", sorted(MAKERS))
-def test_prep_postings_import_stores_the_questions_of_the_text(runner, make_user, tmp_path, fmt) -> None:
+@pytest.mark.parametrize("doc", ["posting-en", "report-zh"])
+def test_prep_postings_import_stores_the_questions_of_the_text(runner, make_user, tmp_path, fmt, doc) -> None:
     make_user("cli@example.com")
-    text = DOCUMENTS["posting-en"].read_text(encoding="utf-8")
+    text = DOCUMENTS[doc].read_text(encoding="utf-8")
     path = tmp_path / f"posting.{fmt}"
     path.write_bytes(MAKERS[fmt](text))
     result = runner.invoke(args=["postings", "import", str(path), "--user", "cli@example.com"])

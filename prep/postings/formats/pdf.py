@@ -7,12 +7,22 @@ encrypted or too deeply nested file is refused with one line. A PDF whose pages 
 (a scan, a photo of a page) raises :class:`~prep.postings.errors.ScannedDocumentError`, which
 asks for the text to be pasted.
 
+A PDF written by a browser or a word processor switches fonts between Chinese and Latin runs,
+and the text extraction puts a space at each switch: "说一下  MPI" (two spaces) for "说一下 MPI",
+"Reduce-Scatter ，QP 、 CQ" for "Reduce-Scatter，QP、CQ", "说说 NCCL 的 ring" for "说说NCCL的ring".
+:func:`tidy_line` takes out what is certainly not the author's: a second space, a space next to
+full-width punctuation. (One space between a Chinese and a Latin word stays: it is the usual way
+to write them, and the author's own space there reads the same.) A glyph the PDF maps to no
+character (an emoji drawn from a colour font: "挂了也要分享 😭") comes out as a control character
+such as NUL; it is dropped, so the document is not refused as "not a text file".
+
 Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
 import io
 import logging
+import re
 import warnings
 
 from pypdf import PdfReader
@@ -28,6 +38,17 @@ MAX_PAGE_CONTENT_BYTES = 4_000_000
 """The most decoded content-stream bytes one page may have."""
 
 _DAMAGED = N_("cannot read the file: it looks like a PDF document, but it is damaged or incomplete")
+
+
+_FULL_WIDTH = "，。、；：？！（）「」『』【】《》"
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SPACES = re.compile(r"[ \t\u00a0]{2,}")
+_BY_FULL_WIDTH = re.compile(rf"[ \t\u00a0](?=[{_FULL_WIDTH}])|(?<=[{_FULL_WIDTH}])[ \t\u00a0]")
+
+
+def tidy_line(line: str) -> str:
+    """One line of extracted text without the spaces font switches added (see the module's docstring)."""
+    return _BY_FULL_WIDTH.sub("", _SPACES.sub(" ", _CONTROLS.sub("", line))).strip()
 
 
 def sniff(data: bytes, filename: str | None) -> bool:
@@ -69,7 +90,7 @@ def _read_pages(data: bytes, budget: TextBudget) -> None:
         if contents is not None and len(contents.get_data()) > MAX_PAGE_CONTENT_BYTES:
             raise PostingInputError(N_("a page of the PDF document is too large to read"))
         for line in (page.extract_text() or "").splitlines():
-            budget.add(line)
+            budget.add(tidy_line(line))
 
 
 FORMAT = DocumentFormat("pdf", "a PDF document", (".pdf",), sniff=sniff, to_text=to_text)
