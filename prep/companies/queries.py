@@ -254,6 +254,11 @@ class QuestionPage:
     page: int
     pages: int
 
+    @property
+    def offset(self) -> int:
+        """How many questions the pages before this one hold (the first rank here is one more)."""
+        return (self.page - 1) * QUESTIONS_PER_PAGE
+
 
 def ranked_questions(user_id: int, key: str, filters: Filters, *, lang: str, today: date,
                      page: int = 1) -> QuestionPage:

@@ -310,3 +310,19 @@ def test_the_posting_page_and_asked_in_link_to_the_company(world, client, login)
     question_page = client.get(f"/questions/{ring.id}").get_data(as_text=True)
     assert 'class="company-link" href="/companies/bytedance">ByteDance</a>' in question_page
     assert question_page.count('class="company-link"') == 1  # 字节, ByteDance, 字节跳动: one company
+
+
+def test_the_questions_are_paged_in_rank_order(world, client, login):
+    a, _ = world
+    for n in range(queries.QUESTIONS_PER_PAGE + 2):
+        report(a, "ByteDance", [(f"Question number {n} about NVLink bandwidth?", "concept", "一面")],
+               text=f"paged report {n}\n- q")
+    first = queries.ranked_questions(a.id, "bytedance", Filters(), lang="en", today=TODAY)
+    second = queries.ranked_questions(a.id, "bytedance", Filters(), lang="en", today=TODAY, page=2)
+    assert (first.total, first.pages, second.page, second.offset) == (36, 2, 2, queries.QUESTIONS_PER_PAGE)
+    assert first.questions[0].text == RING and len(second.questions) == 6
+    assert not {q.id for q in first.questions} & {q.id for q in second.questions}
+    assert queries.ranked_questions(a.id, "bytedance", Filters(), lang="en", today=TODAY, page=99).page == 2
+    login(a)
+    html = client.get("/companies/bytedance?page=2&kind=concept").get_data(as_text=True)
+    assert f'start="{queries.QUESTIONS_PER_PAGE + 1}"' in html and 'rel="prev"' in html
