@@ -161,6 +161,11 @@ def test_deleting_the_report_withdraws_it_and_keeps_the_history(app, login, peop
     client = login(b, app.test_client())
     assert client.get(f"/shared/{share.id}").status_code == 404
     assert f'data-share-id="{share.id}"' not in client.get("/shared").get_data(as_text=True)
+    client = login(people["i"], app.test_client())  # nothing left to decide: said, not a server error
+    assert client.post(f"/instructor/shared/{share.id}/approve").status_code == 302
+    assert client.post(f"/instructor/shared/{share.id}/reject", data={"reason": "late"}).status_code == 400
+    assert client.get(f"/shared/{share.id}").status_code == 404
+    assert share.status == ShareStatus.withdrawn
 
 
 def test_the_same_report_shared_twice_counts_once(app, login, people, make_user):
