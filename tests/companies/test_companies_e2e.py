@@ -80,6 +80,10 @@ def test_company_page_ranks_questions_and_studies_the_top_five(live_server, brow
         assert sorted("RDMA" in text for text in top_two) == [False, True]
         assert any("AllReduce" in text for text in top_two)
         assert page.locator("#ranked-questions [data-state=not-studying]").count() == 6
+        page.set_viewport_size({"width": 360, "height": 800})  # a phone: nothing scrolls sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        screenshot(page, f"company-{lang}-360")
+        page.set_viewport_size({"width": 1280, "height": 900})
         screenshot(page, f"company-{lang}")
         serious = axe_violations(page, f"company-{lang}")
         assert not serious, serious

@@ -110,3 +110,15 @@ def test_an_import_stores_the_company_and_role_the_review_confirmed(app, make_us
     renamed = import_posting(user, text + "- 追问：RDMA 与 TCP 的区别？\n", FIXED_NOW, review=Review(
         company="文远知行", title=None, kind="report", questions=[])).posting
     assert (renamed.company_key, renamed.role_key) == ("wen-yuan-zhi-xing", None)
+
+
+@pytest.mark.parametrize(("name", "slug"), [
+    ("理想", "li-auto"), ("理想汽车", "li-auto"), ("大疆", "dji"), ("Arm China", "arm"),
+])
+def test_companies_found_in_the_field_documents(name, slug):
+    assert canonical(name).slug == slug
+
+
+@pytest.mark.parametrize("name", ["理想主义", "Armv8", "Armada"])
+def test_their_names_do_not_swallow_other_words(name):
+    assert canonical(name) is None
