@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .asking import judge_line
 from .extract import read_questions
-from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .interview_questions import never_a_question
 from .origins import describe
 
@@ -59,7 +59,9 @@ def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
                 why = f"{describe(hit[4], hit[2], hit[3])}, confidence {hit[3]:.2f}"
                 verdicts.append(LineVerdict(line, True, why, hit[1]))
             else:
-                verdicts.append(LineVerdict(line, False, _why_not(line, block, report or listing)))
+                read = block.kind != CONTENT or listing  # a question page's "Overview" is read (interview_questions)
+                verdicts.append(LineVerdict(line, False, _why_not(line, block, report or listing) if read else
+                                            f"in a posting section ({block.kind}), not read for questions"))
     return kind, verdicts
 
 
@@ -73,7 +75,7 @@ def _kind_name(block) -> str:
 def _why_not(line: str, block, read_everywhere: bool) -> str:
     if block.reverse:
         return "the candidate's own questions (反问/QA)"
-    if block.kind not in _READ_KINDS:
+    if block.kind not in (*_READ_KINDS, CONTENT):
         return f"in a posting section ({block.kind}), not read for questions"
     if block.kind == "header" and not read_everywhere:
         return "in a posting's header, not read for questions"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .asking import judge_line, split_questions, strip_list_marker
-from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .prose import is_prose, prose_questions
 from .reports import REPORT_TITLE as _REPORT_TITLE
 from .rounds import REVERSE
@@ -74,6 +74,8 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
         if block.reverse:
             continue
         kind = block.kind
+        if kind == CONTENT and listing:  # a question page's "Overview" is no posting section
+            kind = GENERIC
         if kind not in (INTERVIEW, ROUND_KIND, GENERIC, "header"):
             continue
         if kind == "header" and not (report or listing):

@@ -50,7 +50,8 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
 
 #: Lines examined for :func:`is_question_list` (bounded work on a pathological paste).
 _LIST_SCAN_LINES = 400
-_ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|answer|a)\s{0,2}(?:[:：]|$)", re.IGNORECASE)
+_ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|解析|(?:short\s+|sample\s+|model\s+|reference\s+)?(?:answer|explanation)|a)"
+                          r"\s{0,2}(?:[:：]|$)", re.IGNORECASE)
 _POSTING_KINDS = ("required", "responsibilities", "nice")
 #: The document is about interviews: it says so, or narrates one.
 _INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|interview|"

@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .asking import judge_line, strip_list_marker
-from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
 MODEL_PATH = Path(__file__).with_name("question_model.json")
@@ -164,6 +164,33 @@ def _shape(line: str) -> str:
     return kind + ("-listed" if listed else "")
 
 
+_NUMBERED = re.compile(r"\s{0,4}(?:[(（]?\d{1,3}[.)）、．:]|[①-⑳]|[一二三四五六七八九十]{1,2}[、.．]|q\s{0,2}\d{1,3}|\d{2}(?=[A-Z\u4e00-\u9fff]))",
+                       re.IGNORECASE)
+_BULLET = re.compile(r"\s{0,4}[-*•·●○◦▪■►>+]\s{0,3}")
+#: A title of another report ("字节跳动2面:…", "B站 C++ 一面:…", "快手C++二面:…").
+_OTHER_TITLE = re.compile(r".{0,16}?(?:[一二三四五终]面|\d面|面经|面试)\s{0,2}[:：]")
+
+
+def _titled(body: str, previous: str, following: str) -> str:
+    """Whether a line opens like a report's title ("美团秋招一面:…?"), and whether a neighbour does too:
+    one such line is the document's own title, a run of them a list of other articles."""
+    if not _OTHER_TITLE.match(body):
+        return "titled=no"
+    run = any(_OTHER_TITLE.match(strip_list_marker(line)) for line in (previous, following) if line)
+    return f"titled={'run' if run else 'alone'}"
+
+
+def _marker(line: str) -> str:
+    """The kind of list marker a line opens with: numbered, bullet, or none (no line: "none")."""
+    if not line:
+        return "empty"
+    if _NUMBERED.match(line):
+        return "numbered"
+    if _BULLET.match(line):
+        return "bullet"
+    return "plain"
+
+
 def _over_paragraph(line: str, following: str) -> bool:
     """Whether ``line`` is a short line without end punctuation over a paragraph at least twice as long."""
     body = line.strip()
@@ -182,12 +209,15 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
                       block: Block, report: bool, listing: bool, by_rules: bool) -> tuple[str, ...]:
     """The features of one sentence (strings; hashed by :func:`feature_index`)."""
     sentence = sentence[:MAX_SENTENCE_CHARS]
-    judged = judge_line(sentence)
-    text = judged.text[:MAX_SENTENCE_CHARS]
     body = strip_list_marker(sentence)
     listed = body != sentence.strip()
+    titled = _OTHER_TITLE.match(body)
+    judged = judge_line(body[titled.end():] if titled and len(body) - titled.end() >= 4 else sentence)  # "美团一面:为什么…?"
+    text = judged.text[:MAX_SENTENCE_CHARS]
     folded = text.casefold()
     kind = "reverse" if block.reverse else block.kind if block.kind in (INTERVIEW, ROUND_KIND, GENERIC, "header") else "other"
+    if block.kind == CONTENT and listing:
+        kind = GENERIC  # a question page's "Overview" is read as the rules read it
     doc = "report" if report else "listing" if listing else "posting"
     feats = [
         "bias-rules" if by_rules else "bias-new",
@@ -210,6 +240,12 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
         f"problem={bool(_PROBLEM.search(body[:120]))}", f"problem={bool(_PROBLEM.search(body[:120]))}|listed={listed}",
         f"first-person={bool(_FIRST_PERSON.match(body))}|prev={_shape(previous)}",
     ]
+    # its list marker beside its neighbours': a "• Explain …" bullet under each "1. What is …?" is a hint,
+    # a title of another article ("字节C++一面:…?") in a list of them is not this report's question
+    marker, before, after = _marker(line), _marker(previous), _marker(following)
+    feats += [f"marker={marker}", f"marker={marker}|prev={before}", f"marker={marker}|next={after}",
+              f"marker={marker}|prev={before}|next={after}", f"marker={marker}|prev-shape={_shape(previous)}",
+              _titled(body, previous, following)]
     # a short line over a paragraph ("RDMA 的三种传输模式" over the candidate's answer): a topic line
     over = _over_paragraph(line, following)
     feats += [f"over={over}", f"over={over}|mark={judged.mark}", f"over={over}|prev={_over_paragraph(previous, line)}",
@@ -248,21 +284,21 @@ def sentence_features(sentence: str, position: int, count: int, line: str, previ
 def _without_explanation(text: str) -> str:
     """A question the rules found, without the explanation its author wrote after it on the same
     line ("如何在CUDA中进行内存管理? 内存管理是…", "…有哪些?(提示:可延伸…)"): the first sentence,
-    when it asks and nothing after it does (a question with its follow-ups stays whole)."""
+    when it asks and nothing after it asks ("…在哪几个区?哪些区是被编译器分配的…" and "…?举例说明…" stay whole)."""
     if len(text) <= 40:
         return text
     parts = sentences(text)
     if len(parts) < 2 or not parts[0].rstrip().endswith(("?", "？")) or len(parts[0]) < 4:
         return text
     rest = parts[1:]
-    if any(("?" in p or "？" in p) for p in rest) or sum(len(p) for p in rest) < 10:
+    if any(("?" in p or "？" in p or judge_line(p).asks) for p in rest) or sum(len(p) for p in rest) < 10:
         return text
     return parts[0].strip()
 
 
 def _block_lines(blocks: Sequence[Block], report: bool, listing: bool) -> Iterator[tuple[int, Block]]:
     for number, block in enumerate(blocks):
-        if block.kind in (INTERVIEW, ROUND_KIND, GENERIC) or (block.kind == "header" and (report or listing)):
+        if block.kind in (INTERVIEW, ROUND_KIND, GENERIC) or (block.kind in ("header", CONTENT) and (report or listing)):
             yield number, block
 
 
@@ -309,6 +345,23 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                 yield Candidate(judged.text, number, index, False, feats)
 
 
+def question_notes(blocks: Sequence[Block]) -> set[tuple[int, int]]:
+    """The lines that are a note under a numbered question: the one bullet after each "N. …?" of
+    a list that pairs them so at least twice ("1. What is CUDA?" / "• Explain the architecture."),
+    unless the bullet asks on its own (ends with a question mark)."""
+    notes: set[tuple[int, int]] = set()
+    for number, block in enumerate(blocks):
+        lines = block.lines[:20_000]
+        pairs = [index for index in range(1, len(lines))
+                 if _marker(lines[index]) == "bullet" and _marker(lines[index - 1]) == "numbered"
+                 and lines[index - 1].rstrip().endswith(("?", "？"))
+                 and not lines[index].rstrip().endswith(("?", "？"))
+                 and (index + 1 == len(lines) or _marker(lines[index + 1]) != "bullet")]
+        if len(pairs) >= 2:
+            notes.update((number, index) for index in pairs)
+    return notes
+
+
 def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],
            origins: dict[str, tuple[int, int]], guessed: set[str] | None = None) -> list[Found]:
     """The rules' questions the model agrees with, and the sentences it is sure of that the
@@ -327,9 +380,12 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     line_keys: list[str] = []  # what was taken from the current line (a sentence inside it is not taken again)
     recent: list[str] = []  # the last questions taken, from any line
     current = (-1, -1)
+    notes = question_notes(blocks)
     for candidate in candidates(blocks, report, listing, found, origins):
         if len(kept) >= MAX_QUESTIONS:
             break
+        if (candidate.block, candidate.line) in notes:
+            continue
         if (candidate.block, candidate.line) != current:
             current, line_keys = (candidate.block, candidate.line), []
         p = probability(candidate.features, model)

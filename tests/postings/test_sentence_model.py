@@ -67,3 +67,32 @@ def test_a_long_line_of_sentences_is_bounded() -> None:
     started = time.process_time()
     extract_posting("某某一面面经\n" + line + "\n")
     assert time.process_time() - started < 5.0
+
+
+def test_a_question_whose_second_sentence_asks_stays_whole() -> None:
+    text = "说一下进程的地址空间分成哪几个段?哪些段由编译器安排,哪些段在运行时分配。"
+    assert sentence_model._without_explanation(text) == text
+    answered = "如何在CUDA中进行显存管理? 显存管理是通过 cudaMalloc 和 cudaFree 完成的,还有统一内存。"
+    assert sentence_model._without_explanation(answered) == "如何在CUDA中进行显存管理?"
+
+
+def test_a_hint_bullet_under_each_numbered_question_is_not_a_question() -> None:
+    page = ("Interview questions on GPU programming\n\nBasic Questions\n\n"
+            + "".join(f"  {i}. {q}\n\n    • {hint}\n\n" for i, (q, hint) in enumerate([
+                ("What is a warp?", "Explain how threads are grouped and scheduled."),
+                ("What is shared memory?", "Describe its scope and lifetime."),
+                ("What is occupancy?", "Discuss what limits it on a real kernel."),
+                ("What is a stream?", "Describe how streams overlap copies and kernels.")], 1))
+            + "These questions should give you a solid start.\n")
+    texts = [q.text for q in extract_posting(page).questions]
+    assert texts == ["What is a warp?", "What is shared memory?", "What is occupancy?", "What is a stream?"]
+
+
+def test_a_question_page_under_an_overview_heading_is_read() -> None:
+    page = ("Overview\nDistributed training interview practice\nAnswer each question out loud first.\n"
+            "01Why does data parallel training all-reduce gradients rather than weights?\nShort Answer\n"
+            "Every rank holds a replica and averages gradients so each applies the same update.\n"
+            "02What is gradient bucketing in data parallel training?\nShort Answer\n"
+            "Fewer, larger all-reduce calls that overlap with the backward pass.\n")
+    texts = [q.text for q in extract_posting(page).questions]
+    assert len(texts) == 2 and "gradient bucketing" in texts[1]
