@@ -85,6 +85,8 @@ _EN_NAME_CUE = re.compile(
     r"\b(?P<cue>(?:[Ii]nterviewer|[Rr]ecruiter|[Hh]iring manager|HR|[Ii]nterviewed by|[Rr]eferred by|[Rr]eferral from|"
     r"[Cc]ontact|[Mm]y name is|[Nn]ame|I'm|I am|[Ii]nterview with|[Mm]et with|[Ss]poke with|[Cc]hatted with|[Tt]alked to)"
     rf"(?: (?P<verb>was|is|were|named|called))?[:,]? )(?P<name>{_EN_FULL})\b(?P<after>[^\S\n]*(?:[a-z]|$)?)", re.M)
+# A name written before its e-mail address: "Dana Whitfield <dana@…>", "Sam Lee (sam@…)".
+_EN_NAME_BEFORE_EMAIL = re.compile(rf"\b(?:{_EN_NAME}(?: {_EN_NAME}){{1,2}})(?P<cue> ?[<(<（](?=[A-Za-z0-9._%+\-]{{1,64}}@))")
 # Capitalised words an English cue may be followed by that are not names.
 _NOT_NAMES = frozenset("""A An The This That My Our Their His Her Its Very Really Quite Also Then And But So Not
 Friendly Nice Kind Senior Junior Lead Principal Staff Engineer Engineering Manager Team Director Chinese English
@@ -162,6 +164,7 @@ def anonymise(text: str, lang: str | None = None) -> Anonymised:
         return marks["name"] + (match.group("title") or match.group("boss"))
 
     # Order matters: e-mails and links before the handles and numbers inside them.
+    text = _EN_NAME_BEFORE_EMAIL.sub(lambda m: replace("name")(m) + m.group("cue"), text)
     text = _EMAIL.sub(replace("email"), text)
     text = _PERSONAL_LINK.sub(replace("link"), text)
     text = _WECHAT.sub(replace_id("wechat"), text)

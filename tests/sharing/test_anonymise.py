@@ -39,6 +39,7 @@ from prep.sharing.anonymise import anonymise, month_of
     ("Call +1 (415) 555-0134 or +44 20 7946 0958.", "Call [phone] or [phone].", {"phone": 2}),
     ("Or 415-555-0134.", "Or [phone].", {"phone": 1}),
     ("Mail me: jane.doe@example.co.uk", "Mail me: [email]", {"email": 1}),
+    ("From: Dana Whitfield <dana.w@example.com>", "From: [name] <[email]>", {"name": 1, "email": 1}),
     ("linkedin.com/in/jane-doe and @janedoe", "[personal link] and [handle]", {"link": 1, "handle": 1}),
     ("Onsite on March 15, 2024, phone screen 2024-02-28, offer 3rd of April.",
      "Onsite on March 2024, phone screen 2024-02, offer April.", {}),
