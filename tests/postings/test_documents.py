@@ -16,7 +16,7 @@ from prep.postings import decode_posting_bytes, decode_posting_text, extract_pos
 from prep.postings.cli import extract_command
 from prep.postings.errors import PostingInputError, ScannedDocumentError
 from prep.postings.formats import FORMATS, accepted_extensions, find_format, find_text_format
-from prep.postings.formats.pdf import tidy_line
+from prep.postings.formats.pdf import PageLine, paragraph_lines, tidy_line
 from prep.postings.models import Posting
 from tests.support.documents import docx_bytes, pdf_bytes, scanned_pdf_bytes
 from tests.support.htmlforms import read_form
@@ -148,6 +148,38 @@ def test_prep_extract_says_a_scanned_pdf_needs_pasted_text(tmp_path: Path) -> No
 ])
 def test_a_pdfs_font_switch_spaces_are_taken_out(extracted: str, written: str) -> None:
     assert tidy_line(extracted) == written
+
+
+def _page(*rows: tuple[str, float, float]) -> list[PageLine]:
+    return [PageLine(text, y, 36.0, right) for text, y, right in rows]
+
+
+def test_a_pdf_paragraph_the_page_cut_is_one_line_again() -> None:
+    page = _page(("问了：1）ZeRO 三个 stage 各切了什么 3）NVLink 和 PCIe", 780, 560),  # reaches the margin
+                 ("带宽大概差几倍", 767, 140),                                          # 13 below: the same paragraph
+                 ("手写了一个 topk，要求 O(n log k)", 743, 300),                         # 24 below: a new one
+                 ("Walk us through how a ring all-reduce moves data between the", 719, 555),
+                 ("ranks, step by step.", 706, 200),
+                 ("Short line that ends early", 682, 250),
+                 ("and the next paragraph", 669, 200),                                  # the line above stopped short
+                 ("A line that reaches the margin and ends a sentence here.", 645, 560),
+                 ("Next sentence", 632, 200),
+                 ("A list follows, reaching the margin of the page, like the others", 608, 560),
+                 ("- an item", 595, 100))
+    assert paragraph_lines(page) == [
+        "问了：1）ZeRO 三个 stage 各切了什么 3）NVLink 和 PCIe 带宽大概差几倍",
+        "手写了一个 topk，要求 O(n log k)",
+        "Walk us through how a ring all-reduce moves data between the ranks, step by step.",
+        "Short line that ends early", "and the next paragraph",
+        "A line that reaches the margin and ends a sentence here.", "Next sentence",
+        "A list follows, reaching the margin of the page, like the others", "- an item"]
+
+
+def test_a_pdf_page_with_one_spacing_keeps_its_lines() -> None:
+    page = _page(("Northwind AI", 800, 120), ("Senior Engineer, LLM Inference Platform, Seattle, WA and remote", 784, 560),
+                 ("Posted 1 week ago", 768, 200))
+    assert paragraph_lines(page) == ["Northwind AI", "Senior Engineer, LLM Inference Platform, Seattle, WA and remote",
+                                     "Posted 1 week ago"]
 
 
 def test_a_scanned_pdf_is_its_own_error() -> None:

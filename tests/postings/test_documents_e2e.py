@@ -20,17 +20,23 @@ REPORT = """字节跳动 AML 一面
 """
 
 
-def test_a_scanned_pdf_asks_for_pasted_text(live_server, page, tmp_path: Path):
-    register(page, live_server)
-    page.goto(live_server.url + "/postings/new")
+def _upload_a_scan(page, server, tmp_path: Path, marker: str, message: str) -> None:
+    """Upload a scanned PDF: the page says ``message`` (in an alert holding ``marker``) and shows no checklist."""
+    page.goto(server.url + "/postings/new")
     scan = tmp_path / "scan.pdf"
     scan.write_bytes(scanned_pdf_bytes())
     page.set_input_files("#file", str(scan))
     page.click("#import-form button[type=submit]")
-    alert = page.locator("[role=alert]", has_text="no text layer")
+    alert = page.locator("[role=alert]", has_text=marker)
     alert.wait_for()
-    assert "it looks like a scanned page. Copy its text and paste it into the box instead." in alert.inner_text()
+    assert message in alert.inner_text()
     assert page.locator("#review-form").count() == 0
+
+
+def test_a_scanned_pdf_asks_for_pasted_text(live_server, page, tmp_path: Path):
+    register(page, live_server)
+    _upload_a_scan(page, live_server, tmp_path, "no text layer",
+                   "it looks like a scanned page. Copy its text and paste it into the box instead.")
 
     report = tmp_path / "report.pdf"
     report.write_bytes(pdf_bytes(REPORT))
@@ -62,15 +68,8 @@ def test_in_chinese_a_scan_is_refused_and_word_and_printed_pdf_reports_give_thei
     register(page, live_server, email="docs-zh@example.com")
     page.click(".language-switcher button[value=zh]")
     page.wait_for_selector("html[lang=zh-CN]")
-    page.goto(live_server.url + "/postings/new")
-    scan = tmp_path / "scan.pdf"
-    scan.write_bytes(scanned_pdf_bytes())
-    page.set_input_files("#file", str(scan))
-    page.click("#import-form button[type=submit]")
-    alert = page.locator("[role=alert]", has_text="没有文字层")
-    alert.wait_for()
-    assert "这个 PDF 没有文字层：它看起来是扫描的页面。请复制其中的文字，粘贴到文本框中。" in alert.inner_text()
-    assert page.locator("#review-form").count() == 0
+    _upload_a_scan(page, live_server, tmp_path, "没有文字层",
+                   "这个 PDF 没有文字层：它看起来是扫描的页面。请复制其中的文字，粘贴到文本框中。")
 
     text = REPORT_ZH.read_text(encoding="utf-8")
     expected = [q.text for q in extract_posting(text).questions]
