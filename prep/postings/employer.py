@@ -34,8 +34,8 @@ _LATIN_NAME = re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(n) for n in
                          re.IGNORECASE)
 _CJK_NAME = re.compile("|".join(re.escape(n) for n in _CJK))
 _CANONICAL = {n.casefold(): n for n in KNOWN_COMPANIES}
-# "the role at Nvidia", "interviewed with Google", "面试了腾讯", "投了字节": where the candidate went.
-_WHERE = re.compile(r"(?:\b(?:at|@|with|for|joined|join)\s+|面试了?|投了?|入职|拿到了?)\s{0,2}$", re.IGNORECASE)
+# "the role at Nvidia", "interviewed with Google", "面试了腾讯", "投了字节", a thread titled "[商汤/大装置] …": where the candidate went.
+_WHERE = re.compile(r"(?:\b(?:at|@|with|for|joined|join)\s+|面试了?|投了?|入职|拿到了?|^\s{0,4}[\[【])\s{0,2}$", re.IGNORECASE)
 def document_employer(lines: Sequence[str], found: str | None) -> str | None:
     """The employer of a report: ``found`` (what the header gave) when it is a name the document
     bears out, else the employer the document names most (None when it names none twice and none

@@ -165,7 +165,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     if report or listing:  # a report names its employer in the text, not always in its header
         company = document_employer(lines, company)
     if not plausible_employer(company):  # a section label, a job number, nothing: the name the text repeats
-        company = recurring_organisation(lines) or (company and known_company(company)) or None
+        company = (recurring_organisation(lines) or (company and known_company(company))
+                   or document_employer(lines, None))
     return ExtractionResult(
         company=company,
         title=title,

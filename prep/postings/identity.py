@@ -509,7 +509,7 @@ _ROLE_WORD = re.compile(
 
 #: A header's guess that is no employer's name: a path of section labels, a job number, a mail
 #: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …").
-_NOT_EMPLOYER = re.compile(r"/|\s{3}|职位编号|编号|招聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$", re.IGNORECASE)
+_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$", re.IGNORECASE)
 
 
 def plausible_employer(name: str | None) -> bool:

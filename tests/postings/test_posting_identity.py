@@ -79,3 +79,9 @@ def test_a_report_in_traditional_characters_names_its_employer() -> None:
 def test_a_reports_title_line_names_employer_and_role(text: str, company: str, title: str) -> None:
     result = extract_posting(text)
     assert (result.doc_kind, result.company, result.title) == ("report", company, title)
+
+
+def test_a_forum_thread_names_its_employer_in_brackets_not_the_forum() -> None:
+    text = ("Devboard = a place to share\nDevboard 是一个关于分享和探索的地方\n现在注册\nDevboard  ›  酷工作\n"
+            "[商汤/大装置] 诚邀 Rust 系统工程师共建推理基础设施\n我们正在构建推理基础设施。\n岗位要求\n- 熟悉 Rust 和 RDMA\n")
+    assert extract_posting(text).company == "商汤"
