@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.browser import INSTRUCTOR_PASSWORD
-from tests.support.live import import_document, register, screenshot, sign_in
+from tests.support.live import axe_violations, import_document, register, screenshot, sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +29,13 @@ WORDS = {
 }
 
 
+def _accessible(page, name: str) -> None:
+    """No serious or critical axe-core violation, and no sideways scrolling (a phone's width)."""
+    serious = axe_violations(page, name)
+    assert not serious, [(v["id"], v["nodes"][:3]) for v in serious]
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1, name
+
+
 def _switch(page, lang: str) -> None:
     if lang != "en":
         page.click(f".language-switcher button[value={lang}]")
@@ -38,7 +45,8 @@ def _switch(page, lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_share_approve_read_withdraw(instructor_server, browser, lang):
     server, words = instructor_server, WORDS[lang]
-    contexts = [browser.new_context(viewport=size, locale="en-US") for size in
+    # bypass_csp: axe-core is injected as an inline script, which the app's CSP forbids.
+    contexts = [browser.new_context(viewport=size, locale="en-US", bypass_csp=True) for size in
                 ({"width": 1280, "height": 900}, {"width": 1280, "height": 900}, {"width": 360, "height": 780})]
     author, teacher, reader = (c.new_page() for c in contexts)
     for page in (author, teacher, reader):
@@ -54,6 +62,7 @@ def test_share_approve_read_withdraw(instructor_server, browser, lang):
         assert "2024年3月" in preview and not any(secret in preview for secret in SECRETS), preview
         author.fill("#text", preview + "\n" + ADDED)
         screenshot(author, f"share-preview-{lang}")
+        _accessible(author, f"share-preview-{lang}")
         author.click("#share-form button[type=submit]")
         author.wait_for_selector("#share-state[data-status=pending]")
 
@@ -71,6 +80,7 @@ def test_share_approve_read_withdraw(instructor_server, browser, lang):
         reader.goto(server.url + "/postings")
         reader.click("#shared-reports-link")
         assert words["list"] in reader.locator("h1").inner_text()
+        _accessible(reader, f"shared-list-{lang}")
         reader.click("#shared-reports a.shared-report")
         shared_url = reader.url
         text = reader.locator("#shared-text").inner_text()
@@ -78,6 +88,7 @@ def test_share_approve_read_withdraw(instructor_server, browser, lang):
         assert reader.locator(".shared-question", has_text="Ring AllReduce").count() == 1
         assert reader.locator("#shared-questions .explanations a").count() >= 1  # linked to an explanation
         screenshot(reader, f"shared-read-{lang}")
+        _accessible(reader, f"shared-read-{lang}")
         reader.goto(report_url)  # the author's own page is not the reader's: its shared page instead
         assert reader.url == shared_url
 
