@@ -5,11 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import login_required
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from .. import clock
+from ..drill.cards import add_to_study
 from ..extensions import db
 from ..postings.models import Posting, SharedReport, ShareStatus
 from ..web.access import instructor_required, signed_in_user
@@ -122,6 +124,26 @@ def read(share_id: int):
     return render_template("sharing/read.html", share=row, questions=questions, user=user,
                            history=service.history(row) if user.is_instructor else [],
                            form=EmptyForm(), reject_form=RejectForm())
+
+
+@bp.route("/shared/<int:share_id>/study", methods=["POST"])
+@login_required
+def study(share_id: int):
+    """Add the report's questions from the shared bank to the reader's study."""
+    if not EmptyForm().validate():
+        abort(400)
+    user = signed_in_user()
+    row = db.first_or_404(service.readable(share_id, user).where(SharedReport.status == ShareStatus.published))
+    ids, total = service.studyable_ids(row.posting, user.id)
+    added = add_to_study(user, ids, clock.now())
+    db.session.commit()
+    flash(ngettext("Added %(num)s question to your study.", "Added %(num)s questions to your study.", added)
+          if added else _("These questions are already in your study."), "success" if added else "info")
+    if len(ids) < total:
+        flash(ngettext("%(num)s question is not in the shared bank yet, so it cannot be studied here.",
+                       "%(num)s questions are not in the shared bank yet, so they cannot be studied here.",
+                       total - len(ids)), "info")
+    return redirect(url_for("sharing.read", share_id=row.id))
 
 
 @bp.route("/instructor/shared/<int:share_id>/approve", methods=["POST"])

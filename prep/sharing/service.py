@@ -59,6 +59,13 @@ def shared_questions(posting: Posting | None, lang: str) -> list[SharedQuestion]
                            explanations_for(pq.question, lang=lang)) for pq in posting.questions]
 
 
+def studyable_ids(posting: Posting, user_id: int) -> tuple[list[int], int]:
+    """The report's questions a reader can study (those in the shared bank, or their own), and
+    how many questions it has: the author's new questions stay theirs until the bank takes them."""
+    ids = [pq.question_id for pq in posting.questions if pq.question.is_visible_to(user_id)]
+    return list(dict.fromkeys(ids)), len(posting.questions)
+
+
 def share_of(posting: Posting) -> SharedReport | None:
     """The report's share row (any status), if it was ever shared."""
     return db.session.scalar(select(SharedReport).where(SharedReport.posting_id == posting.id))

@@ -243,3 +243,22 @@ def test_question_wordings_are_anonymised_in_the_preview_and_for_readers(app, lo
     db.session.commit()
     page = login(b, app.test_client()).get(f"/shared/{service.share_of(posting).id}").get_data(as_text=True)
     assert "〔姓名〕老师问：NCCL 的拓扑发现怎么做？" in page and "王老师" not in page and "zhang_san88" not in page
+
+
+def test_a_reader_studies_the_questions_the_shared_bank_has(app, login, people, make_question):
+    from prep.drill.models import Card
+
+    a, b, i = people["a"], people["b"], people["i"]
+    make_question("请解释Ring AllReduce的两个阶段")  # in the bank: the report's first question merges into it
+    share = service.share(_report(a), "text", FIXED_NOW)
+    db.session.commit()
+    client = login(b, app.test_client())
+    assert client.post(f"/shared/{share.id}/study").status_code == 404  # pending: not b's to read
+    service.approve(share, i.id, FIXED_NOW)
+    db.session.commit()
+    r = client.post(f"/shared/{share.id}/study", follow_redirects=True)
+    page = r.get_data(as_text=True)
+    assert "Added 1 question to your study." in page and "1 question is not in the shared bank yet" in page
+    cards = db.session.scalars(select(Card).where(Card.user_id == b.id)).all()
+    assert [c.question.text for c in cards] == ["请解释Ring AllReduce的两个阶段"]
+    assert all(c.question.owner_id is None for c in cards)  # never the author's own question

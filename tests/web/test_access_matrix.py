@@ -77,6 +77,7 @@ OWNER_POSTS = [
     ("/postings/{posting_id}/outcome", lambda ids: {"rating": 3}),
     ("/postings/{report_id}/share", lambda ids: {"text": "taken over"}),
     ("/postings/{report_id}/share/withdraw", lambda ids: {}),
+    ("/shared/{share_id}/study", lambda ids: {}),  # waiting for review: nobody studies it yet
 ]
 
 
