@@ -74,16 +74,15 @@ class SetQuestion:
 
 def question_set(user: Any, posting: Posting, likely: Sequence[Any] | None = None) -> list[SetQuestion]:
     """The questions an interview for this posting is about, own questions first: those asked in
-    the candidate's interview reports of the same company (the posting itself, when it is a
-    report), those the posting lists, then the likely questions (``likely``, default
+    the candidate's interview reports of the same company under any of its names (the posting
+    itself, when it is a report), those the posting lists, then the likely questions (``likely``, default
     :func:`likely_questions`) the candidate has in study. Readiness, recall now, recall on the
     day and the interview plan all count this one set."""
-    company = (posting.company or "").strip().casefold()
     reports = [posting] if posting.is_report else []
-    if company and posting.user_id == user.id:
-        reports += [r for r in db.session.scalars(select(Posting).where(
-            Posting.user_id == user.id, Posting.kind == "report", Posting.id != posting.id).order_by(Posting.id))
-            if (r.company or "").strip().casefold() == company]
+    if posting.company_key and posting.user_id == user.id:  # the same company under any of its names
+        reports += list(db.session.scalars(select(Posting).where(
+            Posting.user_id == user.id, Posting.kind == "report", Posting.id != posting.id,
+            Posting.company_key == posting.company_key).order_by(Posting.id)))
     out: dict[int, SetQuestion] = {}
     for source, priority in [*((r, planned.OWN_REPORT) for r in reports), (posting, planned.OWN_POSTING)]:
         for pq in source.questions:

@@ -122,3 +122,26 @@ def test_companies_found_in_the_field_documents(name, slug):
 @pytest.mark.parametrize("name", ["理想主义", "Armv8", "Armada"])
 def test_their_names_do_not_swallow_other_words(name):
     assert canonical(name) is None
+
+
+def test_an_interview_counts_the_reports_of_its_company_under_any_name(app, make_user):
+    from prep.drill import planned
+    from prep.extensions import db
+    from prep.postings.service import Review, ReviewedQuestion, import_posting
+    from prep.postings.study import question_set
+    from tests.support.clock import FIXED_NOW
+
+    user = make_user()
+
+    def imported(company, kind, question):
+        posting = import_posting(user, f"{company} {kind}\n- {question}", FIXED_NOW, review=Review(
+            company=company, title="AI 网络通信库研发", kind=kind, questions=[ReviewedQuestion(question)])).posting
+        db.session.commit()
+        return posting
+
+    posting = imported("ByteDance", "posting", "What are the two phases of ring AllReduce?")
+    imported("字节", "report", "NCCL 什么时候用 tree 算法？")
+    imported("京东方", "report", "What does a display panel factory test?")
+    wanted = {q.text: q.priority for q in question_set(user, posting)}
+    assert wanted == {"NCCL 什么时候用 tree 算法？": planned.OWN_REPORT,
+                      "What are the two phases of ring AllReduce?": planned.OWN_POSTING}
