@@ -28,8 +28,8 @@ def _report(user, company: str, questions: list[str]) -> int:
 def _ranked(client) -> dict[str, int]:
     """The company page's questions (text → reports asking it), in the page's order."""
     html = client.get("/companies/bytedance").get_data(as_text=True)
-    rows = re.findall(r'data-reports="(\d+)">\s*<a [^>]*>([^<]+)</a>', html)
-    return {text: int(n) for n, text in rows}
+    rows = re.findall(r'data-reports="(\d+)">(.*?)</li>', html, re.S)
+    return {re.search(r'<a [^>]*>([^<]+)</a>', item).group(1): int(n) for n, item in rows}
 
 
 def test_approved_shared_reports_rank_a_companys_questions(app, login, make_user, make_question):
