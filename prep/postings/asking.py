@@ -24,6 +24,7 @@ _LIST_MARKER = re.compile(
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|\d{1,2}\s{1,2}(?=[\u4e00-\u9fff])(?![轮年个位次天周月人道题种家条项倍核卡台节层路级小分秒元万千亿])"
+    r"|Q\d{1,3}(?=[\u4e00-\u9fff])"  # "Q2你对虚函数…"
     r"|0\d(?=(?:Why|What|How|When|Where|Which|Who|Explain|Describe|Design|Implement|Compare|Is|Are|Can|Do|Does)\b)"  # "01Why …" cards
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
     r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f\u2776-\u277f]\s{0,4}"

@@ -346,9 +346,9 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
 
 
 def question_notes(blocks: Sequence[Block]) -> set[tuple[int, int]]:
-    """The lines that are a note under a numbered question: the one bullet after each "N. …?" of
-    a list that pairs them so at least twice ("1. What is CUDA?" / "• Explain the architecture."),
-    unless the bullet asks on its own (ends with a question mark)."""
+    """The lines that are no question by their place in a list: the one bullet after each "N. …?"
+    of a list that pairs them so at least twice ("1. What is CUDA?" / "• Explain the architecture."),
+    unless the bullet asks on its own (ends with a question mark); a run of other reports' titles."""
     notes: set[tuple[int, int]] = set()
     for number, block in enumerate(blocks):
         lines = block.lines[:20_000]
@@ -359,7 +359,28 @@ def question_notes(blocks: Sequence[Block]) -> set[tuple[int, int]]:
                  and (index + 1 == len(lines) or _marker(lines[index + 1]) != "bullet")]
         if len(pairs) >= 2:
             notes.update((number, index) for index in pairs)
+        notes.update((number, index) for index in _title_run(lines))
     return notes
+
+
+#: What may stand before a round in a report's own round line ("技术一面:", "HR面:"), not another report's title.
+_ROUND_WORDS = re.compile(r"[\s\W]*(?:技术|业务|交叉|主管|总监|leader|hr|加|终|笔试|第?[一二三四五六七八九十\d])*[\s\W]*$", re.IGNORECASE)
+
+
+def _title_run(lines: Sequence[str]) -> list[int]:
+    """The lines of a list of other reports' titles ("字节C++一面:…?", "B站 C++ 一面:…?", "快手C++二面:…"):
+    at least three different lines that open with an employer's round and a colon among five in a row."""
+    titled = []
+    for index, line in enumerate(lines):
+        match = _OTHER_TITLE.match(strip_list_marker(line))
+        if match and not _ROUND_WORDS.match(match.group()[:-1].rstrip(" :：").removesuffix("面经").removesuffix("面试")
+                                          .rstrip("一二三四五终面0123456789")):
+            titled.append(index)
+    run: set[int] = set()
+    for k in range(len(titled) - 2):
+        if titled[k + 2] - titled[k] <= 4 and len({match_key(lines[i]) for i in titled[k: k + 3]}) == 3:
+            run.update(titled[k: k + 3])  # (one title repeated is the document's own)
+    return sorted(run)
 
 
 def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],

@@ -96,3 +96,16 @@ def test_a_question_page_under_an_overview_heading_is_read() -> None:
             "Fewer, larger all-reduce calls that overlap with the backward pass.\n")
     texts = [q.text for q in extract_posting(page).questions]
     assert len(texts) == 2 and "gradient bucketing" in texts[1]
+
+
+def test_a_list_of_other_reports_titles_is_not_this_reports_questions() -> None:
+    report = ("腾讯校招 C++ 一面面经\n面试官问了 30 道题。\n"
+              "更多大厂面试题: 阿里2面:分库分表之后怎么做跨库分页?\n字节C++一面:虚析构函数什么时候需要?\n"
+              "C++ 八股文合集(二)\n米哈游C++面试:智能指针循环引用怎么办?\n网易 C++ 二面:epoll 和 select 的区别?\n"
+              "Q1自我介绍\n面试官好,我是某某,计算机专业大四学生。\n"
+              "Q2你对右值引用是怎么理解的?\n右值引用让移动语义成为可能,避免不必要的拷贝。\n")
+    texts = [q.text for q in extract_posting(report).questions]
+    assert texts == ["你对右值引用是怎么理解的?"]
+    own = "美团一面:为什么有 KV Cache 没有 Q Cache?\n美团一面:为什么有 KV Cache 没有 Q Cache?\n" \
+          "美团一面:为什么有 KV Cache 没有 Q Cache?\n这是一道常见的面试题,下面详细解析。\n"
+    assert sentence_model._title_run(own.splitlines()) == []
