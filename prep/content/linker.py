@@ -38,6 +38,7 @@ Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -181,6 +182,7 @@ def _nfkc_fold(text: str) -> str:
 
 # British and American spellings fold together (optimise/optimize, utilisation/utilization,
 # analyse/analyze): the pages are written in one, questions come in both.
+_NON_WORD_RE = re.compile(r"[\W_]+")
 _ISE_RE = re.compile(r"(?<=[a-z]{3})([iy])s(e|ed|es|ing|er|ers|ation|ations)$")
 
 
@@ -188,6 +190,7 @@ _ISE_RE = re.compile(r"(?<=[a-z]{3})([iy])s(e|ed|es|ing|er|ers|ation|ations)$")
 _IZE_RE = re.compile(r"(?<=[a-z]{3})([iy]z)(e|ed|es|ing|er|ers|ation|ations)$")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a build stems each word of every page: ~300k calls, a few thousand words
 def _stem(word: str) -> str:
     word = _IZE_RE.sub(r"\1", _ISE_RE.sub(r"\1z\2", word))
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -242,7 +245,7 @@ class Analyzer:
         folded = _nfkc_fold(text)
         # A joined spelling of a skill's own name (KV-cache for the skill KV cache) is that skill: as
         # a word of its own it would weigh as the rare spelling it is, not as the common concept.
-        within_skill = [(a, b, re.sub(r"[\W_]+", "", name.casefold())) for a, b, name in spans] \
+        within_skill = [(a, b, _NON_WORD_RE.sub("", name.casefold())) for a, b, name in spans] \
             if len(folded) == len(unicodedata.normalize("NFKC", text)) else []
         for match in _LATIN_RE.finditer(folded):
             token = match.group(0)
@@ -252,7 +255,7 @@ class Analyzer:
                 out.append((token, _W_NUMBER))
                 continue
             joined = "-" in token or "_" in token
-            bare = re.sub(r"[\W_]+", "", token)
+            bare = _NON_WORD_RE.sub("", token) if joined else token
             spelled = joined and any(a <= match.start() and match.end() <= b and bare == name
                                      for a, b, name in within_skill)
             if not spelled:
