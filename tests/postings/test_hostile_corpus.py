@@ -79,6 +79,9 @@ def _requests(app, case: dict[str, Any]) -> Iterator[tuple[str, Callable[[Any], 
             "source": text, "company": text[:300], "title": text[:400], "doc_kind": "report",
             "questions-0-keep": "y", "questions-0-text": text[:5000], "questions-0-kind": "coding",
             "questions-0-round": text[:100]}), candidate
+        yield "review-add", lambda c: c.post("/postings/review/add", data={
+            "source": text, "questions-0-keep": "y", "questions-0-text": text[:2000], "questions-0-origin": text[:30],
+            "questions-0-confidence": text[:10], "new_question": text[:5000], "add": "Add"}), candidate
         yield "own-question", lambda c: c.post("/questions", data={"text": text[:50_000], "lang": "zh", "tags": text[:700]}), candidate
         yield "note", lambda c: c.post(f"/cards/{card}/note", data={"note": text[:30_000]}), candidate
         yield "search", lambda c: c.get("/search", query_string={"q": text[:5000]}), candidate
