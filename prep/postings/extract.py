@@ -164,6 +164,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     company, title, location = find_identity(header, kept, location_lines, report)
     if report or listing:  # a report names its employer in the text, not always in its header
         company = document_employer(lines, company)
+    if title:
+        title = _HEADCOUNT.sub("", title) or title  # "GPU架构师 (1人)": the number of openings is no part of the role
     if not plausible_employer(company):  # a section label, a job number, nothing: the name the text repeats
         company = (recurring_organisation(lines) or (company and known_company(company))
                    or document_employer(lines, None))
@@ -213,6 +215,10 @@ def read_questions(text: str) -> Reading:
                                            guessed=said.casefold() in guessed, report=report))
                  for said, section, round_, conf in found]
     return Reading(lines, tail, blocks, recognised, report, listing, questions, truncated)
+
+
+_HEADCOUNT = re.compile(r"\s{0,2}[(（]\s{0,2}(?:\d{1,4}\s{0,2}(?:人|名|个)|若干(?:人|名)?|\d{1,4}\s{0,2}(?:openings?|positions?|hc))\s{0,2}[)）]\s{0,2}$",
+                        re.IGNORECASE)
 
 
 def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[str], list[str]]:

@@ -85,3 +85,8 @@ def test_a_forum_thread_names_its_employer_in_brackets_not_the_forum() -> None:
     text = ("Devboard = a place to share\nDevboard 是一个关于分享和探索的地方\n现在注册\nDevboard  ›  酷工作\n"
             "[商汤/大装置] 诚邀 Rust 系统工程师共建推理基础设施\n我们正在构建推理基础设施。\n岗位要求\n- 熟悉 Rust 和 RDMA\n")
     assert extract_posting(text).company == "商汤"
+
+
+def test_the_number_of_openings_is_no_part_of_the_title() -> None:
+    text = "GPU架构师 (1人)\n职位编号: 998\n岗位职责\n1、负责 GPU 架构设计\n"
+    assert extract_posting(text).title == "GPU架构师"
