@@ -12,6 +12,7 @@ from .. import clock
 from ..drill.cards import add_to_study
 from ..drill.queue_queries import study_day
 from ..extensions import db
+from ..postings.canonical_company import canonical
 from ..web.access import signed_in_user
 from ..web.args import page_arg
 from . import queries
@@ -40,7 +41,8 @@ def index():
     pages = max(1, -(-len(rows) // per_page))
     page = min(page_arg(), pages)
     return render_template("companies/index.html", rows=rows[(page - 1) * per_page: page * per_page],
-                           total=len(rows), q=query, role=role, page=page, pages=pages)
+                           total=len(rows), q=query, role=role, page=page, pages=pages,
+                           named=canonical(query) if query else None)
 
 
 def _render_company(key: str, form: StudyTopForm | None = None, status: int = 200):

@@ -326,3 +326,14 @@ def test_the_questions_are_paged_in_rank_order(world, client, login):
     login(a)
     html = client.get("/companies/bytedance?page=2&kind=concept").get_data(as_text=True)
     assert f'start="{queries.QUESTIONS_PER_PAGE + 1}"' in html and 'rel="prev"' in html
+
+
+def test_the_index_search_for_a_known_company_without_reports_links_its_page(world, client, login):
+    a, _ = world
+    login(a)
+    html = client.get("/companies", query_string={"q": "英伟达"}).get_data(as_text=True)
+    assert "No company you can read about matches" in html and 'href="/companies/nvidia"' in html
+    zh = client.get("/companies", query_string={"q": "Nvidia"}, headers={"Accept-Language": "zh"}).get_data(
+        as_text=True)
+    assert "你还没有可查看的英伟达面经或职位。" in zh
+    assert 'id="named-company"' not in client.get("/companies", query_string={"q": "zzz"}).get_data(as_text=True)
