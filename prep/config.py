@@ -111,8 +111,9 @@ def defaults(instance_path: Path) -> dict[str, Any]:
         # Form fields of most pages (Flask's default is 500 KB); the posting pages, which take a
         # whole document, set their own (prep.postings.routes).
         "MAX_FORM_MEMORY_SIZE": 1_100_000,
-        # The review checklist posts five fields per question, up to 200 questions.
-        "MAX_FORM_PARTS": 1500,
+        # The review checklist posts up to ten fields per row (wording, kind, round, section, match,
+        # where it was found …), up to 200 questions and the rows added to them.
+        "MAX_FORM_PARTS": 2500,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "REMEMBER_COOKIE_HTTPONLY": True,

@@ -249,6 +249,7 @@ def test_a_too_long_question_is_refused_next_to_it_and_nothing_is_stored(client,
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     assert f'id="questions-{first}-text-error"' in html
+    assert "<p>{}</p>" not in html  # the rows' errors are not listed again over the list
     assert _counts() == before
 
 
@@ -275,3 +276,18 @@ def test_already_imported_goes_to_the_posting(client, candidate):
     again = client.post("/postings/new", data={"text": REPORT}, content_type="multipart/form-data")
     assert again.status_code == 302 and again.headers["Location"] == first.headers["Location"]
     assert _counts()[0] == 1
+
+
+def test_a_checklist_of_two_hundred_questions_is_saved_as_the_browser_sends_it(client, candidate):
+    """Every row carries its fields (wording, kind, round, section, match, origin, confidence …):
+    the whole checklist, sent as the page sends it (multipart), fits the request's limits."""
+    report = "Big report\n\nRound 1\n" + "".join(f"{i}. What does the {i}th NCCL tuning knob change?\n"
+                                                 for i in range(1, 201))
+    action, data = read_form(_review(client, report), "review-form")
+    assert len(_rows(data)) == 200
+    boundary = "----BrowserFormBoundary7MA4YWxkTrZu0gW"  # as a browser encodes it (the test client's
+    body = "".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'  # encoder
+                   for name, value in data.items()) + f"--{boundary}--\r\n"  # drops a CRLF after some empty values)
+    response = client.post(action, data=body.encode(), content_type=f"multipart/form-data; boundary={boundary}")
+    assert response.status_code == 302, response.status_code
+    assert len(db.session.scalar(select(Posting)).questions) == 200
