@@ -16,7 +16,7 @@ REPORT = """字节跳动 AI Infra 一面面经
 一面
 1. 介绍一下 NCCL 的 ring allreduce
 2. CUDA stream 是什么？
-- 共享内存 bank 冲突
+- 共享内存 bank 冲突怎么避免？
 面试官上来就问了 RDMA 和 TCP 的区别，我说了零拷贝。然后又问了 GPUDirect 怎么绕过主机内存。
 手撕：
 实现一个 LRU 缓存
@@ -36,7 +36,7 @@ def test_each_layout_of_a_report_gives_its_origin() -> None:
     assert {text: o.how for text, o in origins.items()} == {
         "介绍一下 NCCL 的 ring allreduce": "numbered",
         "CUDA stream 是什么？": "numbered",
-        "共享内存 bank 冲突": "bulleted",
+        "共享内存 bank 冲突怎么避免？": "bulleted",
         "RDMA 和 TCP 的区别": "narrated",
         "GPUDirect 怎么绕过主机内存": "narrated",
         "实现一个 LRU 缓存": "line",  # under a "手撕：" heading: a line of its own there
