@@ -181,7 +181,7 @@ def _titled(body: str, previous: str, following: str) -> str:
 
 
 def _marker(line: str) -> str:
-    """The kind of list marker a line opens with: numbered, bullet, or none (no line: "none")."""
+    """The kind of list marker a line opens with: numbered, bullet or plain (no line: "empty")."""
     if not line:
         return "empty"
     if _NUMBERED.match(line):

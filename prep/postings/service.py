@@ -11,7 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import case, func, or_, select, update
+from sqlalchemy import case, func, select, update
 
 from ..content.models import Explanation, live
 from ..drill.cards import add_to_study
@@ -48,10 +48,6 @@ __all__ = [  # what the views, the CLI and the tests call, wherever it is writte
 SAMPLES_DIR = Path(__file__).resolve().parent / "samples"
 
 
-def _visible_to(user: Any) -> Any:
-    return or_(Posting.user_id == user.id, Posting.user_id.is_(None))
-
-
 def postings_for(user: Any) -> list[Posting]:
     """The candidate's own postings, newest first."""
     return list(db.session.scalars(select(Posting).where(Posting.user_id == user.id)
@@ -64,7 +60,7 @@ def sample_postings() -> list[Posting]:
 
 def posting_for(user: Any, posting_id: int) -> Posting | None:
     """The posting if ``user`` may read it (their own, or a sample), else None."""
-    return db.session.scalar(select(Posting).where(Posting.id == posting_id, _visible_to(user)))
+    return db.session.scalar(select(Posting).where(Posting.id == posting_id, Posting.owned_or_sample(user.id)))
 
 
 def postings_asking(question_ids: Iterable[int], user: Any) -> dict[int, list[Posting]]:
@@ -78,7 +74,7 @@ def postings_asking(question_ids: Iterable[int], user: Any) -> dict[int, list[Po
         return out
     rows = db.session.execute(
         select(PostingQuestion.question_id, Posting).join(Posting, PostingQuestion.posting_id == Posting.id)
-        .where(PostingQuestion.question_id.in_(ids), _visible_to(user))
+        .where(PostingQuestion.question_id.in_(ids), Posting.owned_or_sample(user.id))
         .order_by(Posting.created_at, Posting.id)).all()
     for question_id, posting in rows:
         out[question_id].append(posting)
