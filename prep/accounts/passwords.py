@@ -8,8 +8,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 _hasher = PasswordHasher()  # argon2id, RFC 9106 low-memory profile
-# Verified against when the email is unknown, so both paths cost the same time.
-_DUMMY_HASH = _hasher.hash("dummy password for timing equality")
+# Verified against when the email is unknown, so both paths cost the same time: made on the first
+# check (a tenth of a second that a process which never checks a password, the CLI, does not pay).
+_DUMMY_HASH: str | None = None
 
 MIN_LENGTH = 8
 MAX_LENGTH = 1024
@@ -21,6 +22,9 @@ def hash_password(password: str) -> str:
 
 def verify_password(stored_hash: str | None, password: str) -> bool:
     """True when ``password`` matches; with no stored hash, spend the same time and say no."""
+    global _DUMMY_HASH
+    if _DUMMY_HASH is None:
+        _DUMMY_HASH = _hasher.hash("dummy password for timing equality")
     try:
         return _hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):

@@ -14,7 +14,6 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pypinyin import Style, lazy_pinyin
 
 from ..skills import load_taxonomy
 from .check import check_docs, missing_key_points, unclosed_blocks
@@ -61,6 +60,16 @@ def slugify(title: str) -> str:
     return "-".join(words)[:80].strip("-")
 
 
+def _pinyin(text: str) -> list[str]:
+    """``text`` with its Chinese characters as pinyin without tones; pypinyin's dictionaries (a
+    quarter of a second to load) are read only when the text holds a Chinese character."""
+    if not re.search(r"[\u3400-\u9fff\uf900-\ufaff]", text):
+        return [text]
+    from pypinyin import Style, lazy_pinyin
+
+    return lazy_pinyin(text, style=Style.NORMAL, errors="default")
+
+
 #: The longest slug :func:`suggested_slug` makes (cut between words).
 SUGGESTED_SLUG_CHARS = 60
 
@@ -70,7 +79,7 @@ def suggested_slug(title: str, taken: Collection[str] = ()) -> str:
     cut between words at :data:`SUGGESTED_SLUG_CHARS`; ``-2``, ``-3``… added while it is in
     ``taken``. Empty when the title has neither."""
     words: list[str] = []
-    for part in lazy_pinyin(title[:200], style=Style.NORMAL, errors="default"):
+    for part in _pinyin(title[:200]):
         words.extend(re.findall(r"[a-z0-9]+", part.casefold().replace("+", "p")))
     slug = ""
     for word in words:
