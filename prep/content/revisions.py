@@ -20,7 +20,7 @@ from ..questions.models import LinkOrigin, Question, QuestionExplanation, Source
 from ..questions.normalize import normalize_question
 from ..questions import translations
 from ..questions.matcher import default_matcher
-from ..questions.service import add_question, adopt_listed
+from ..questions.service import add_question, adopt_listed, merge_tags
 from .document import ExplanationDoc, parse_document
 from .models import Explanation, ExplanationRevision, Origin, live
 from .render import render_markdown
@@ -156,22 +156,34 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
     kept = set(new_norms) & set(old_norms)
     for index, text in enumerate(doc.questions):
         norm = new_norms[index]
-        if norm in kept or not norm:
+        if norm in kept or not norm or index >= len(old) or old_norms[index] in kept:
             continue
         existing = db.session.scalar(select(Question).where(Question.norm == norm, Question.owner_id.is_(None)))
-        if existing is None and index < len(old) and old_norms[index] not in set(new_norms):
+        if existing is None:
             previous = db.session.scalar(select(Question).where(Question.norm == old_norms[index],
                                                                 Question.owner_id.is_(None)))
             if previous is not None:  # rename in place
                 previous.text, previous.norm = text.strip(), norm
                 old_norms[index] = norm
-    mine = []
     adopt_listed(doc.questions)  # candidates' questions this explanation answers become the bank's
-    for text in doc.questions:
-        question = add_question(text, source=Source.content, tags=[*doc.skills, *doc.tags][:10])
-        link_to(question, doc.slug, 1.0, LinkOrigin.content)
+    # The bank's questions for these phrasings in one query (one flush at the end, not one a question).
+    norms = {n for n in new_norms if n}
+    bank = {q.norm: q for q in db.session.scalars(select(Question).where(
+        Question.norm.in_(norms), Question.owner_id.is_(None)))} if norms else {}
+    tags, known = [*doc.skills, *doc.tags][:10], {}
+    listed = []
+    for text, norm in zip(doc.questions, new_norms):
+        question = bank.get(norm) if norm else None
+        if question is None:  # an empty phrasing: add_question raises EmptyQuestion
+            question = bank[norm] = add_question(text, source=Source.content, tags=tags, known_tags=known,
+                                                 new=True, flush=False)
+        else:
+            merge_tags(question, tags, known)
+        link_to(question, doc.slug, 1.0, LinkOrigin.content, flush=False)
         _drop_weak_automatic_links(question)
-        mine.append(question.id)
+        listed.append(question)
+    db.session.flush()
+    mine = [question.id for question in listed]
     if doc.questions_paired:
         _pair_with_other_language(doc, mine)
     _group_wordings(doc.slug)
@@ -237,10 +249,11 @@ def _pair_with_other_language(doc: ExplanationDoc, mine: list[int]) -> None:
     translations.link_pairs(pairs)
 
 
-def link_to(question: Question, slug: str, score: float, origin: LinkOrigin) -> None:
+def link_to(question: Question, slug: str, score: float, origin: LinkOrigin, *, flush: bool = True) -> None:
     link = next((lk for lk in question.links if lk.slug == slug), None)
     if link is None:
         question.links.append(QuestionExplanation(slug=slug, score=score, origin=origin))
     elif link.origin is not LinkOrigin.manual:  # a hand decision wins
         link.score, link.origin = score, origin
-    db.session.flush()
+    if flush:
+        db.session.flush()
