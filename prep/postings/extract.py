@@ -52,7 +52,8 @@ __all__ = ["DOC_KINDS", "KINDS", "MAX_QUESTIONS", "UNCERTAIN_BELOW", "Extraction
 
 #: Question kinds, in the order the review checklist groups them.
 KINDS = ("concept", "coding", "design", "behavioural")
-#: What a document is: a job posting, or an interview report (面经, a Glassdoor-style review).
+#: What a document is: a job posting, or an interview report (面经, a Glassdoor-style review; also a
+#: list of interview questions that names no job title: a question bank, a Q&A page, notes).
 DOC_KINDS = ("posting", "report")
 #: Below this confidence a question is shown unticked in the review checklist.
 UNCERTAIN_BELOW = 0.6
@@ -177,7 +178,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         skills=skills,
         questions=questions,
         recognised_sections=recognised,
-        doc_kind="report" if report else "posting",
+        doc_kind="report" if report or (listing and questions and not title) else "posting",
         rounds=list(dict.fromkeys(b.round for b in blocks if b.kind == ROUND_KIND and b.round)),
         skill_weights={name: weights[name] for name in skills},
         truncated=truncated,
