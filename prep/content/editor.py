@@ -65,7 +65,7 @@ def _pinyin(text: str) -> list[str]:
     quarter of a second to load) are read only when the text holds a Chinese character."""
     if not re.search(r"[\u3400-\u9fff\uf900-\ufaff]", text):
         return [text]
-    from pypinyin import Style, lazy_pinyin
+    from pypinyin import Style, lazy_pinyin  # here: its dictionaries load on import
 
     return lazy_pinyin(text, style=Style.NORMAL, errors="default")
 

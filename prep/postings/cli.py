@@ -124,7 +124,7 @@ def format_summary(name: str, result: ExtractionResult, *, origins: bool = False
     if result.recognised_sections:
         lines.append(f"  sections ({len(result.sections)}): {', '.join(result.sections)}")
     else:
-        lines.append("  no recognisable sections: no questions extracted")
+        lines.append("  no recognisable sections" + ("" if result.questions else ": no questions extracted"))
     lines.append(f"  skills ({len(result.skills)}): {', '.join(result.skills) or '-'}")
     kind = "interview report" if result.doc_kind == "report" else "posting"
     if result.rounds:

@@ -50,7 +50,8 @@ def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
     verdicts: list[LineVerdict] = []
     for block in reading.blocks:
         if block.name:
-            verdicts.append(LineVerdict(block.name, False, f"heading of a {_kind_name(block)} section"))
+            verdicts.append(LineVerdict(block.name, False, "the question above; its answer follows" if block.answer
+                                        else f"heading of a {_kind_name(block)} section"))
         for line in block.lines:
             folded = line.casefold()
             said = judge_line(line).text.casefold()
@@ -73,6 +74,8 @@ def _kind_name(block) -> str:
 
 
 def _why_not(line: str, block, read_everywhere: bool) -> str:
+    if block.answer:
+        return "part of the answer to the question heading above it"
     if block.reverse:
         return "the candidate's own questions (反问/QA)"
     if block.kind not in (*_READ_KINDS, CONTENT):

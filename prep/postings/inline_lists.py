@@ -8,7 +8,8 @@ of an item ("答:…", "答案:…", "Answer: …") on a line of its own, which 
 
 A run is numbers that count up from 1 by one (1, 2, 3 …), at least :data:`MIN_RUN` of them (two
 when both ask or are labelled questions: "1.题1(6分):…2.题2(6分):…"), each followed by ``.``/``、``/``)``: a figure in the text ("RTT 100 毫秒", "HTTP/1.1", "(LeetCode 76)")
-never continues the count. One pass over the line with bounded patterns: linear in its length.
+never continues the count; a number glued to a word ("cache11.") continues it only once the run
+has :data:`MIN_RUN` items. One pass over the line with bounded patterns: linear in its length.
 
 Pure module: no Flask, no database.
 """
@@ -23,7 +24,9 @@ MAX_SPLIT_CHARS = 20_000
 
 # "1. ", "2、", "3)", "4）" where the number does not continue a figure ("1.5", "v2.", "x86.") and is
 # not a decimal. A number at the start, after a space, after punctuation or after a CJK character.
-_NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]】」』\"'”’~～]))"
+# After a letter ("…为什么没有q的cache11. 目标跟踪…") a number continues an established run only
+# (``glued``): the count is the evidence there, "x86." alone is not an item.
+_NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]】」』\"'”’~～])|(?P<glued>(?<=[A-Za-z])))"
                      r"(?P<n>\d{1,2})\s{0,2}(?:[.．](?!\d)|[、)）])\s{0,3}(?=\S)")
 # The answer of an item: "答:", "答案：", "参考答案:", "Answer:" after the question.
 _ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
@@ -50,6 +53,8 @@ def _numbered_items(line: str) -> list[str]:
     expected = 1
     for match in _NUMBER.finditer(line):
         number = int(match["n"])
+        if match["glued"] is not None and not (number == expected and len(starts) >= MIN_RUN):
+            continue
         if number == expected:
             starts.append(match.start())
             expected += 1

@@ -71,7 +71,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
         seen = len(found)
 
     for number, block in enumerate(blocks):
-        if block.reverse:
+        if block.reverse or block.answer:
             continue
         kind = block.kind
         if kind == CONTENT and listing:  # a question page's "Overview" is no posting section

@@ -69,6 +69,9 @@ def origin_of(text: str, position: Position | None, blocks, *, inline: frozenset
     if not 0 <= index < len(block.lines):
         return Origin()
     line = block.lines[index]
+    after = blocks[position[0] + 1] if position[0] + 1 < len(blocks) else None
+    if index == len(block.lines) - 1 and after is not None and after.answer and after.name == line:
+        return Origin("heading")  # a heading that asked, its answer under it
     previous = block.lines[index - 1] if index else ""
     following = block.lines[index + 1] if index + 1 < len(block.lines) else ""
     if line.lstrip().startswith(">"):

@@ -36,7 +36,7 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
                  if 6 < len(line) <= 60 and REPORT_TITLE.match(line))
     if titles >= 4:  # a board's list of report titles, not a report
         return False
-    rounds = sum(1 for b in blocks if b.kind == ROUND_KIND)
+    rounds = sum(1 for b in blocks if b.kind == ROUND_KIND and b.name and not b.answer)
     if rounds >= 1 and any(REPORT_TITLE.match(line[:200]) for line in lines[:6]):
         return True
     if rounds >= 2:
@@ -55,6 +55,7 @@ _ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|解析|(?:short\s+|sample
 _POSTING_KINDS = ("required", "responsibilities", "nice")
 #: The document is about interviews: it says so, or narrates one.
 _INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|interview|"
+                             r"(?:technical|tech|phone)\s+screen|"
                              r"asked\s+(?:me|about|to)|i\s+was\s+asked", re.IGNORECASE)
 #: A heading may say it plainly: "GPU architecture-specific questions", "常见问题清单".
 _QUESTIONS_HEADING = re.compile(r".{0,40}(?:questions|题目|问题|题)", re.IGNORECASE)
@@ -74,7 +75,7 @@ def is_question_list(blocks: list[Block]) -> bool:
     or at least two questions each followed by its answer (a long paragraph or an "答案:" line)."""
     if any(b.kind in _POSTING_KINDS for b in blocks):
         return False
-    lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse
+    lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse and not b.answer
              for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
     title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
     names = [b.name for b in blocks if b.name]
@@ -112,6 +113,6 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
     top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
     if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
         return False, False
-    asking = sum(1 for b in blocks if not b.reverse for line in [b.name, *b.lines[:_LIST_SCAN_LINES]]
+    asking = sum(1 for b in blocks if not (b.reverse or b.answer) for line in [b.name, *b.lines[:_LIST_SCAN_LINES]]
                  if line and (judge_line(line).asks or "？" in line or "?" in line))
     return False, asking >= 2

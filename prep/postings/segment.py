@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from .asking import CJK, judge_line, strip_list_marker
-from .headings import GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading
+from .headings import (GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading,
+                       undecorate)
 from .rounds import ASKER_LABEL, REVERSE, round_line
 
 
@@ -70,6 +71,7 @@ class Block:
     lines: list[str] = field(default_factory=list)
     reverse: bool = False  # inside a round's 反问 part
     notes: list[str] = field(default_factory=list)  # text that names skills but asks nothing ("C/C++/Python Round")
+    answer: bool = False  # the answer to a heading that asked ("### Q2: What is …?"): its lines are not questions
 
 
 def segment(lines: list[str]) -> tuple[list[Block], bool]:
@@ -78,6 +80,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     recognised = False
     noise = False
     current_round: str | None = None
+    answering: int | None = None  # the level of the heading that asked, while its answer runs
     for index, line in enumerate(lines):
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
@@ -85,6 +88,26 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             metadata = (len(blocks) == 1 and len(blocks[0].lines) <= 3) or bool(_POST_STATS.search(line))
             noise = noise or not metadata
             continue
+        level = _heading_level(line)
+        if answering is not None and level is not None and level <= answering and not _asking_heading(line, level):
+            answering = None  # a heading as high as the question's that does not ask: the answer ended
+        if level is not None and not noise and _asking_heading(line, level) and (
+                answering is None or level <= answering or _explicit_question(line)):
+            # "### Q2: What is memory coalescing?" / "**3. 什么是 bank conflict？**": a question, and
+            # what follows until the next heading as high is its answer (sub-headings and all, even
+            # those that ask: "#### How to avoid them" under "### Q8: Explain bank conflicts")
+            parent = blocks[-1]
+            kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
+            if not (parent.answer or (parent.kind == kind and not parent.name and parent.lines)):
+                blocks.append(Block("", kind, parent.round))
+            elif parent.answer:
+                blocks.append(Block("", parent.kind, parent.round))
+            blocks[-1].lines.append(undecorate(line))
+            blocks.append(Block(undecorate(line), blocks[-1].kind, blocks[-1].round, answer=True))
+            answering = level
+            continue
+        if answering is not None and (level is not None or generic_heading(line)):
+            continue  # a sub-heading of the answer ("**Why it matters**", "#### Example")
         heading = match_heading(line)
         following = lines[index + 1] if index + 1 < len(lines) else ""
         if heading and heading[2] and len(heading[2]) >= 15 and blocks[-1].kind in (ROUND_KIND, INTERVIEW) \
@@ -163,6 +186,45 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 blocks.append(Block("问题" if CJK.search(line[:80]) else "Questions", INTERVIEW, None))
         blocks[-1].lines.append(line)
     return blocks, recognised
+
+
+_MARKDOWN_LEVEL = re.compile(r"(#{1,6})\s")
+_BOLD_LINE = re.compile(r"(\*\*|__)(?!\s)(?:(?!\*\*|__).){2,300}\1\s{0,2}[:：]?\s{0,2}$")
+
+
+def _heading_level(line: str) -> int | None:
+    """A Markdown heading's level (1–6), 7 for a line in bold, None for any other line."""
+    marks = _MARKDOWN_LEVEL.match(line)
+    if marks:
+        return len(marks[1])
+    return 7 if _BOLD_LINE.match(line) else None
+
+
+#: A heading that opens with a question word but has no question mark names a part ("How to apply",
+#: "Why it matters", "What I'd do differently"), it does not ask.
+_WH_TOPIC = re.compile(r"(?:how|what|why|when|where|which|who)\b", re.IGNORECASE)
+
+
+def _asking_heading(line: str, level: int) -> bool:
+    """A heading below the page's title (or a bold line) that is itself a question: labelled ``Q3:``,
+    or asking with a question mark or an imperative ("Explain warp divergence.", "手撕 LRU")."""
+    if level == 1 or len(line) > 300:
+        return False
+    text = undecorate(line)
+    if not text:
+        return False
+    if _Q_ITEM.match(text):
+        return True
+    if round_line(text) or match_heading(line):
+        return False  # "## Round 3: design (60 min)", "## 面试题": a part of the document
+    return judge_line(text).asks and ("?" in text or "？" in text or not _WH_TOPIC.match(text))
+
+
+def _explicit_question(line: str) -> bool:
+    """A heading with a question mark or a ``Q3:`` label: a question even under another question's
+    answer ("#### 3.1 死锁的四个必要条件是什么？" under "### 3. 操作系统")."""
+    text = undecorate(line)
+    return "?" in text or "？" in text or _Q_ITEM.match(text) is not None
 
 
 def _plain_heading(line: str, following: str, after: str = "") -> str | None:

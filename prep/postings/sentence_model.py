@@ -313,6 +313,8 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
             by_line.setdefault(origin, []).append(text)
     for number, block in _block_lines(blocks, report, listing):
         lines = block.lines
+        if block.answer:
+            continue  # the answer to a question heading: its question is a line of the block before
         if block.name and lines and not block.reverse and (report or listing or block.kind in (INTERVIEW, ROUND_KIND)):
             named = judge_line(block.name)  # "### 1. 什么是虚拟内存？" over its answer
             if named.dropped is None and match_key(named.text):
