@@ -102,8 +102,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 blocks.append(Block("", kind, parent.round))
             elif parent.answer:
                 blocks.append(Block("", parent.kind, parent.round))
-            blocks[-1].lines.append(undecorate(line))
-            blocks.append(Block(undecorate(line), blocks[-1].kind, blocks[-1].round, answer=True))
+            blocks[-1].lines.append(_heading_text(line))
+            blocks.append(Block(_heading_text(line), blocks[-1].kind, blocks[-1].round, answer=True))
             answering = level
             continue
         if answering is not None and (level is not None or generic_heading(line)):
@@ -192,6 +192,17 @@ _MARKDOWN_LEVEL = re.compile(r"(#{1,6})\s")
 _BOLD_LINE = re.compile(r"(\*\*|__)(?!\s)(?:(?!\*\*|__).){2,300}\1\s{0,2}[:：]?\s{0,2}$")
 
 
+_MARKUP = re.compile(r"#{1,6}\s{1,3}|(?:\*\*|__)")
+_SECTION_NUMBER = re.compile(r"\d{1,3}(?:[.．]\d{1,3}){1,3}[.．]?\s{0,2}")
+
+
+def _heading_text(line: str) -> str:
+    """A heading's words: without its Markdown, its numbering ("3.", "2.1") and its trailing colon."""
+    bare = _MARKUP.sub("", line).strip()
+    numbered = _SECTION_NUMBER.match(bare)
+    return undecorate(bare[numbered.end():] if numbered else line)
+
+
 def _heading_level(line: str) -> int | None:
     """A Markdown heading's level (1–6), 7 for a line in bold, None for any other line."""
     marks = _MARKDOWN_LEVEL.match(line)
@@ -210,7 +221,7 @@ def _asking_heading(line: str, level: int) -> bool:
     or asking with a question mark or an imperative ("Explain warp divergence.", "手撕 LRU")."""
     if level == 1 or len(line) > 300:
         return False
-    text = undecorate(line)
+    text = _heading_text(line)
     if not text:
         return False
     if _Q_ITEM.match(text):
@@ -223,7 +234,7 @@ def _asking_heading(line: str, level: int) -> bool:
 def _explicit_question(line: str) -> bool:
     """A heading with a question mark or a ``Q3:`` label: a question even under another question's
     answer ("#### 3.1 死锁的四个必要条件是什么？" under "### 3. 操作系统")."""
-    text = undecorate(line)
+    text = _heading_text(line)
     return "?" in text or "？" in text or _Q_ITEM.match(text) is not None
 
 

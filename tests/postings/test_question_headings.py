@@ -1,0 +1,64 @@
+"""Headings that ask: the heading is the question and what follows it (its sub-headings too) is the
+answer; a page title that asks, and headings that only open with a question word, are not."""
+from __future__ import annotations
+
+from prep.postings.extract import extract_posting
+from prep.postings.inline_lists import split_line
+
+QA_PAGE = """# GPU interview notes
+
+## Collectives
+
+### Q1: How does ring allreduce split the work between GPUs?
+
+**Why it matters**
+
+- Every link carries the same amount of data
+
+**How to check it**
+
+- Compare bus bandwidth with the link speed
+
+### Q2: Explain the difference between RC and UD queue pairs.
+
+RC is reliable and connected; UD sends datagrams.
+
+#### What to mention
+
+- UD has no RDMA Write
+
+#### 2.1 Why can UD not send messages larger than the MTU?
+
+Each datagram is one packet.
+"""
+
+
+def _questions(text: str) -> list[str]:
+    return [q.text for q in extract_posting(text).questions]
+
+
+def test_question_headings_are_the_questions_and_their_answers_are_not() -> None:
+    assert _questions(QA_PAGE) == [
+        "How does ring allreduce split the work between GPUs?",
+        "Explain the difference between RC and UD queue pairs.",
+        "Why can UD not send messages larger than the MTU?",  # a deeper heading with a question mark
+    ]
+
+
+def test_a_title_that_asks_does_not_make_the_page_its_answer() -> None:
+    text = ("# 华为网络岗的面试难度如何？\n\n## 一面\n\n1. RoCEv2 为什么需要 PFC？\n2. 讲讲 DCQCN 的原理\n"
+            "3. 手撕：两个栈实现队列\n")
+    found = _questions(text)
+    assert "RoCEv2 为什么需要 PFC？" in found and "讲讲 DCQCN 的原理" in found
+
+
+def test_headings_that_name_a_part_are_not_questions() -> None:
+    text = ("# Orion Labs — Distributed Training Engineer\n\n## What you will do\n\n- Scale training to 4,000 GPUs\n\n"
+            "## How to apply\n\nSend your CV and a link to code you are proud of.\n")
+    assert "How to apply" not in _questions(text)
+
+
+def test_a_number_glued_to_a_word_continues_a_run_only_once_it_is_established() -> None:
+    line = "一面 1. 自我介绍2. 项目介绍3. 吞吐量如何增加4. 为什么没有q的cache5. flash attention"
+    assert split_line(line)[-2:] == ["4. 为什么没有q的cache", "5. flash attention"]
+    assert split_line("用 x86. 还是 arm1. 都行") == ["用 x86. 还是 arm1. 都行"]
