@@ -89,21 +89,18 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             noise = noise or not metadata
             continue
         level = _heading_level(line)
-        if answering is not None and level is not None and level <= answering and not _asking_heading(line, level):
+        question = _heading_text(line) if level is not None else ""
+        asks = level is not None and _asking_heading(question, line, level)
+        if answering is not None and level is not None and level <= answering and not asks:
             answering = None  # a heading as high as the question's that does not ask: the answer ended
-        if level is not None and not noise and _asking_heading(line, level) and (
-                answering is None or level <= answering or _explicit_question(line)):
+        if asks and not noise and (answering is None or level <= answering or _explicit_question(question)):
             # "### Q2: What is memory coalescing?" / "**3. 什么是 bank conflict？**": a question, and
             # what follows until the next heading as high is its answer (sub-headings and all, even
             # those that ask: "#### How to avoid them" under "### Q8: Explain bank conflicts")
             parent = blocks[-1]
             kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
-            if not (parent.answer or (parent.kind == kind and not parent.name and parent.lines)):
-                blocks.append(Block("", kind, parent.round))
-            elif parent.answer:
-                blocks.append(Block("", parent.kind, parent.round))
-            blocks[-1].lines.append(_heading_text(line))
-            blocks.append(Block(_heading_text(line), blocks[-1].kind, blocks[-1].round, answer=True))
+            blocks.append(Block("", kind, parent.round, [question]))
+            blocks.append(Block(question, kind, parent.round, answer=True))
             answering = level
             continue
         if answering is not None and (level is not None or generic_heading(line)):
@@ -190,8 +187,6 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
 
 _MARKDOWN_LEVEL = re.compile(r"(#{1,6})\s")
 _BOLD_LINE = re.compile(r"(\*\*|__)(?!\s)(?:(?!\*\*|__).){2,300}\1\s{0,2}[:：]?\s{0,2}$")
-
-
 _MARKUP = re.compile(r"#{1,6}\s{1,3}|(?:\*\*|__)")
 _SECTION_NUMBER = re.compile(r"\d{1,3}(?:[.．]\d{1,3}){1,3}[.．]?\s{0,2}")
 
@@ -216,13 +211,11 @@ def _heading_level(line: str) -> int | None:
 _WH_TOPIC = re.compile(r"(?:how|what|why|when|where|which|who)\b", re.IGNORECASE)
 
 
-def _asking_heading(line: str, level: int) -> bool:
-    """A heading below the page's title (or a bold line) that is itself a question: labelled ``Q3:``,
-    or asking with a question mark or an imperative ("Explain warp divergence.", "手撕 LRU")."""
-    if level == 1 or len(line) > 300:
-        return False
-    text = _heading_text(line)
-    if not text:
+def _asking_heading(text: str, line: str, level: int) -> bool:
+    """Whether the heading ``line`` (its words: ``text``), below the page's title or in bold, is itself
+    a question: labelled ``Q3:``, or asking with a question mark or an imperative ("Explain warp
+    divergence.", "手撕 LRU")."""
+    if level == 1 or len(line) > 300 or not text:
         return False
     if _Q_ITEM.match(text):
         return True
@@ -231,10 +224,9 @@ def _asking_heading(line: str, level: int) -> bool:
     return judge_line(text).asks and ("?" in text or "？" in text or not _WH_TOPIC.match(text))
 
 
-def _explicit_question(line: str) -> bool:
-    """A heading with a question mark or a ``Q3:`` label: a question even under another question's
-    answer ("#### 3.1 死锁的四个必要条件是什么？" under "### 3. 操作系统")."""
-    text = _heading_text(line)
+def _explicit_question(text: str) -> bool:
+    """A heading's words with a question mark or a ``Q3:`` label: a question even under another
+    question's answer ("#### 3.1 死锁的四个必要条件是什么？" under "### 3. 操作系统")."""
     return "?" in text or "？" in text or _Q_ITEM.match(text) is not None
 
 
