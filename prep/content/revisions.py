@@ -174,12 +174,12 @@ def sync_questions(doc: ExplanationDoc, old: list[str]) -> None:
     listed = []
     for text, norm in zip(doc.questions, new_norms):
         question = bank.get(norm) if norm else None
-        if question is None:  # an empty phrasing: add_question raises EmptyQuestion
+        if question is None:  # new to the bank (an empty phrasing: add_question raises EmptyQuestion)
             question = bank[norm] = add_question(text, source=Source.content, tags=tags, known_tags=known,
                                                  new=True, flush=False)
         else:
             merge_tags(question, tags, known)
-        link_to(question, doc.slug, 1.0, LinkOrigin.content, flush=False)
+        link_to(question, doc.slug, 1.0, LinkOrigin.content)
         _drop_weak_automatic_links(question)
         listed.append(question)
     db.session.flush()
@@ -249,11 +249,10 @@ def _pair_with_other_language(doc: ExplanationDoc, mine: list[int]) -> None:
     translations.link_pairs(pairs)
 
 
-def link_to(question: Question, slug: str, score: float, origin: LinkOrigin, *, flush: bool = True) -> None:
+def link_to(question: Question, slug: str, score: float, origin: LinkOrigin) -> None:
+    """Link the question to the explanation (stored at the caller's next flush)."""
     link = next((lk for lk in question.links if lk.slug == slug), None)
     if link is None:
         question.links.append(QuestionExplanation(slug=slug, score=score, origin=origin))
     elif link.origin is not LinkOrigin.manual:  # a hand decision wins
         link.score, link.origin = score, origin
-    if flush:
-        db.session.flush()
