@@ -2,6 +2,10 @@
 imports another test module. A test module imports plain helpers from tests.support directly."""
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 from tests.support.access import world  # noqa: F401
 from tests.support.app import (app, client, csrf_app, database_url, login, make_question,  # noqa: F401
                                make_user, postgres_url, runner)
@@ -12,8 +16,24 @@ from tests.support.history import rich_user, simulated  # noqa: F401
 from tests.support.passwords import cheap_password_hashing  # noqa: F401
 from tests.support.reminders import learner, question, smtp  # noqa: F401
 from tests.support.compiled import keep_compiled_code
+from tests.support.live import SHARED_FOLDER
 
 keep_compiled_code()
+
+
+def pytest_configure(config):
+    """A folder the run's processes share (the workers of a parallel run inherit the variable):
+    what one worker made once for every worker, such as a live server's initialised database."""
+    if not os.environ.get(SHARED_FOLDER):
+        config._prep_shared = tempfile.mkdtemp(prefix="prep-tests-")
+        os.environ[SHARED_FOLDER] = config._prep_shared
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_prep_shared", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(SHARED_FOLDER, None)
 
 
 def pytest_collection_modifyitems(config, items):

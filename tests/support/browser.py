@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from tests.support.live import CHROMIUM, CHROMIUM_ARGS, REPO_CONTENT, LiveServer
 
-REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
 #: The password of the instructor ``teach@example.com`` on :func:`instructor_server`.
 INSTRUCTOR_PASSWORD = "instructor passphrase 1"
 

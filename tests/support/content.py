@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import text
 
-from prep.content.sync import sync_tree
+from prep.content.sync import _LINKER_CACHE, current_linker, linker_key_query, sync_tree
 from prep.extensions import db
 
 from .app import make_app
@@ -34,11 +34,13 @@ def _synced() -> tuple[dict[str, list[dict[str, Any]]], Any]:
         with app.app_context():
             report = sync_tree(REPO_CONTENT)
             db.session.commit()
+            key = tuple(db.session.execute(linker_key_query()).one())
+            linker = current_linker()
             rows = {table.name: [dict(row._mapping) for row in db.session.execute(table.select())]
                     for table in db.metadata.sorted_tables}
             db.session.remove()
             db.engine.dispose()
-        _SYNCED.update(rows=rows, report=report)
+        _SYNCED.update(rows=rows, report=report, key=key, linker=linker)
     return _SYNCED["rows"], _SYNCED["report"]
 
 
@@ -55,7 +57,18 @@ def load_shipped_content() -> Any:
                 db.session.execute(text(
                     f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), MAX(id)) FROM \"{table.name}\""))
     db.session.commit()
+    _share_linker()
     return report
+
+
+def _share_linker() -> None:
+    """The linker over the shipped explanations, built once, for this database too: its rows are
+    the synced ones (the same count and ids), so the index :func:`current_linker` would build from
+    them is the same, and building it costs seconds."""
+    key = tuple(db.session.execute(linker_key_query()).one())
+    synced = _SYNCED["key"]
+    if (key[0], key[2]) == (synced[0], synced[2]):
+        _LINKER_CACHE[db.engine.url.render_as_string(hide_password=True)] = (key, _SYNCED["linker"])
 
 
 @pytest.fixture

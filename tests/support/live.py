@@ -7,6 +7,7 @@ looks because the other process runs on its own wall clock, which the ``clock`` 
 from __future__ import annotations
 
 import atexit
+import fcntl
 import hashlib
 import http.cookiejar
 import json
@@ -17,7 +18,6 @@ import shutil
 import socket
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -27,6 +27,7 @@ import urllib.request
 from contextlib import closing
 from pathlib import Path
 
+from . import forked
 from .app import PASSWORD
 
 CHROMIUM = os.environ.get("PREP_CHROMIUM", "/usr/bin/chromium")
@@ -37,6 +38,19 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
 _INITIALISED: dict[tuple, Path] = {}  # what `prep init` made, per kind of server (LiveServer._initialise)
+REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
+SHARED_FOLDER = "PREP_TEST_SHARED_DIR"  # set by tests/conftest.py for the run's workers
+
+
+def shared_folder() -> Path:
+    """A folder the workers of this test run share (made and removed by ``tests/conftest.py``); in a
+    process started some other way, one of its own."""
+    folder = os.environ.get(SHARED_FOLDER)
+    if not folder:
+        folder = tempfile.mkdtemp(prefix="prep-tests-")
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ[SHARED_FOLDER] = folder
+    return Path(folder)
 
 
 def _sqlite_copy(source: Path, target: Path) -> None:
@@ -71,17 +85,16 @@ class LiveServer:
         if content_dir is not None:
             self.env["PREP_CONTENT_DIR"] = str(content_dir)
         self.env.update(env or {})
-        self.proc: subprocess.Popen | None = None
+        self.proc: forked.Process | None = None
 
     def prep(self, *args: str, input: str | None = None) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "prep", *args], env=self.env, cwd=self.root,
-                              capture_output=True, text=True, input=input, timeout=300, check=True)
+        """``prep args`` with this server's settings, as a process of its own (forked: :mod:`.forked`)."""
+        return forked.run(list(args), self.env, self.root, input=input, timeout=300)
 
     def start(self) -> None:
         self._initialise()
-        self.log = open(self.root / "server.log", "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "prep", "serve", "--port", str(self.port)],
-                                     env=self.env, cwd=self.root, stdout=self.log, stderr=subprocess.STDOUT)
+        log = self.root / "server.log"
+        self.proc = forked.Process(["serve", "--port", str(self.port)], self.env, self.root, log, log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -94,33 +107,39 @@ class LiveServer:
         raise RuntimeError("server did not start")
 
     def _initialise(self) -> None:
-        """``prep init``, once per test process for each kind of server: the content sync of the
-        whole content folder takes seconds, so the database it made is copied for the next server
-        that would make the same one (same content folder and settings, SQLite in its root)."""
+        """``prep init``, once per test run for each kind of server: the content sync of the whole
+        content folder takes seconds, so the database it made is copied for the next server that
+        would make the same one (same content and settings, SQLite in its root), in this process
+        and in the run's other workers (:func:`shared_folder`)."""
         key = self._init_key()
         database = self.root / "live.sqlite3"
         if key is None or database.exists():
             self.prep("init")
             return
         if key not in _INITIALISED:
-            self.prep("init")
-            copy = Path(tempfile.mkdtemp(prefix="prep-live-")) / "live.sqlite3"
-            atexit.register(shutil.rmtree, copy.parent, True)
-            _sqlite_copy(database, copy)
-            _INITIALISED[key] = copy
-            return
+            name = hashlib.sha256(repr(key).encode()).hexdigest()[:24]
+            cached = shared_folder() / f"init-{name}.sqlite3"
+            with open(cached.with_suffix(".lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be making the same database
+                if not cached.exists():
+                    self.prep("init")
+                    partial = cached.with_suffix(".partial")
+                    _sqlite_copy(database, partial)
+                    partial.replace(cached)
+                    _INITIALISED[key] = cached
+                    return
+            _INITIALISED[key] = cached
         _sqlite_copy(_INITIALISED[key], database)
 
     def _init_key(self) -> tuple | None:
         """What ``prep init`` depends on: the settings that differ from this process's, with the
-        content folder named by what it holds (two copies of one tree make the same database:
-        explanations are stored by their path inside the folder)."""
+        content folder (the repository's when none is set) named by what it holds (two copies of one
+        tree make the same database: explanations are stored by their path inside the folder)."""
         if self.env.get("PREP_DATABASE_URL") != f"sqlite:///{self.root / 'live.sqlite3'}":
             return None
         own = {"PREP_INSTANCE_DIR", "PREP_DATABASE_URL", "PREP_BASE_URL"}
         settings = {k: v for k, v in self.env.items() if k not in own and os.environ.get(k) != v}
-        if "PREP_CONTENT_DIR" in settings:
-            settings["PREP_CONTENT_DIR"] = _tree_digest(Path(settings["PREP_CONTENT_DIR"]))
+        settings["PREP_CONTENT_DIR"] = _tree_digest(Path(settings.get("PREP_CONTENT_DIR", REPO_CONTENT)))
         return tuple(sorted(settings.items()))
 
     def stop(self) -> None:
@@ -131,8 +150,6 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        if getattr(self, "log", None):
-            self.log.close()
 
 
 def screenshot(page, name: str) -> Path:
