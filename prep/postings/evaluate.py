@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .canonical_company import canonical
 from .decode import read_posting_file
 from .extract import ExtractionResult, extract_posting
 from .names import brand
@@ -158,11 +159,15 @@ def load_corpus(folder: Path) -> list[CorpusDocument]:
 
 
 def _same_name(found: str | None, expected: str) -> bool:
-    """The same name, or the same employer written with and without its legal form or city
-    ("沐曦集成电路（上海）有限公司" and "沐曦集成电路", "Acme Inc." and "Acme")."""
+    """The same name, the same employer written with and without its legal form or city
+    ("沐曦集成电路（上海）有限公司" and "沐曦集成电路", "Acme Inc." and "Acme"), or one known company
+    under two of its names ("腾讯" and "Tencent": one company page holds both)."""
     if found is None:
         return False
-    return match_key(found) == match_key(expected) or match_key(brand(found)) == match_key(brand(expected))
+    if match_key(found) == match_key(expected) or match_key(brand(found)) == match_key(brand(expected)):
+        return True
+    known = canonical(found)
+    return known is not None and known == canonical(expected)
 
 
 def score_document(document: CorpusDocument, result: ExtractionResult) -> DocumentScore:

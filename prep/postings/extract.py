@@ -35,7 +35,7 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 from .asking import judge_line, question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
 from .employer import document_employer, plausible_employer, recurring_organisation
-from .identity import find_identity, known_company
+from .identity import find_identity, known_company, looks_like_role
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
 from .origins import Origin, origin_of
@@ -178,7 +178,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         skills=skills,
         questions=questions,
         recognised_sections=recognised,
-        doc_kind="report" if report or (listing and questions and not title) else "posting",
+        doc_kind="report" if report or (listing and questions and not (title and looks_like_role(title))) else "posting",
         rounds=list(dict.fromkeys(b.round for b in blocks if b.kind == ROUND_KIND and b.round)),
         skill_weights={name: weights[name] for name in skills},
         truncated=truncated,

@@ -80,6 +80,17 @@ def test_lenient_matching() -> None:
     assert not texts_match("", "x")
 
 
+def test_a_company_is_right_under_any_of_its_names() -> None:
+    """A label may name the employer in the other language ("Tencent" for a report that says 腾讯):
+    one known company under two names is the same employer, as on its company page."""
+    golden = {"category": "posting_without_questions", "lang": "zh", "doc_kind": "posting", "questions": [],
+              "skills": [], "company": "Tencent", "title": None}
+    text = "腾讯\nHPC 工程师\n\n岗位职责\n负责集群网络。\n"
+    assert evaluate([CorpusDocument("tencent.txt", text, golden)]).documents[0].company_ok is True
+    other = {**golden, "company": "ByteDance"}
+    assert evaluate([CorpusDocument("tencent.txt", text, other)]).documents[0].company_ok is False
+
+
 def test_cli_eval_prints_the_figures() -> None:
     result = CliRunner().invoke(extract_command, ["--eval", str(CORPUS), "--json"])
     assert result.exit_code == 0, result.output
