@@ -42,11 +42,13 @@ _CUE_EN = re.compile(
     r"(?:asked|wanted\s+(?:me|us)\s+to|had\s+(?:me|us)|made\s+(?:me|us)|grilled\s+me\s+on)"
     r"|i\s+was\s+(?:also\s+|then\s+|later\s+)?asked|we\s+were\s+(?:also\s+)?asked)"
     r"(?:\s+(?:me|us))?(?:\s+(?:an?|one|another)(?:\s+\w+)?\s+questions?)?(?:\s+(?:to|about|on|for))?\s+"
+    r"|\b(?:the|my|his|her|their)\s+(?:(?:first|next|second|third|fourth|last|final|other|and)\s+){1,3}"
+    r"(?:interview\s+)?question\s+(?:was|is)\s+(?:about\s+|on\s+|to\s+)?(?!an?\s+(?:\w+\s+)?question)"
     r"|\b(?:then\s+|next\s+|later\s+)?we\s+(?:then\s+|also\s+)?(?:discussed|talked\s+about|went\s+(?:over|through)|covered)\s+"
     r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
     r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"
     r"|\b(?:a|an|one|another|the)\s+(?:(?:quick|short|live|classic)\s+)?"
-    r"(?:coding|design|system\s+design|algorithm(?:ic)?|behaviou?ral|debugging|sql|math|probability)?\s*"
+    r"(?:coding|programming|design|system\s+design|algorithm(?:ic)?|behaviou?ral|debugging|sql|math|probability)?\s*"
     r"(?:question|problem|exercise|task|challenge)(?:\s+(?:in|on)\s+[\w-]{1,20})?\s{0,2}[:：]\s*)",
     re.IGNORECASE,
 )

@@ -13,7 +13,7 @@ from .segment import Block
 
 REPORT_TITLE = re.compile(
     r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试分享|一面|二面|三面|终面|hr面|秋招|春招|"
-    r"interview\s+(?:experience|report|review)|interviewed\s+(?:at|with|for)|my\s+(?:[\w.&+/-]{1,20}\s+){0,5}interviews?\b|"
+    r"interview\s+(?:experience|report|review)|interview(?:ed)?\s+(?:at|with)\s|interviewed\s+for|my\s+(?:[\w.&+/-]{1,20}\s+){0,5}interviews?\b|"
     r"onsite\s+experience|"
     r"phone\s+screen|interview\s+questions\s+(?:at|from)|面试.{0,30}(?:体验|经历|感受)|"
     r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}$)",
@@ -23,7 +23,8 @@ _REPORT_MARKERS = re.compile(
     r".{0,40}?(?:面试官|问了|问到|手撕|反问|(?<![a-z])oc(?![a-z])|i\s+interviewed|i\s+applied|interviewer|they\s+asked|the\s+interviewer|"
     r"asked\s+me|got\s+the\s+offer|got\s+rejected|we\s+discussed|(?:he|she)\s+wanted\s+me\s+to)"
     r"|.{0,200}?\b(?:i\s+was\s+(?:also\s+)?asked|(?:the|my|first|second|final)\s+interviewer\s+(?:asked|started|discussed)|"
-    r"interview\s+round\s+was|my\s+(?:first|second|third|final)\s+(?:interview|round))",
+    r"interview\s+round\s+was|my\s+(?:first|second|third|final)\s+(?:interview|round)|"
+    r"(?:first|next|second|third|last|final)\s+question\s+(?:was|he|she|they))",
     re.IGNORECASE,
 )
 

@@ -32,7 +32,9 @@ _ROLE_END = re.compile(
     r"\s(?:at|@|in|on|with|through|via|last|this|back|and\s+(?:got|was|had|passed|failed))\s|"
     r"\s(?:role|position|opening|team|req)\b",
 )
-_INTERVIEWED_AT = re.compile(r"\binterviewed\s+at\s+(?P<c>[A-Z][\w&.'-]{0,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
+_INTERVIEWED_AT = re.compile(r"\b(?:interviewed\s+at|[Ii]nterview\s+(?:at|with))\s+"
+                            r"(?!(?:The|A|An|My|Our|Their|His|Her|Two|Three|One|Some)\b)"
+                            r"(?P<c>[A-Z][\w&.'-]{0,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
 _REVIEW_HEADING = re.compile(r"(?P<r>.{3,120}?)\s+Interview(?:\s+(?:Questions|Experience|Review))?\s*$")
 _LEVEL = re.compile(r"^(?:[EeLlPpTt]\d{1,2}(?:-\d)?|IC\d|SDE\s?I{1,3})\s+(?=\S)")
 
@@ -84,7 +86,7 @@ def review_heading_role(lines: Sequence[str], company: str | None, is_role: Call
 
 
 def interviewed_at(lines: Sequence[str]) -> str | None:
-    """The employer of "I interviewed at Datadog (New York, NY) in Oct 2026"."""
+    """The employer of "I interviewed at Datadog (New York, NY) in Oct 2026", "Technical interview with NVIDIA"."""
     for line in lines[:60]:
         match = _INTERVIEWED_AT.search(line[:400])
         if match:
