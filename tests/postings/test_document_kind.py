@@ -24,3 +24,12 @@ def test_a_posting_whose_title_names_a_job_stays_a_posting_with_its_interview_to
     assert result.title == "Distributed Training Engineer"
     assert len(result.questions) == 3
     assert result.doc_kind == "posting"
+
+
+def test_a_review_heading_with_a_level_and_narrated_questions_is_a_report() -> None:
+    text = ("Kestrel SWE Interview (L4)\n\nFour rounds over two weeks. First round was an online assessment - "
+            "first problem was a bandwidth limiter with one token bucket per client. Then the interviewer "
+            "asked what happens to the buckets after a restart.\n")
+    result = extract_posting(text)
+    assert result.doc_kind == "report"
+    assert "what happens to the buckets after a restart" in [q.text for q in result.questions]

@@ -26,6 +26,14 @@ from prep.postings.prose import is_prose, prose_questions
     ("After some small talk they asked a question about how I would shard a user table. Then we discussed "
      "what happens when a shard gets hot.",
      ["how I would shard a user table", "what happens when a shard gets hot"]),
+    ("The first question was about what a memory fence guarantees on a GPU. The next question was explain "
+     "how a CUDA stream differs from a graph. My third and last question was a programming question: reverse "
+     "the bits of a 64-bit word.",
+     ["what a memory fence guarantees on a GPU", "explain how a CUDA stream differs from a graph",
+      "reverse the bits of a 64-bit word"]),
+    ("First round was an online assessment - first problem was a rate limiter per client with token buckets. "
+     "It went fine.",
+     ["a rate limiter per client with token buckets"]),
 ])
 def test_prose_questions(line: str, expected: list[str]) -> None:
     assert is_prose(line)
