@@ -11,6 +11,7 @@ Pure module: no Flask, no database. Every pattern is anchored and bounded.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from .names import (APPLY_BUTTON, AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE,
@@ -515,7 +516,13 @@ _NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|岗位说�
 def plausible_employer(name: str | None) -> bool:
     """Whether a name the header gave can be the employer (else the document's recurring organisation is taken)."""
     return (name is not None and is_organisation_name(name) and len(name) <= 40 and not _NOT_EMPLOYER.search(name)
-            and name.casefold() not in JOB_BOARDS and not looks_like_role(name))
+            and name.casefold() not in JOB_BOARDS and not looks_like_role(name) and not _page_furniture(name))
+
+
+def _page_furniture(name: str) -> bool:
+    """A page's decoration read as text: an emoji-led section label ("📍 Job Overview") or an
+    icon's alternative text ("Location pin icon")."""
+    return unicodedata.category(name[:1]) == "So" or name.casefold().endswith(" icon")
 
 
 def looks_like_role(name: str) -> bool:

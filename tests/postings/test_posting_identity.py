@@ -90,3 +90,14 @@ def test_a_forum_thread_names_its_employer_in_brackets_not_the_forum() -> None:
 def test_the_number_of_openings_is_no_part_of_the_title() -> None:
     text = "GPU架构师 (1人)\n职位编号: 998\n岗位职责\n1、负责 GPU 架构设计\n"
     assert extract_posting(text).title == "GPU架构师"
+
+
+def test_an_emoji_section_label_or_an_icons_text_is_no_employer() -> None:
+    """A board's emoji-led section label ("📍 Job Overview") and an icon's alternative text
+    ("Location pin icon") are page decoration: the employer the text names is taken instead."""
+    text = ("GPU Kernel Engineer\n📍 Job Overview\n- Company: Advanced Micro Devices, Inc\n- Location: Shanghai\n\n"
+            "Responsibilities\n- Write HIP kernels for AMD GPUs.\n- Tune AMD ROCm libraries.\n")
+    assert extract_posting(text).company == "AMD"
+    icon = ("Inference Engineer\nLocation pin icon\nMenlo Park, CA\n\nAbout Meta\nMeta builds inference systems.\n\n"
+            "Responsibilities\n- Optimise Meta's serving stack.\n")
+    assert extract_posting(icon).company != "Location pin icon"
