@@ -238,6 +238,13 @@ class LineJudgement:
         return self.dropped is None and (self.mark or self.verb)
 
 
+#: An interviewer's turn in a transcript ("**Interviewer:** …", "面试官：…"): what follows is what was asked.
+_INTERVIEWER_TURN = re.compile(r"(?:\*\*|__)?\s{0,2}(?:interviewer|面试官|考官)\s{0,2}(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}",
+                               re.IGNORECASE)
+#: A turn quoted whole: the quotes are not part of the question.
+_QUOTED = re.compile(r'["“「『](.{4,}?)["”」』]', re.DOTALL)
+
+
 def clean_question(line: str) -> str:
     """The question of a line: list markers, a trailing answer note and colons removed."""
     text = strip_list_marker(_MARKDOWN_LINK.sub(r"\1", line) if "](" in line else line)
@@ -250,6 +257,10 @@ def clean_question(line: str) -> str:
     label = _QUESTION_LABEL.match(text)
     if label and len(text) - label.end() >= 4:
         text = text[label.end():]
+    turn = _INTERVIEWER_TURN.match(text)  # '**Interviewer:** "We train …. Why?"': the quoted turn is the question
+    quoted = _QUOTED.fullmatch(text[turn.end():].strip()) if turn else None
+    if quoted:
+        text = quoted.group(1)
     return text.strip().strip("*_").strip()
 
 
