@@ -232,6 +232,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     tail: list[str] = []
     item_indent = -1  # the indentation of the list item the previous line opened or continued
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
+    label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
     for raw in text.splitlines():
         line = raw.strip()
         if fence or line.startswith(("```", "~~~")):
@@ -240,6 +241,11 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
             item_indent = -1
             continue
+        if _BARE_TURN_LABEL.fullmatch(line):
+            label = line.rstrip(":：")
+            continue
+        if label:
+            line, label = f"{label}: {line}", ""
         if len(line) <= 20 and line.casefold() in FURNITURE:
             continue
         indent = len(raw) - len(raw.lstrip())
@@ -261,6 +267,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     return lines, tail
 
 
+#: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
+_BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
 _MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")
 _CJK_END = re.compile(r"[\u4e00-\u9fff，、（]")
 _TERMINAL = tuple(".?!。？！:：;；")
