@@ -77,7 +77,7 @@ class Process:
         return self._process.exitcode
 
     def poll(self) -> int | None:
-        return self._process.exitcode
+        return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         self._process.join(timeout)
@@ -100,15 +100,17 @@ def run(argv: list[str], env: dict[str, str], cwd: Path, input: str | None = Non
     if input is not None:
         stdin = folder / "stdin"
         stdin.write_text(input, encoding="utf-8")
-    process = Process(argv, env, cwd, stdout, stderr, stdin)
     try:
-        code = process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        raise
-    result = subprocess.CompletedProcess(process.args, code, stdout.read_text(encoding="utf-8"),
-                                         stderr.read_text(encoding="utf-8"))
-    shutil.rmtree(folder, ignore_errors=True)
+        process = Process(argv, env, cwd, stdout, stderr, stdin)
+        try:
+            code = process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise
+        result = subprocess.CompletedProcess(process.args, code, stdout.read_text(encoding="utf-8"),
+                                             stderr.read_text(encoding="utf-8"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     result.check_returncode()
     return result

@@ -139,7 +139,7 @@ class LiveServer:
             return None
         own = {"PREP_INSTANCE_DIR", "PREP_DATABASE_URL", "PREP_BASE_URL"}
         settings = {k: v for k, v in self.env.items() if k not in own and os.environ.get(k) != v}
-        settings["PREP_CONTENT_DIR"] = _tree_digest(Path(settings.get("PREP_CONTENT_DIR", REPO_CONTENT)))
+        settings["PREP_CONTENT_DIR"] = _tree_digest(Path(self.env.get("PREP_CONTENT_DIR") or REPO_CONTENT))
         return tuple(sorted(settings.items()))
 
     def stop(self) -> None:
