@@ -130,7 +130,7 @@ _DROP_ZH = re.compile(
     r"(?<![a-z])(?:offer|oc|base|hc|lz|mark|dd)(?![a-z])|意向书|"
     r"凉了|凉凉|挂了|被挂|已挂|攒人品|攒rp|许愿|祝好运|好运|求offer|求过|求捞|蹲|等通知|感谢|谢谢|祝大家|"
     r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
-    r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经|凉经|面试经验|值得|卷吗|大家|"
+    r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经(?!历)|凉经|面试经验|值得|卷吗|大家|"
     r"有没有人|有人知道|求问|难不难|难度如何|难度怎么样|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说)|点个?赞|一键三连|"
     r"远程办公|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
     re.IGNORECASE,
@@ -334,6 +334,10 @@ _MAX_EXPLANATION = 60
 # "(they use 128-bit loads)", "(我答了…)"), when the question before it is complete.
 _NOTE = re.compile(r"\s{0,2}[(（](?P<note>[^()（）]{2,200})[)）][。.!！]?\s{0,2}$")
 _NOTE_BY_CANDIDATE = re.compile(r"(?:i|we|my|they|it|this|he|she|我|我们|他|她|面试官|答)\b|[我他她答]", re.IGNORECASE)
+#: A note that tells how the candidate answered ("绝了，不知道咋讲。。说了存放地址和端口", "说了观察者模式").
+_ANSWERED = re.compile(r"说了|讲了|答了|回答了|答的|不知道|不会|没答|答出|忘了|懵了|蒙了")
+#: How often a question was asked ("3次", "x2", "高频"): the author's count, not the question.
+_TIMES_ASKED = re.compile(r"\s{0,2}(?:\d{1,3}\s{0,2}次|[x×]\s{0,2}\d{1,3}|\d{1,3}\s{0,2}times|高频|常考)\s{0,2}", re.IGNORECASE)
 _COMPLETE_ZH = re.compile(r".*(?:有哪些|哪些|是什么|原理|为什么|为何|怎么办|怎么做|如何|吗|么|呢|区别|作用|机制)$")
 
 
@@ -347,7 +351,8 @@ def _without_answer_note(text: str) -> str:
     if len(head) < 4:
         return text
     content = note["note"].strip()
-    if _NOTE_BY_CANDIDATE.match(content) or _COMPLETE_ZH.match(head.translate(TRADITIONAL)[-40:]):
+    if _NOTE_BY_CANDIDATE.match(content) or _COMPLETE_ZH.match(head.translate(TRADITIONAL)[-40:]) \
+            or _ANSWERED.search(content) or _TIMES_ASKED.fullmatch(content):
         return head
     if len(head) <= 20 and _REMARK.search(content):
         return head  # "反转链表(送分)", "买卖股票(麻了,题目看都不想看)": the author's remark on a problem's name

@@ -10,7 +10,7 @@ A corpus is a folder of documents as candidates bring them (``<id>.txt``, ``<id>
       "company": "字节跳动" | null,          # null: not checked
       "title": "..." | null,                 # null: not checked
       "questions": [{"text": "...", "kind": "concept|coding|design|behavioural", "round": "一面" | null}],
-      "skills": ["NCCL", "RDMA"],            # canonical taxonomy names that must be found
+      "skills": ["NCCL", "RDMA"],            # taxonomy names (or aliases: "TCP" is "TCP/IP") that must be found
       "forbidden_skills": ["Java"],          # must not be found
       "not_questions": ["Why join us?"]      # lines that look like questions and must not be taken
     }
@@ -30,6 +30,8 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from prep.skills.taxonomy import load_taxonomy
 
 from .canonical_company import canonical
 from .decode import read_posting_file
@@ -192,11 +194,13 @@ def score_document(document: CorpusDocument, result: ExtractionResult) -> Docume
             score.kind_right += 1
     score.missed = [expected[i]["text"] for i in unmatched]
     skills = set(result.skills)
-    wanted = golden.get("skills", [])
+    taxonomy = load_taxonomy()  # a label may name a skill by an alias ("TCP" for "TCP/IP", "gdb" for "GDB")
+    wanted = [taxonomy.canonical(s) or s for s in golden.get("skills", [])]
     score.skills_expected = len(wanted)
     score.skills_found = sum(1 for s in wanted if s in skills)
     score.skills_missed = [s for s in wanted if s not in skills]
-    score.forbidden_found = [s for s in golden.get("forbidden_skills", []) if s in skills]
+    score.forbidden_found = [s for s in (taxonomy.canonical(f) or f for f in golden.get("forbidden_skills", []))
+                             if s in skills]
     if golden.get("company"):
         score.company_ok = _same_name(result.company, golden["company"])
     if golden.get("title"):

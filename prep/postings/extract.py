@@ -238,6 +238,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         if fence or line.startswith(("```", "~~~")):
             fence = "" if fence and line.startswith(fence) else fence or line[:3]
             continue  # code: never a question (its words still count for nothing)
+        if "](" in line:  # "[question](https://…)": the words read, not the address (whose "?" is no question)
+            line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
         if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
             item_indent = -1
             continue
@@ -269,6 +271,9 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
 
 #: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
+#: A Markdown link or image: ``[words](address "title")``; an image (``![alt](…)``) says nothing.
+_MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]{0,300})\]\((?:[a-z][a-z0-9+.-]{1,10}:|/|\.{1,2}/|#|www\.)[^()\s]{0,2000}"
+                            r"(?:\s{1,3}\"[^\"\n]{0,200}\")?\)", re.IGNORECASE)
 _MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")
 _CJK_END = re.compile(r"[\u4e00-\u9fff，、（]")
 _TERMINAL = tuple(".?!。？！:：;；")

@@ -32,6 +32,8 @@ _NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]�
 _ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
 # Two items are a list when each asks ("1. …？2. …？") or is labelled a question ("1.题1(6分):…").
 _ASKS = re.compile(r"\d{1,2}\s{0,2}[.．、)）]\s{0,3}(?:题|q\s{0,2}\d|问题)|[^?？]{2,300}[?？]", re.IGNORECASE)
+# A short label after an item's last sentence ("…?二面:", "…。Round 2:"): what the next run is.
+_TRAILING_LABEL = re.compile(r"(?<=[?？。.!！])\s{0,3}(?P<label>[^?？。.!！:：\s][^?？。.!！:：]{0,15}[:：])\s{0,3}$")
 _QUESTION_END = re.compile(r"[?？。.!！;；,，)）]\s{0,3}$")
 
 
@@ -48,7 +50,9 @@ def split_line(line: str) -> list[str]:
 
 
 def _numbered_items(line: str) -> list[str]:
-    """The items of a numbered run written on one line (1, 2, 3 … counting up), or ``[line]``."""
+    """The items of the numbered runs written on one line (1, 2, 3 … counting up; a run may start
+    again at 1: "一面:1. …2. …二面:1. …"), or ``[line]``."""
+    runs: list[list[int]] = []
     starts: list[int] = []
     expected = 1
     for match in _NUMBER.finditer(line):
@@ -58,15 +62,28 @@ def _numbered_items(line: str) -> list[str]:
         if number == expected:
             starts.append(match.start())
             expected += 1
-        elif number == 1 and len(starts) < MIN_RUN:  # a false start ("第1.…"): count again from here
+        elif number == 1:  # the list starts again (the next round), or a false start ("第1.…")
+            runs.append(starts)
             starts, expected = [match.start()], 2
-    if len(starts) < 2:
+    runs.append(starts)
+    kept: list[int] = []
+    for index, run in enumerate(runs):
+        if len(run) < 2:
+            continue  # a false start
+        end = runs[index + 1][0] if index + 1 < len(runs) and runs[index + 1] else len(line)
+        items = [line[a:b] for a, b in zip(run, [*run[1:], end])]
+        if len(run) >= MIN_RUN or all(_ASKS.search(item[:300]) for item in items):
+            kept.extend(run)
+    if len(kept) < 2:
         return [line]
+    starts = sorted(kept)
     items = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
-    if len(starts) < MIN_RUN and not all(_ASKS.search(item[:300]) for item in items):
-        return [line]
     pieces = [line[:starts[0]].strip()] if starts[0] > 0 else []
-    return [p for p in [*pieces, *items] if p]
+    out: list[str] = []
+    for item in items:  # "2. …收益?二面:": the label of the next run's part, on a line of its own
+        label = _TRAILING_LABEL.search(item)
+        out.extend([item[:label.start("label")].rstrip(), label["label"]] if label else [item])
+    return [p for p in [*pieces, *out] if p]
 
 
 def _question_and_answer(item: str) -> list[str]:

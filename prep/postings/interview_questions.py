@@ -187,6 +187,8 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 elif in_round and kind == ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
                         and not _CLAUSES.search(judgement.text) and not _NARRATES.search(judgement.text):
                     confidence = 0.5
+                elif block.listed and len(judgement.text) <= 80:
+                    confidence = 0.6  # a topic heading in a numbered list of question headings
                 elif index in in_runs and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
                         and not _NARRATES.search(judgement.text) and not _CLAUSES.search(judgement.text):
                     confidence = 0.5  # a short technical item in a run of listed questions ("- Bank 冲突")
@@ -213,6 +215,11 @@ _NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|选一道|
 _CLAUSES = re.compile(r"[，,][^，,]{1,80}[，,]|[，,].{0,80}[。.!！]$")
 #: A run of listed lines is a list of questions when this share of them ask or name a topic.
 _RUN_SHARE = 1 / 5
+#: A run of short unlisted lines (one question a line) needs more of them asking.
+_PLAIN_RUN_SHARE = 1 / 2
+_PLAIN_RUN_CHARS = 120
+#: A line that opens with another report's round ("字节C++一面:…?"): a link to it, not this report's question.
+_ANOTHER_REPORT = re.compile(r".{0,16}?(?:[一二三四五终]面|\d面|面经|面试)\s{0,2}[:：]")
 
 
 #: A heading over an answer ("答案:", "Answer", "参考答案", "思路"): its lines are not questions.
@@ -253,20 +260,34 @@ def _discussion_notes(lines: list[str]) -> set[int]:
 
 def _question_runs(lines: list[str]) -> set[int]:
     """Indices of the listed lines that sit in a run of at least three listed lines of which two
-    and a fifth or more ask or name a topic (the neighbours' evidence for a bare item)."""
+    and a fifth or more ask or name a topic (the neighbours' evidence for a bare item), and of
+    the short unlisted lines in a run of them of which half or more ask or name a topic, three
+    with a question mark (a list written one question a line, without numbers)."""
     runs: set[int] = set()
-    start = None
-    for index in range(len(lines) + 1):
-        listed = index < len(lines) and strip_list_marker(lines[index]) != lines[index].strip()
-        if listed and start is None:
-            start = index
-        if not listed and start is not None:
-            if index - start >= 3:
-                judged = [judge_line(line) for line in lines[start:index]]
-                asking = sum(1 for j in judged if j.asks or j.topic)
-                if asking >= 2 and asking >= _RUN_SHARE * (index - start):
-                    runs.update(range(start, index))
-            start = None
+    for plain in (False, True):
+        start = None
+        for index in range(len(lines) + 1):
+            if index == len(lines):
+                member = False
+            elif plain:  # "HTTP 和 HTTPS 的区别" between unlisted questions, one a line
+                member = strip_list_marker(lines[index]) == lines[index].strip() and len(lines[index]) <= _PLAIN_RUN_CHARS \
+                    and not lines[index].endswith((":", "："))
+            else:
+                member = strip_list_marker(lines[index]) != lines[index].strip()
+            if member and start is None:
+                start = index
+            if not member and start is not None:
+                if index - start >= 3:
+                    judged = [judge_line(line) for line in lines[start:index]]
+                    asking = sum(1 for j in judged if j.asks or j.topic)
+                    if plain:  # unlisted lines: most must ask, with question marks
+                        marked = sum(1 for j, line in zip(judged, lines[start:index])
+                                     if j.mark and not _ANOTHER_REPORT.match(line))
+                        if marked >= 3 and asking >= _PLAIN_RUN_SHARE * (index - start):
+                            runs.update(range(start, index))
+                    elif asking >= 2 and asking >= _RUN_SHARE * (index - start):
+                        runs.update(range(start, index))
+                start = None
     return runs
 
 

@@ -84,7 +84,8 @@ def is_prose(line: str) -> bool:
     if len(parts) < 2 and len(line) <= 150:
         # one sentence is one question, unless it tells several ("考了一题X，然后一题Y，一题Z")
         return chinese and sum(1 for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")) >= 2
-    if any(_NARRATION.match(part) for part in parts):
+    if any(_NARRATION.match(part) and not part.rstrip().endswith(("?", "？")) for part in parts):
+        # (a sentence that asks is no narration: "他的目的是什么?" follows a question up)
         return True
     return any(c.end() > c.start("cue") for part in parts for c in cue_re.finditer(part))
 

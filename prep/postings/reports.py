@@ -69,6 +69,11 @@ _TECHNICAL = re.compile(
     re.IGNORECASE)
 
 
+#: A list without an interview word: this many technical questions, making this share of its lines.
+_BARE_LIST_MIN = 6
+_BARE_LIST_SHARE = 0.5
+
+
 def is_question_list(blocks: list[Block]) -> bool:
     """Whether a document that is not a report is a list of interview questions without a heading
     that says so (a question bank, "10 questions you may be asked", a Q&A page): no posting
@@ -80,12 +85,17 @@ def is_question_list(blocks: list[Block]) -> bool:
              for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
     title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
     names = [b.name for b in blocks if b.name]
-    if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(
-            _QUESTIONS_HEADING.match(name) for name in names):
-        return False  # its title and headings do not say interview: a newsletter, a thread, news
     short = [i for i, line in enumerate(lines) if len(line) <= 300]
     every = [i for i in short if judge_line(lines[i]).asks]
     asking = [i for i in every if _TECHNICAL.match(lines[i])]
+    if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(
+            _QUESTIONS_HEADING.match(name) for name in names):
+        # its title and headings do not say interview (a newsletter, a thread, news), unless the
+        # page is little but technical questions (a list pasted without its title)
+        if len(asking) < _BARE_LIST_MIN or len(asking) < 0.6 * len(every):
+            return False
+        judged = [judge_line(lines[i]) for i in short]
+        return sum(1 for j in judged if j.asks or j.topic) >= _BARE_LIST_SHARE * len(lines)
     if len(asking) < 0.6 * len(every):
         return False  # mostly questions about the process, the site or the reader: a FAQ, a thread
     if len(asking) >= 3 and len(asking) >= 0.2 * len(short):

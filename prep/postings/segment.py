@@ -72,6 +72,7 @@ class Block:
     reverse: bool = False  # inside a round's 反问 part
     notes: list[str] = field(default_factory=list)  # text that names skills but asks nothing ("C/C++/Python Round")
     answer: bool = False  # the answer to a heading that asked ("### Q2: What is …?"): its lines are not questions
+    listed: bool = False  # its one line is a numbered heading of a list of questions ("#### 2. C++17的常用特性")
 
 
 def segment(lines: list[str]) -> tuple[list[Block], bool]:
@@ -81,6 +82,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     noise = False
     current_round: str | None = None
     answering: int | None = None  # the level of the heading that asked, while its answer runs
+    in_asking_runs = _asking_heading_runs(lines)
     for index, line in enumerate(lines):
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
@@ -90,7 +92,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             continue
         level = _heading_level(line)
         question = _heading_text(line) if level is not None else ""
-        asks = level is not None and _asking_heading(question, line, level)
+        asks = level is not None and (_asking_heading(question, line, level) or index in in_asking_runs)
         if answering is not None and level is not None and level <= answering and not asks:
             answering = None  # a heading as high as the question's that does not ask: the answer ended
         if asks and not noise and (answering is None or level <= answering or _explicit_question(question)):
@@ -99,7 +101,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             # those that ask: "#### How to avoid them" under "### Q8: Explain bank conflicts")
             parent = blocks[-1]
             kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
-            blocks.append(Block("", kind, parent.round, [question]))
+            blocks.append(Block("", kind, parent.round, [question], listed=index in in_asking_runs))
             blocks.append(Block(question, kind, parent.round, answer=True))
             answering = level
             continue
@@ -222,6 +224,41 @@ def _asking_heading(text: str, line: str, level: int) -> bool:
     if round_line(text) or match_heading(line):
         return False  # "## Round 3: design (60 min)", "## 面试题": a part of the document
     return judge_line(text).asks and ("?" in text or "？" in text or not _WH_TOPIC.match(text))
+
+
+#: A numbered heading: "#### 2. …", "**3、…**".
+_NUMBERED_HEADING = re.compile(r"(?:#{1,6}\s{1,3}|\*\*)\s{0,2}\d{1,3}\s{0,2}[.．、)）]\s{0,3}\S")
+#: Of a run of numbered headings, this share must ask for the others to be read as its questions.
+_ASKING_RUN_SHARE = 0.5
+
+
+def _asking_heading_runs(lines: list[str]) -> set[int]:
+    """Indices of the numbered headings that are questions by their neighbours: in a run of at least
+    three numbered headings of one level (whatever lies between them) of which half or more ask ("#### 1. C++
+    Pimpl了解吗？", "#### 2. C++17的常用特性", "#### 3. auto,auto&,auto&& 的作用和区别"), the others are
+    short topics of the same list, not sections. A heading as high that is not numbered ends the run."""
+    runs: list[list[int]] = []
+    current: dict[int, list[int]] = {}  # level -> the run of numbered headings open at that level
+    for index, line in enumerate(lines):
+        level = _heading_level(line)
+        if level is None:
+            continue
+        if _NUMBERED_HEADING.match(line) and len(line) <= 200:
+            current.setdefault(level, []).append(index)
+            continue
+        for open_level in [lvl for lvl in current if lvl >= level]:
+            runs.append(current.pop(open_level))
+    runs.extend(current.values())
+    chosen: set[int] = set()
+    for run in runs:
+        if len(run) < 3:
+            continue
+        texts = {i: _heading_text(lines[i]) for i in run}
+        asking = [i for i in run if _asking_heading(texts[i], lines[i], _heading_level(lines[i]) or 7)]
+        if len(asking) >= _ASKING_RUN_SHARE * len(run):
+            chosen.update(i for i in run if i not in asking and 2 <= len(texts[i]) <= 80
+                          and not round_line(texts[i]) and not match_heading(lines[i]))
+    return chosen
 
 
 def _explicit_question(text: str) -> bool:

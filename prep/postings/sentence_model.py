@@ -404,16 +404,24 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     recent: list[str] = []  # the last questions taken, from any line
     current = (-1, -1)
     notes = question_notes(blocks)
+    doubted: Candidate | None = None  # the rules' question the model doubted, on the current line
     for candidate in candidates(blocks, report, listing, found, origins):
         if len(kept) >= MAX_QUESTIONS:
             break
         if (candidate.block, candidate.line) in notes:
             continue
         if (candidate.block, candidate.line) != current:
-            current, line_keys = (candidate.block, candidate.line), []
+            current, line_keys, doubted = (candidate.block, candidate.line), [], None
         p = probability(candidate.features, model)
         if p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD):
+            if candidate.by_rules:
+                doubted = candidate
             continue
+        if not candidate.by_rules and doubted is not None and (doubted.block, doubted.line) == current \
+                and match_key(candidate.text) in match_key(doubted.text) \
+                and sum(doubted.text.count(mark) for mark in "?？") >= 2:
+            candidate, doubted = doubted, None  # a sentence of a question the rules read whole: the question
+            # and its follow-ups on one line ("BN在训练时如何做的?具体的公式?") are one question
         key = candidate.text.casefold()
         compared = match_key(candidate.text)
         if any(compared in k or k in compared for k in line_keys) or any(compared in k for k in recent):

@@ -108,3 +108,45 @@ def test_a_label_before_the_question_and_an_answer_in_brackets_come_off() -> Non
         "- Write a softmax kernel for a [batch, 4096] matrix; then, what changes if the row length is 128k?",
     ) == ["你觉得未来两年训练系统最大的瓶颈在哪？", "What tools would you use to find where CPU time goes?",
           "Write a softmax kernel for a [batch, 4096] matrix; then, what changes if the row length is 128k?"]
+
+
+def test_markdown_links_read_as_their_words_and_numbered_heading_topics_are_questions() -> None:
+    # a question collection whose entries are links to videos: the address's "?" is no question,
+    # and a topic heading among asking siblings ("#### 2. C++20 协程的基本用法") is one of the list
+    assert _questions(
+        "# 校招面试题合集",
+        "## 某公司",
+        "#### 1. [虚函数表是怎么实现的？](https://video.example.com/v/abc?from=list&p=1)",
+        "#### 2. [C++20 协程的基本用法](https://video.example.com/v/def?from=list&p=2)",
+        "#### 3. [epoll 的 ET 和 LT 模式有什么区别？](https://video.example.com/v/ghi?from=list)",
+        "#### 4. [手撕线程安全的单例](https://video.example.com/v/jkl?from=list)",
+        "## 另一家公司",
+        "#### 1. [零拷贝有哪些实现方式？](https://video.example.com/v/mno)",
+    ) == ["虚函数表是怎么实现的？", "C++20 协程的基本用法", "epoll 的 ET 和 LT 模式有什么区别？",
+          "手撕线程安全的单例", "零拷贝有哪些实现方式？"]
+
+
+def test_a_numbered_item_keeps_its_follow_ups_and_a_restarted_list_on_one_line_is_split() -> None:
+    texts = _questions(
+        "某厂推理引擎 面经",
+        "一面:1. 讲一下 LayerNorm 的计算过程?训练和推理有什么不同?它的目的是什么?2. 算子融合能带来哪些收益?"
+        "二面:1. 半精度累加为什么会损失精度?2. 写一个矩阵转置的 CUDA kernel 要注意什么?",
+    )
+    assert texts == ["讲一下 LayerNorm 的计算过程?训练和推理有什么不同?它的目的是什么?",
+                     "算子融合能带来哪些收益?", "半精度累加为什么会损失精度?",
+                     "写一个矩阵转置的 CUDA kernel 要注意什么?"]
+
+
+def test_a_pasted_list_of_questions_without_a_title_is_read_and_the_authors_notes_dropped() -> None:
+    texts = _questions(
+        "一次 HTTP 请求从输入网址到返回页面经历了哪些步骤?",
+        "TCP 和 UDP 的区别",
+        "TIME_WAIT 为什么要等 2MSL?",
+        "Redis 的持久化方式有哪些? (3次)",
+        "MySQL 的 MVCC 是怎么实现的?",
+        "B+ 树为什么适合做索引?",
+        "如何设计一个短链接服务? (说了哈希加自增 id)",
+        "Kafka 怎么保证消息不丢?",
+    )
+    assert "Redis 的持久化方式有哪些?" in texts and "如何设计一个短链接服务?" in texts
+    assert "TCP 和 UDP 的区别" in texts and len(texts) == 8
