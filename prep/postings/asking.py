@@ -84,7 +84,7 @@ _ASKING_ZH = re.compile(
     r"你(?:如何|会如何|怎么|是如何|会怎么|怎样|能否|是否|有没有|了解|知道|对|觉得|认为|会|遇到|做过|用过|在))",
 )
 _ASKING_EN = re.compile(
-    r"(?:(?:so|then|and|also|next|finally|q)[,:]?\s{1,3})?"
+    r"(?:(?:so|then|and|also|next|finally|q|please)[,:]?\s{1,3})?"
     r"(?:explain|how|what|what's|when|why|where|which|who|whom|whose|is|are|does|do|did|can|could|would|should|"
     r"will|has|have|describe|compare|contrast|discuss|design|implement|write|code|define|outline|suppose|"
     r"imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|optimi[sz]e|analy[sz]e|calculate|provide|prove|"
@@ -242,6 +242,13 @@ class LineJudgement:
 _INTERVIEWER_TURN = re.compile(r"(?:\*\*|__)?\s{0,2}(?:interviewer|面试官|考官)\s{0,2}(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}",
                                re.IGNORECASE)
 #: A turn quoted whole: the quotes are not part of the question.
+
+
+def interviewer_turn(line: str) -> bool:
+    """Whether ``line`` is the interviewer's turn of a transcript ("Interviewer: …", "面试官：…")."""
+    return _INTERVIEWER_TURN.match(line) is not None
+
+
 _QUOTED = re.compile(r'["“「『](.{4,}?)["”」』]', re.DOTALL)
 
 
@@ -261,6 +268,8 @@ def clean_question(line: str) -> str:
     quoted = _QUOTED.fullmatch(text[turn.end():].strip()) if turn else None
     if quoted:
         text = quoted.group(1)
+    elif turn and len(text) - turn.end() >= 4:
+        text = text[turn.end():]  # "Interviewer: What if …?": the turn's words
     return text.strip().strip("*_").strip()
 
 

@@ -56,12 +56,40 @@ def document_employer(lines: Sequence[str], found: str | None) -> str | None:
     if found is not None:
         whole = _canonical(found)
         return whole if whole in counts else (_completed(found, lines) or found)
+    titled = latin_title_employer(lines[:_TITLE_LINES])
     if not counts:
-        return title_employer([line for line in lines[:12] if len(line) <= 80 and _REPORT_WORD.search(line)])
+        return title_employer([line for line in lines[:12] if len(line) <= 80 and _REPORT_WORD.search(line)]) or titled
     best = max(counts, key=lambda n: (counts[n], -first_seen[n]))
     if first_seen[best] <= 2 or counts[best] >= 3 or (counts[best] >= 2 and went == best):
         return best  # named in the title, named again and again, or where the candidate went
-    return went
+    return went or titled
+
+
+#: The lines a report's own title may be among (under a blog's name, a date, a question to readers).
+_TITLE_LINES = 6
+#: A Latin title that opens with the employer, then the role or the interview: "Riverbed Interview -
+#: On-site", "Patreon SRE – Live Debugging Round", "Komprise | Senior Backend Engineer (June-2024)".
+_LATIN_TITLE_NAME = re.compile(
+    r"(?:#{1,6}\s{1,3})?(?P<n>[A-Z][A-Za-z0-9&.'-]{1,30}(?:\s[A-Z][A-Za-z0-9&.'-]{1,30}){0,2}?)\s{0,2}(?:[|｜:–—-]\s{0,2})?"
+    r"(?:(?:Senior|Staff|Principal|Junior|Lead|Sr\.?|New\s+Grad|Intern)\s+)?"
+    r"(?:SWE|SDE|SRE|MLE|Software|Backend|Back-end|Frontend|Full[- ]?Stack|Infrastructure|Infra|"
+    r"Platform|Research|Hardware|Firmware|GPU|Kernel|DevOps|Security|Interview|Onsite|On-site|"
+    r"Phone\s+Screen|Technical\s+(?:Interview|Round|Screen))(?:\b|$)")
+
+
+_PART_WORD = re.compile(r"(?:round|part|day|step|stage|phase|question|problem|my|our|the|final|first|second|third)\b",
+                        re.IGNORECASE)
+
+
+def latin_title_employer(lines: Sequence[str]) -> str | None:
+    """The employer a Latin report title opens with, before the role or the word interview."""
+    for line in lines:
+        match = _LATIN_TITLE_NAME.match(line[:160])
+        if match and is_organisation_name(match["n"]) and not looks_like_role(match["n"]) \
+                and not _PART_WORD.match(match["n"]) \
+                and match["n"].casefold() not in _GENERIC_BRANDS and plausible_employer(match["n"]):
+            return _canonical(match["n"])
+    return None
 
 
 _REPORT_WORD = re.compile(r"面试|面經|面经|interview", re.IGNORECASE)

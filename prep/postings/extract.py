@@ -233,7 +233,13 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     item_indent = -1  # the indentation of the list item the previous line opened or continued
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
-    for raw in text.splitlines():
+    raws = text.splitlines()
+    # "I: …" / "Me: …": a transcript where "I" is the interviewer (the candidate writes "Me")
+    mine = sum(1 for raw in raws[:MAX_LINES] if _MY_TURN.match(raw))
+    interviewer_i = mine >= 2 and sum(1 for raw in raws[:MAX_LINES] if _I_TURN.match(raw)) >= 2
+    for raw in raws:
+        if interviewer_i and _I_TURN.match(raw):
+            raw = "Interviewer: " + _I_TURN.sub("", raw, count=1)
         line = raw.strip()
         if fence or line.startswith(("```", "~~~")):
             fence = "" if fence and line.startswith(fence) else fence or line[:3]
@@ -269,6 +275,9 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     return lines, tail
 
 
+#: A transcript's turns: the interviewer as "I:", the candidate as "Me:".
+_I_TURN = re.compile(r"\s{0,4}I\s{0,2}:\s")
+_MY_TURN = re.compile(r"\s{0,4}Me\s{0,2}[:.]\s")
 #: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
 #: A Markdown link or image: ``[words](address "title")``; an image (``![alt](…)``) says nothing.

@@ -79,6 +79,9 @@ _REPORT_COMPANY = re.compile(
     r"phone\s+screen))",
     re.IGNORECASE,
 )
+#: A Latin report title that opens with the employer's name, in one to three words: "Cinderpath Systems Interview - Onsite".
+_LATIN_REPORT_COMPANY = re.compile(r"(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{1,30}){0,2}?)\s{1,2}"
+                                   r"(?:Interview|Onsite|On-site|Phone\s+Screen)(?:\b|$)")
 #: "… interview loop at Tidewater AI (and what …)": the employer after "at" in a report's title.
 _AT_COMPANY = re.compile(r"\b(?:at|@)\s+(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
 _GENERIC_WORDS = frozenset({"ai", "inc", "labs", "lab", "tech", "team", "my", "the", "senior", "staff", "sde"})
@@ -380,6 +383,12 @@ def _find_identity(
             at = _AT_COMPANY.search(title_line[:200])
             if at:
                 company = at["n"].strip()
+        if company is None and title_line:  # "Last month I had a phone screen with Larkspur Networks …"
+            company = interviewed_at([title_line])
+        if company is None and title_line:  # "Cinderpath Systems Interview - Onsite"
+            latin = _LATIN_REPORT_COMPANY.match(title_line.lstrip("# ")[:120])
+            if latin and latin["n"].casefold() not in _GENERIC_WORDS and not looks_like_role(latin["n"]):
+                company = latin["n"]
         if company is None and title_line:
             match = _REPORT_COMPANY.match(title_line[:120])
             if match and not match["n"].isdigit() and match["n"].casefold() not in _GENERIC_WORDS:
@@ -503,14 +512,16 @@ _PAREN_CLOSE = re.compile(r"[(（](?![^)）]{0,30}(?:面|interview|intern|实习
 _ROLE_WORD = re.compile(
     r"(?:engineer|developer|scientist|architect|manager|researcher|specialist|analyst|intern|programmer|"
     r"designer|consultant|director|technician|administrator|\bsre\b|\blead\b|工程师|开发|研发|架构师|研究员|"
-    r"专家|实习生|经理|算法|负责人|程序员)",
+    r"专家|实习生|经理|算法|负责人|程序员|[^\s]{1,8}岗(?:位)?$)",
     re.IGNORECASE,
 )
 
 
 #: A header's guess that is no employer's name: a path of section labels, a job number, a mail
-#: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …").
-_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$", re.IGNORECASE)
+#: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …"),
+#: a site's own buttons ("关注微信 意见反馈", "Role details").
+_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
+                          r"关注|微信|公众号|意见反馈|扫码|扫描|帮助中心|登录|注册|^(?:role|job)\s+details$", re.IGNORECASE)
 
 
 def plausible_employer(name: str | None) -> bool:

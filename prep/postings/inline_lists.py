@@ -28,6 +28,10 @@ MAX_SPLIT_CHARS = 20_000
 # (``glued``): the count is the evidence there, "x86." alone is not an item.
 _NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]】」』\"'”’~～])|(?P<glued>(?<=[A-Za-z])))"
                      r"(?P<n>\d{1,2})\s{0,2}(?:[.．](?!\d)|[、)）])\s{0,3}(?=\S)")
+# "…across a few thousand nodes: I said canaries …": after a colon, the candidate's own answer.
+_FIRST_PERSON_ANSWER = re.compile(r"(?<=[\w)?？])\s{0,2}[:：]\s{1,2}(?=(?:I|I'd|I'm|I've|We|My|Our)\s)")
+# "- Q1: ", "Q2: " inside a line: a labelled question (never glued to a word: "SQ1:" is no label).
+_Q_NUMBER = re.compile(r"(?:^|(?<=\s))(?:[-*•]\s{1,2})?Q(?P<n>\d{1,2})\s{0,2}[:：.]\s{1,3}(?=\S)(?P<glued>(?!))?")
 # The answer of an item: "答:", "答案：", "参考答案:", "Answer:" after the question.
 _ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
 # Two items are a list when each asks ("1. …？2. …？") or is labelled a question ("1.题1(6分):…").
@@ -45,17 +49,22 @@ def split_line(line: str) -> list[str]:
     items = _numbered_items(line)
     out: list[str] = []
     for item in items:
-        out.extend(_question_and_answer(item))
+        out.extend(_question_and_answer(item, listed=len(items) > 1))
     return out
 
 
 def _numbered_items(line: str) -> list[str]:
     """The items of the numbered runs written on one line (1, 2, 3 … counting up; a run may start
-    again at 1: "一面:1. …2. …二面:1. …"), or ``[line]``."""
+    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"), or ``[line]``."""
+    items = _items(line, _NUMBER)
+    return _items(line, _Q_NUMBER, labelled=True) if len(items) == 1 and "Q" in line else items
+
+
+def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[str]:
     runs: list[list[int]] = []
     starts: list[int] = []
     expected = 1
-    for match in _NUMBER.finditer(line):
+    for match in numbers.finditer(line):
         number = int(match["n"])
         if match["glued"] is not None and not (number == expected and len(starts) >= MIN_RUN):
             continue
@@ -72,7 +81,7 @@ def _numbered_items(line: str) -> list[str]:
             continue  # a false start
         end = runs[index + 1][0] if index + 1 < len(runs) and runs[index + 1] else len(line)
         items = [line[a:b] for a, b in zip(run, [*run[1:], end])]
-        if len(run) >= MIN_RUN or all(_ASKS.search(item[:300]) for item in items):
+        if len(run) >= MIN_RUN or labelled or all(_ASKS.search(item[:300]) for item in items):
             kept.extend(run)
     if len(kept) < 2:
         return [line]
@@ -86,15 +95,17 @@ def _numbered_items(line: str) -> list[str]:
     return [p for p in [*pieces, *out] if p]
 
 
-def _question_and_answer(item: str) -> list[str]:
-    """A numbered item as its question and, on a line of its own, its answer."""
+def _question_and_answer(item: str, listed: bool = False) -> list[str]:
+    """A numbered item as its question and, on a line of its own, its answer (after "答:", or,
+    in an item of a list written on one line, after a colon that opens the candidate's "I …")."""
     if len(item) < 12:
         return [item]
-    answer = _ANSWER.search(item, 6)
+    labelled = _ANSWER.search(item, 6)
+    answer = labelled or (_FIRST_PERSON_ANSWER.search(item, 6) if listed else None)
     if answer is None:
         return [item]
     question = item[: answer.start()].rstrip()
-    if len(question) < 6 or not _ends_a_clause(question):
+    if len(question) < 6 or (labelled and not _ends_a_clause(question)):
         return [item]
     return [question, "答：" + item[answer.end():].strip()]
 

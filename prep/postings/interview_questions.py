@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import judge_line, split_questions, strip_list_marker
+from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker
 from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .prose import is_prose, prose_questions
 from .reports import REPORT_TITLE as _REPORT_TITLE
@@ -177,7 +177,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                     if kind == "header" and (report or listing):
                         confidence -= 0.15
                     if not in_round and not listing and kind not in (INTERVIEW,) and judgement.mark \
-                            and _rhetorical(index, block.lines):
+                            and _rhetorical(index, block.lines) and not interviewer_turn(line):
                         continue
                 elif judgement.topic and (in_round or kind == INTERVIEW or hinted) and not _CLAUSES.search(judgement.text):
                     confidence = 0.65 if in_round else 0.6

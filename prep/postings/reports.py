@@ -16,7 +16,7 @@ REPORT_TITLE = re.compile(
     r"interview\s+(?:experience|report|review)|interview(?:ed)?\s+(?:at|with)\s|interviewed\s+for|my\s+(?:[\w.&+/-]{1,20}\s+){0,5}interviews?\b|"
     r"onsite\s+experience|"
     r"phone\s+screen|interview\s+questions\s+(?:at|from)|面试.{0,30}(?:体验|经历|感受)|"
-    r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}(?:\([\w ,.-]{1,20}\)\s{0,2})?$)",
+    r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}(?:\([\w ,.-]{1,20}\)\s{0,2})?(?:$|[,:|–—]\s|\s-\s))",
     re.IGNORECASE,
 )
 _REPORT_MARKERS = re.compile(

@@ -32,9 +32,10 @@ _ROLE_END = re.compile(
     r"\s(?:at|@|in|on|with|through|via|last|this|back|and\s+(?:got|was|had|passed|failed))\s|"
     r"\s(?:role|position|opening|team|req)\b",
 )
-_INTERVIEWED_AT = re.compile(r"\b(?:interviewed\s+at|[Ii]nterview\s+(?:at|with))\s+"
+_INTERVIEWED_AT = re.compile(r"\b(?:interviewed\s+at|[Ii]nterview\s+(?:at|with)|(?:phone|technical|tech)\s+screen\s+with|"
+                            r"onsite\s+(?:at|with))\s+"
                             r"(?!(?:The|A|An|My|Our|Their|His|Her|Two|Three|One|Some)\b)"
-                            r"(?P<c>[A-Z][\w&.'-]{0,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
+                            r"(?P<c>(?:[A-Z]|[a-z]\d)[\w&.'-]{0,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
 _REVIEW_HEADING = re.compile(r"(?P<r>.{3,120}?)\s+Interview(?:\s+(?:Questions|Experience|Review))?\s*$")
 _LEVEL = re.compile(r"^(?:[EeLlPpTt]\d{1,2}(?:-\d)?|IC\d|SDE\s?I{1,3})\s+(?=\S)")
 

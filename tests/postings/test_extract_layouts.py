@@ -150,3 +150,29 @@ def test_a_pasted_list_of_questions_without_a_title_is_read_and_the_authors_note
     )
     assert "Redis 的持久化方式有哪些?" in texts and "如何设计一个短链接服务?" in texts
     assert "TCP 和 UDP 的区别" in texts and len(texts) == 8
+
+
+def test_an_i_and_me_transcript_gives_the_interviewers_turns_and_the_title_its_employer() -> None:
+    result = extract_posting("\n".join([
+        "Quillmark Interview - Onsite",
+        "I: How would you find the median of a stream of numbers?",
+        "Me: Two heaps, rebalanced after each insert.",
+        "I: What if most numbers repeat?",
+        "Me: Count them in a map keyed by value.",
+        "I: Please code the two-heap version.",
+        "Me: Done, with one off-by-one fixed.",
+    ]))
+    assert result.company == "Quillmark" and result.doc_kind == "report"
+    assert "How would you find the median of a stream of numbers?" in [q.text for q in result.questions]
+
+
+def test_q_labelled_items_run_together_on_one_line_are_split_from_the_candidates_answers() -> None:
+    from prep.postings.inline_lists import split_line
+
+    parts = split_line("First round: - Q1: Why move the build farm to spot instances: I said cost, then risk. "
+                       "- Q2: How do you drain a node safely: I described cordon and drain.")
+    assert parts == ["First round:", "- Q1: Why move the build farm to spot instances", "答：I said cost, then risk.",
+                     "- Q2: How do you drain a node safely", "答：I described cordon and drain."]
+    # a sentence that is no list keeps its colon ("a coding part: I was asked to …")
+    line = "He still had a coding part: I was asked to write a parser."
+    assert split_line(line) == [line]

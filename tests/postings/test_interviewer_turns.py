@@ -31,8 +31,9 @@ def test_the_quoted_turn_is_the_question() -> None:
     assert clean_question(f"Interviewer: “{SCENARIO}”") == SCENARIO
 
 
-def test_an_unquoted_turn_is_read_as_before() -> None:
-    assert clean_question("面试官：先来道题吧，链表熟吗？") == "面试官：先来道题吧，链表熟吗？"
+def test_an_unquoted_turn_gives_its_words_without_the_speaker() -> None:
+    assert clean_question("面试官：先来道题吧，链表熟吗？") == "先来道题吧，链表熟吗？"
+    assert clean_question("Interviewer: What if most keys repeat?") == "What if most keys repeat?"
 
 
 def test_a_transcript_page_gives_the_whole_turn() -> None:
