@@ -18,7 +18,8 @@ A corpus is a folder of documents as candidates bring them (``<id>.txt``, ``<id>
 Matching is lenient about wording the engine may trim: texts are compared after NFKC, case
 folding and removing whitespace and punctuation; a found question matches an expected one when
 the two are equal, or one contains the other and the shorter is at least 70 % of the longer
-(so "问了RDMA和TCP的区别" matches "RDMA和TCP的区别"). Each expected question matches at most one
+(so "问了RDMA和TCP的区别" matches "RDMA和TCP的区别"), also once a bracketed remark at the end of
+either is set aside ("…的区别 (聚簇索引)" matches "…的区别"). Each expected question matches at most one
 found question. A found question that matches a ``not_questions`` entry, or any question found in
 a ``noise`` document whose ``questions`` is empty, is a *noise hit*.
 
@@ -27,6 +28,7 @@ Pure module: documents in, figures out (reading the folder is :func:`load_corpus
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +46,18 @@ MIN_CONTAINED_RATIO = 0.7
 
 
 def texts_match(found: str, expected: str) -> bool:
-    a, b = match_key(found), match_key(expected)
+    if _keys_match(match_key(found), match_key(expected)):
+        return True
+    # a bracketed remark after the question, kept by one side and trimmed by the other
+    # ("static变量存放在哪里？(这里我就详细说了说)")
+    return _keys_match(match_key(_TRAILING_REMARK.sub("", found)), match_key(_TRAILING_REMARK.sub("", expected)))
+
+
+#: A bracketed remark at the end of a question: "（需要写测试用例）", "(not Nth position)".
+_TRAILING_REMARK = re.compile(r"\s{0,3}[(（][^()（）]{1,200}[)）][。.;；]?\s{0,3}$")
+
+
+def _keys_match(a: str, b: str) -> bool:
     if not a or not b:
         return False
     if a == b:

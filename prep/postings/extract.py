@@ -240,6 +240,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     for raw in raws:
         if interviewer_i and _I_TURN.match(raw):
             raw = "Interviewer: " + _I_TURN.sub("", raw, count=1)
+        elif interviewer_i and _MY_TURN.match(raw):
+            raw = "答：" + _MY_TURN.sub("", raw, count=1)  # the candidate's turn: an answer
         line = raw.strip()
         if fence or line.startswith(("```", "~~~")):
             fence = "" if fence and line.startswith(fence) else fence or line[:3]

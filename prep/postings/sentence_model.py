@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .asking import judge_line, strip_list_marker
+from .asking import interviewer_turn, judge_line, strip_list_marker
 from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
@@ -328,11 +328,12 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
             following = lines[index + 1] if index + 1 < len(lines) else ""
             taken = by_line.get((number, index), [])
             for found_text in taken:
-                text = _without_explanation(found_text)
+                # an interviewer's turn is asked whole ("Can you …? Note that …"), as its speaker put it
+                text = found_text if interviewer_turn(line) else _without_explanation(found_text)
                 feats = sentence_features(text, 0, 1, line, previous, following, block, report, listing, True)
                 yield Candidate(text, number, index, True, feats, found_text)
-            if block.reverse:
-                continue
+            if block.reverse or line.startswith("答："):
+                continue  # the candidate's questions; an answer the reading put on a line of its own
             parts = sentences(line[:4000])
             whole = len(parts)
             parts += quoted_questions(line[:4000])

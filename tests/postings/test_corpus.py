@@ -78,6 +78,19 @@ def test_lenient_matching() -> None:
     assert texts_match("How does ring AllReduce work?", "how does ring allreduce work")
     assert not texts_match("RDMA", "RDMA和TCP的区别是什么，各自适合什么场景")
     assert not texts_match("", "x")
+    # a bracketed remark after the question, kept by one side only
+    assert texts_match("static 变量存放在哪里？", "static 变量存放在哪里？(这里我就详细说了说，面试官点头)")
+    assert not texts_match("静态变量", "static 变量存放在哪里？(这里我就详细说了说)")
+    assert not texts_match("[MySQL为什么用B+树？](https://v.example.org/a/?p=1",
+                           "MySQL 的事务隔离级别有哪些？")
+
+
+def test_a_label_names_a_skill_by_its_alias() -> None:
+    golden = {"category": "report", "lang": "zh", "doc_kind": "report", "questions": [],
+              "skills": ["TCP", "gdb"], "company": None, "title": None}
+    text = "某厂 一面 面经\n1. TCP 三次握手?\n2. 用 gdb 怎么调试多线程?\n"
+    score = evaluate([CorpusDocument("alias.txt", text, golden)]).documents[0]
+    assert (score.skills_expected, score.skills_found) == (2, 2)
 
 
 def test_a_company_is_right_under_any_of_its_names() -> None:
