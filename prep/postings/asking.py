@@ -25,11 +25,12 @@ _LIST_MARKER = re.compile(
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|\d{1,2}\s{1,2}(?=[\u4e00-\u9fff])(?![轮年个位次天周月人道题种家条项倍核卡台节层路级小分秒元万千亿])"
     r"|Q\d{1,3}(?=[\u4e00-\u9fff])"  # "Q2你对虚函数…"
+    r"|(?:[一二三四五六七八九十]{1,3}|\d{1,2})问(?!题)\s{0,2}[:：、.]?\s{0,2}(?=[\u4e00-\u9fffA-Za-z])"  # "十四问…": the fourteenth question
     r"|0\d(?=(?:Why|What|How|When|Where|Which|Who|Explain|Describe|Design|Implement|Compare|Is|Are|Can|Do|Does)\b)"  # "01Why …" cards
     r"|[（(]\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3}|[a-zA-Z])\s{0,2}[)）]\s{0,4}"
     r"|[\u2460-\u2473\u2474-\u2487\u2488-\u249b\u3251-\u325f\u2776-\u277f]\s{0,4}"
     r"|\d{1,2}\ufe0f?\u20e3\s{0,4}|\U0001f51f\s{0,4}"
-    r"|[一二三四五六七八九十]{1,3}\s{0,2}[、.．)）]\s{0,4}"
+    r"|[一二三四五六七八九十]{1,3}\s{0,2}[、.．)）:：]\s{0,4}"
     r"|[a-zA-Z][.)]\s{1,4}"
     r"|#{1,6}\s{1,4}"
     r")"
@@ -88,7 +89,7 @@ _ASKING_EN = re.compile(
     r"(?:explain|how|what|what's|when|why|where|which|who|whom|whose|is|are|does|do|did|can|could|would|should|"
     r"will|has|have|describe|compare|contrast|discuss|design|implement|write|code|define|outline|suppose|"
     r"imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|optimi[sz]e|analy[sz]e|calculate|provide|prove|"
-    r"compute|reverse|find|given|build|walk\s+(?:us|me)\s+through|tell\s+(?:us|me)|talk\s+(?:us\s+|me\s+)?"
+    r"compute|reverse|find|given|build|introduce|walk\s+(?:us|me)\s+through|tell\s+(?:us|me)|talk\s+(?:us\s+|me\s+)?"
     r"(?:about|through)|give\s+(?:an?\s+)?examples?|in\s+what\s+way|they\s+asked|asked\s+(?:about|me|to|how|"
     r"what|why|for)|he\s+asked|she\s+asked|interviewer\s+asked|we\s+discussed|deep\s+dive|dove\s+into|"
     r"dug\s+into|follow-?ups?:?)\b",

@@ -176,3 +176,11 @@ def test_q_labelled_items_run_together_on_one_line_are_split_from_the_candidates
     # a sentence that is no list keeps its colon ("a coding part: I was asked to …")
     line = "He still had a coding part: I was asked to write a parser."
     assert split_line(line) == [line]
+
+
+def test_ordinal_questions_and_numeral_colon_headings_lose_their_numbering() -> None:
+    from prep.postings.asking import strip_list_marker
+
+    assert strip_list_marker("十四问 epoll 的 ET 模式") == "epoll 的 ET 模式"
+    assert strip_list_marker("一问题目很简单") == "一问题目很简单"  # "问题" is no ordinal question
+    assert strip_list_marker("三:TCP 为什么要四次挥手") == "TCP 为什么要四次挥手"
