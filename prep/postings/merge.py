@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from prep.questions.matcher import Concepts, Matcher, default_matcher
+from prep.questions.matcher import Concepts, Matcher, Weighed, default_matcher
 from prep.questions.normalize import guess_lang, normalize_question
 
 NEAR_DUPLICATE_THRESHOLD = 0.85
@@ -58,6 +58,11 @@ class Candidate:
     @cached_property
     def meaning(self) -> Concepts:
         return default_matcher().concepts(self.text)
+
+    @cached_property
+    def weighed(self) -> Weighed:
+        """:attr:`meaning` weighed by the default matcher (its weight sums, summed once)."""
+        return default_matcher().weigh(self.meaning)
 
 
 def bigrams(norm: str) -> frozenset[str]:
@@ -193,7 +198,8 @@ def find_match(text: str, candidates: CandidateIndex, matcher: Matcher | None = 
     sharing one of the text's :data:`LOOKUP_CONCEPTS` rarest concepts (or two rarest unknown
     Chinese pairs) are scored."""
     matcher = matcher or default_matcher()
-    meaning = matcher.concepts(text)
+    mine = matcher.weigh(text)  # scored against every candidate found: its weight sums summed once
+    meaning = mine.concepts
     def rarest(concepts: frozenset[str], n: int) -> list[str]:
         return sorted(concepts, key=lambda c: (-matcher.weight(c), c))[:n]
     # Unknown Chinese words meet only Chinese candidates: the shared concepts find translations.
@@ -205,7 +211,7 @@ def find_match(text: str, candidates: CandidateIndex, matcher: Matcher | None = 
             if candidate.id in seen:
                 continue
             seen.add(candidate.id)
-            score = matcher.score(meaning, candidate.meaning)
+            score = matcher.score(mine, candidate.weighed)  # another matcher weighs it again
             if score >= matcher.threshold and (best is None or (score, -candidate.id) > (best[0], -best[1])):
                 best = (score, candidate.id, candidate)
     return (best[2], best[0]) if best else None

@@ -50,6 +50,9 @@ KEEP_THRESHOLD = 0.3
 #: Sentences of one line, and characters of a sentence, looked at (bounded work on any input).
 MAX_SENTENCES = 24
 MAX_SENTENCE_CHARS = 400
+#: Sentences scored in one document at most (a long question bank has a few thousand; bounded work
+#: on a pasted log of a hundred thousand lines that each ask). The rules' own questions past it stay.
+MAX_CANDIDATES = 6_000
 #: A sentence inside one of this many questions taken just before it is not taken again.
 _RECENT = 4
 #: At most this many questions are kept (as :data:`.interview_questions.MAX_QUESTIONS`).
@@ -406,8 +409,12 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     current = (-1, -1)
     notes = question_notes(blocks)
     doubted: Candidate | None = None  # the rules' question the model doubted, on the current line
-    for candidate in candidates(blocks, report, listing, found, origins):
+    stopped = False  # past MAX_CANDIDATES: the rules' questions not yet reached are kept as they are
+    for examined, candidate in enumerate(candidates(blocks, report, listing, found, origins)):
         if len(kept) >= MAX_QUESTIONS:
+            break
+        if examined >= MAX_CANDIDATES:
+            stopped = True
             break
         if (candidate.block, candidate.line) in notes:
             continue
@@ -441,6 +448,6 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
                 guessed.add(key)
     # a question the rules found without a line of its own (a follow-up merged into the question before)
     for key, value in by_text.items():
-        if key not in placed:
+        if key not in placed or stopped:
             kept.setdefault(key, value)  # (its position: after the questions of the lines)
     return list(kept.values())[:MAX_QUESTIONS]
