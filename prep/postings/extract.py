@@ -247,6 +247,10 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             fence = "" if fence and line.startswith(fence) else fence or line[:3]
             continue  # code: never a question (its words still count for nothing)
         if "](" in line:  # "[question](https://…)": the words read, not the address (whose "?" is no question)
+            links = _MARKDOWN_LINK.findall(line[:20_000])
+            rest = _MARKDOWN_LINK.sub("", line[:20_000])
+            if len(links) >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
+                continue  # "[A](…)、[B](…)、[C](…)", "以上引用[…](…)": the author's references, not what was asked
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
         if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
             item_indent = -1
@@ -285,6 +289,11 @@ _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
 #: A Markdown link or image: ``[words](address "title")``; an image (``![alt](…)``) says nothing.
 _MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]{0,300})\]\((?:[a-z][a-z0-9+.-]{1,10}:|/|\.{1,2}/|#|www\.)[^()\s]{0,2000}"
                             r"(?:\s{1,3}\"[^\"\n]{0,200}\")?\)", re.IGNORECASE)
+#: What joins the links of a list of references: separators, list markers, spaces.
+_LINK_GLUE = re.compile(r"[\s、,，;；|/｜>*+\-•·.。:：]+|参考|引用|来源|出处|链接|see|also|ref(?:erence)?s?", re.IGNORECASE)
+#: A line that only cites a source: "以上引用[…](…)", "参考：[…](…)", "Source: […](…)".
+_CITES = re.compile(r"\s{0,8}(?:[-*>]\s{0,2})?(?:以上)?(?:引用|参考|转载|来源|出处|原文|source|via|from)\s{0,2}(?:自|于)?[:：]?\s{0,2}$",
+                    re.IGNORECASE)
 _MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")
 _CJK_END = re.compile(r"[\u4e00-\u9fff，、（]")
 _TERMINAL = tuple(".?!。？！:：;；")

@@ -184,3 +184,14 @@ def test_ordinal_questions_and_numeral_colon_headings_lose_their_numbering() -> 
     assert strip_list_marker("十四问 epoll 的 ET 模式") == "epoll 的 ET 模式"
     assert strip_list_marker("一问题目很简单") == "一问题目很简单"  # "问题" is no ordinal question
     assert strip_list_marker("三:TCP 为什么要四次挥手") == "TCP 为什么要四次挥手"
+
+
+def test_a_line_of_linked_references_is_no_question() -> None:
+    texts = _questions(
+        "# C++ 面经整理",
+        "1. **虚函数表存在哪里？**",
+        "   [虚表的内存布局](https://blog.example.org/a)、[虚函数调用的开销？](https://blog.example.org/b)",
+        "   以上引用[为什么虚函数不能是模板？](https://blog.example.org/c)",
+        "2. **为什么析构函数要是虚函数？**",
+    )
+    assert texts == ["虚函数表存在哪里？", "为什么析构函数要是虚函数？"]
