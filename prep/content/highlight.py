@@ -33,8 +33,29 @@ def _lexer(lang: str) -> Any:
         return None
 
 
+#: Fences up to this many characters are remembered (every shipped one is; its HTML is a few
+#: kB, 45 kB at most), the last :data:`REMEMBERED_FENCES` of them.
+REMEMBERED_CHARS = 8_000
+REMEMBERED_FENCES = 512
+
+
 def highlight_code(code: str, lang: str) -> str:
-    """Highlight ``code`` with Pygments; an unknown or empty ``lang`` gives plain escaped text."""
+    """Highlight ``code`` with Pygments; an unknown or empty ``lang`` gives plain escaped text.
+
+    A short fence's HTML is remembered (it depends on nothing else): a page's translation repeats
+    its code (a third of the shipped fences are repeats), and a content sync highlights every
+    fence of every page."""
+    if len(code) <= REMEMBERED_CHARS:
+        return _remembered(code, lang)
+    return _highlight(code, lang)
+
+
+@functools.lru_cache(maxsize=REMEMBERED_FENCES)
+def _remembered(code: str, lang: str) -> str:
+    return _highlight(code, lang)
+
+
+def _highlight(code: str, lang: str) -> str:
     lexer = _lexer(lang) if lang else None
     if lexer is not None:
         try:

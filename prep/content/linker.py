@@ -43,7 +43,7 @@ import math
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -245,8 +245,11 @@ class Analyzer:
         folded = _nfkc_fold(text)
         # A joined spelling of a skill's own name (KV-cache for the skill KV cache) is that skill: as
         # a word of its own it would weigh as the rare spelling it is, not as the common concept.
-        within_skill = [(a, b, _NON_WORD_RE.sub("", name.casefold())) for a, b, name in spans] \
-            if len(folded) == len(unicodedata.normalize("NFKC", text)) else []
+        # The spans of each skill by its name's letters (a word is looked up, not compared with each span).
+        within_skill: dict[str, list[tuple[int, int]]] = {}
+        if len(folded) == len(unicodedata.normalize("NFKC", text)):
+            for a, b, name in spans:
+                within_skill.setdefault(_NON_WORD_RE.sub("", name.casefold()), []).append((a, b))
         for match in _LATIN_RE.finditer(folded):
             token = match.group(0)
             if token in _EN_STOP:
@@ -256,8 +259,8 @@ class Analyzer:
                 continue
             joined = "-" in token or "_" in token
             bare = _NON_WORD_RE.sub("", token) if joined else token
-            spelled = joined and any(a <= match.start() and match.end() <= b and bare == name
-                                     for a, b, name in within_skill)
+            spelled = joined and any(a <= match.start() and match.end() <= b
+                                     for a, b in within_skill.get(bare, ()))
             if not spelled:
                 out.append((_stem(token), _W_WORD))
             if _PART_SPLIT_RE.search(token):
@@ -326,14 +329,18 @@ class Linker:
                 key = normalize_question(question)
                 if key and doc.slug not in self._exact[key]:
                     self._exact[key].append(doc.slug)
-        entries = [self._entry(slug, group) for slug, group in sorted(grouped.items())]
+        # Each distinct title, tag, skill and question is analysed once in a build: pages share tags
+        # and skills, and a listed question is indexed twice (as a field, and for question-likeness).
+        terms = functools.lru_cache(maxsize=None)(self.analyzer.terms)
+        entries = [self._entry(slug, group, terms) for slug, group in sorted(grouped.items())]
         self.slugs = [e.slug for e in entries]
         self._build(entries)
-        self._index_questions(sorted(grouped.items()))
+        self._index_questions(sorted(grouped.items()), terms)
 
     # ------------------------------------------------------------------ index
 
-    def _entry(self, slug: str, docs: Iterable[ExplanationDoc]) -> _Entry:
+    def _entry(self, slug: str, docs: Iterable[ExplanationDoc],
+               terms: Callable[[str], list[tuple[str, float]]]) -> _Entry:
         texts: dict[str, list[str]] = defaultdict(list)
         for doc in docs:
             texts["title"].append(doc.title)
@@ -346,8 +353,10 @@ class Linker:
         lengths: dict[str, float] = {}
         for name in FIELD_WEIGHTS:
             counts: Counter[str] = Counter()
+            # A body is not repeated (kept, its terms would stay in memory until the build ends).
+            analyse = self.analyzer.terms if name == "body" else terms
             for text in texts[name]:
-                for term, weight in self.analyzer.terms(text):
+                for term, weight in analyse(text):
                     counts[term] += weight
             fields[name] = counts
             lengths[name] = sum(counts.values())
@@ -393,7 +402,8 @@ class Linker:
                 saturated = min(value / (value + K1), in_head / (in_head + K1) + BODY_ONLY_CAP)
                 self._postings[term].append((i, saturated))
 
-    def _index_questions(self, groups: list[tuple[str, list[ExplanationDoc]]]) -> None:
+    def _index_questions(self, groups: list[tuple[str, list[ExplanationDoc]]],
+                         terms_of: Callable[[str], list[tuple[str, float]]]) -> None:
         """Each listed question's terms, for the question-likeness of a query (see
         :meth:`_question_likeness`): term -> [(question number, weight)], and each question's
         explanation (by index) and total mass."""
@@ -404,7 +414,7 @@ class Linker:
             for doc in group:
                 for question in doc.questions:
                     terms: dict[str, float] = {}
-                    for term, weight in self.analyzer.terms(question):
+                    for term, weight in terms_of(question):
                         terms[term] = max(terms.get(term, 0.0), weight)
                     mass = sum(w * self._idf.get(t, self._unseen_idf) for t, w in terms.items())
                     if mass <= 0:

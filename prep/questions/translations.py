@@ -40,7 +40,12 @@ def link(a: Question, b: Question) -> int:
     """Make ``b`` (and its group) translations of ``a``'s group, then merge every candidate's
     duplicate cards in the new group. Returns how many cards were merged away."""
     check_link(a, b)
-    root, moved = a.group_id, b.group_id
+    return _join_groups(a.group_id, b.group_id)
+
+
+def _join_groups(root: int, moved: int) -> int:
+    """Make group ``moved`` part of group ``root`` (the ids of their roots), then merge every
+    candidate's duplicate cards; how many cards were merged away. Every loaded object is expired."""
     db.session.flush()
     db.session.execute(update(Question).where(or_(Question.id == moved, Question.translation_of == moved))
                        .values(translation_of=root).execution_options(synchronize_session=False))
@@ -48,15 +53,32 @@ def link(a: Question, b: Question) -> int:
     return merge_duplicate_cards(db.session.connection())
 
 
+def _groups_and_owners(question_ids: set[int]) -> tuple[dict[int, int], dict[int, int | None]]:
+    """Each of these questions' translation group and owner, in one query (questions that do not
+    exist are left out)."""
+    rows = db.session.execute(select(Question.id, Question.group_of(), Question.owner_id)
+                              .where(Question.id.in_(sorted(question_ids)))).all() if question_ids else []
+    return {row[0]: row[1] for row in rows}, {row[0]: row[2] for row in rows}
+
+
+def _moved_into(group: dict[int, int], root: int, moved: int) -> dict[int, int]:
+    """``group`` (question id -> group) after :func:`_join_groups` (``root``, ``moved``)."""
+    return {qid: (root if g == moved else g) for qid, g in group.items()}
+
+
 def link_pairs(pairs: list[tuple[int, int]]) -> int:
     """Link each (question id, question id) pair that is not linked yet and may be; how many
-    links were made. Used by the content sync for paired question lists."""
+    links were made. Used by the content sync for paired question lists. The groups and owners
+    are read in one query and followed as links are made (a link expires every loaded object:
+    loading two questions to check each pair cost more than linking them)."""
+    group, owner = _groups_and_owners({qid for pair in pairs for qid in pair})
     made = 0
     for a_id, b_id in pairs:
-        a, b = db.session.get(Question, a_id), db.session.get(Question, b_id)
-        if a is None or b is None or a.owner_id != b.owner_id or a.group_id == b.group_id:
+        if a_id not in group or b_id not in group or owner[a_id] != owner[b_id] or group[a_id] == group[b_id]:
             continue
-        link(a, b)
+        root, moved = group[a_id], group[b_id]
+        _join_groups(root, moved)
+        group = _moved_into(group, root, moved)
         made += 1
     return made
 
@@ -109,9 +131,8 @@ def link_by_meaning(question_ids: list[int]) -> int:
         if ga == gb:
             continue
         # the older group's root stays the root: a row only points to an older one
-        keep, moved = (a_id, b_id) if ga < gb else (b_id, a_id)
-        link(db.session.get(Question, keep), db.session.get(Question, moved))
         root, old = min(ga, gb), max(ga, gb)
-        group = {qid: (root if g == old else g) for qid, g in group.items()}
+        _join_groups(root, old)
+        group = _moved_into(group, root, old)
         made += 1
     return made

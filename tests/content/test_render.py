@@ -116,6 +116,7 @@ def test_lexers_are_looked_up_once_per_language(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(highlight, "get_lexer_by_name", counting)
     highlight._lexer.cache_clear()
+    highlight._remembered.cache_clear()  # a remembered fence would look no lexer up
     first = [highlight_code(f"x = {i}  # <{i}>\n", "python") for i in range(5)]
     unknown = [highlight_code("<b>", "klingon") for _ in range(3)]
     assert calls == ["python", "klingon"]

@@ -68,6 +68,20 @@ def test_only_questions_of_one_owner_are_linked(app, make_user, make_question):
         translations.link(public, own)
 
 
+def test_link_pairs_links_each_pair_once_and_only_within_one_owner(app, pair, make_user, make_question):
+    en, zh = pair
+    third = make_question("Which parts make up an RDMA queue pair?", lang="en")
+    own = make_question("RDMA QP 包括哪些组成部分？", lang="zh", owner_id=make_user().id)
+    ids = en.id, zh.id, third.id, own.id
+    # (zh, third) joins third into en's group through zh; (en, third) is then one question already.
+    pairs = [(en.id, zh.id), (zh.id, third.id), (en.id, third.id), (en.id, own.id), (en.id, 10_000)]
+    assert translations.link_pairs(pairs) == 2
+    db.session.commit()
+    groups = dict(db.session.execute(select(Question.id, Question.group_of()).where(Question.id.in_(ids))).all())
+    assert groups == {ids[0]: ids[0], ids[1]: ids[0], ids[2]: ids[0], ids[3]: ids[3]}
+    assert translations.link_pairs(pairs) == 0
+
+
 def test_unlink_keeps_the_rest_of_the_group(app, pair, make_question):
     en, zh = pair
     third = make_question("RDMA QP 包括哪些组成部分？", lang="zh")
