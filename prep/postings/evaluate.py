@@ -18,8 +18,10 @@ A corpus is a folder of documents as candidates bring them (``<id>.txt``, ``<id>
 Matching is lenient about wording the engine may trim: texts are compared after NFKC, case
 folding and removing whitespace and punctuation; a found question matches an expected one when
 the two are equal, or one contains the other and the shorter is at least 70 % of the longer
-(so "问了RDMA和TCP的区别" matches "RDMA和TCP的区别"), also once a bracketed remark at the end of
-either is set aside ("…的区别 (聚簇索引)" matches "…的区别"). Each expected question matches at most one
+(so "问了RDMA和TCP的区别" matches "RDMA和TCP的区别"); also once a bracketed remark at the end of
+either is set aside ("…的区别 (聚簇索引)" matches "…的区别"), and when the found question opens with
+the whole expected one (of at least 20 characters) and goes on with the details its author gave
+("Implement a memory pool. It should …"). Each expected question matches at most one
 found question. A found question that matches a ``not_questions`` entry, or any question found in
 a ``noise`` document whose ``questions`` is empty, is a *noise hit*.
 
@@ -43,6 +45,9 @@ from .sentence_model import match_key
 
 DOCUMENT_SUFFIXES = (".txt", ".md", ".html", ".htm")
 MIN_CONTAINED_RATIO = 0.7
+#: A found question that opens with the whole expected one (and goes on with the task's details)
+#: matches when the expected one is at least this long (its match key, in characters).
+MIN_PREFIX_CHARS = 20
 
 
 def texts_match(found: str, expected: str) -> bool:
@@ -60,8 +65,8 @@ _TRAILING_REMARK = re.compile(r"\s{0,3}[(（][^()（）]{1,200}[)）][。.;；]?
 def _keys_match(a: str, b: str) -> bool:
     if not a or not b:
         return False
-    if a == b:
-        return True
+    if a == b or (len(b) >= MIN_PREFIX_CHARS and a.startswith(b)):
+        return True  # (found ``a`` is the expected question ``b`` and the details its author gave after it)
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     return short in long_ and len(short) >= MIN_CONTAINED_RATIO * len(long_)
 

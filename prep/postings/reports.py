@@ -12,7 +12,8 @@ from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
 REPORT_TITLE = re.compile(
-    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试分享|一面|二面|三面|终面|hr面|秋招|春招|"
+    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试分享|面试真题|一面|二面|三面|终面|hr面|秋招|春招|"
+    r"(?-i:\bVO\b)|(?:第[一二三四五]轮|vo|onsite|oa)\s{0,2}真题|"
     r"interview\s+(?:experience|report|review)|interview(?:ed)?\s+(?:at|with)\s|interviewed\s+for|my\s+(?:[\w.&+/-]{1,20}\s+){0,5}interviews?\b|"
     r"onsite\s+experience|"
     r"phone\s+screen|interview\s+questions\s+(?:at|from)|面试.{0,30}(?:体验|经历|感受)|"
@@ -69,6 +70,9 @@ _TECHNICAL = re.compile(
     re.IGNORECASE)
 
 
+#: Question headings over their answers, this many and this share of the headings: a question bank.
+_HEADING_LIST_MIN = 5
+_HEADING_LIST_SHARE = 0.4
 #: A list without an interview word: this many technical questions, making this share of its lines.
 _BARE_LIST_MIN = 6
 _BARE_LIST_SHARE = 0.5
@@ -88,6 +92,10 @@ def is_question_list(blocks: list[Block]) -> bool:
     short = [i for i, line in enumerate(lines) if len(line) <= 300]
     every = [i for i in short if judge_line(lines[i]).asks]
     asking = [i for i in every if _TECHNICAL.match(lines[i])]
+    asked_headings = sum(1 for b in blocks if b.answer)  # headings that ask, each over its answer
+    other_headings = sum(1 for b in blocks if b.name and not b.answer)
+    if asked_headings >= _HEADING_LIST_MIN and asked_headings >= _HEADING_LIST_SHARE * (asked_headings + other_headings):
+        return True  # a bank of questions as headings over their answers ("### 1. Override vs. Overload")
     if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(
             _QUESTIONS_HEADING.match(name) for name in names):
         # its title and headings do not say interview (a newsletter, a thread, news), unless the

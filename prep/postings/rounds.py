@@ -14,7 +14,7 @@ _ROUND = re.compile(
     r"(?:技术|业务|交叉|主管|总监|leader|部门|hr|hrbp|终|加|老板|cto|vp)\s{0,2}面(?:试)?|"
     r"(?:技术|业务)?(?:一|二|三|四|五|六|终)\s{0,2}面|第?[一二三四五六]\s{0,2}轮|笔试|机考|电话面(?:试)?|视频面(?:试)?|群面|oa|"
     r"r\d{1,2}|step\s{0,2}\d{1,2}|coding\s{0,2}\d{1,2}|tech(?:nical)?\s+screen|"
-    r"round\s{0,2}\d{1,2}|(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)\s+round|"
+    r"round\s{0,2}\d{1,2}|(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]round|"
     r"(?:1st|2nd|3rd|[4-9]th)(?=\s{0,2}[:：])|"
     r"(?:technical\s+|recruiter\s+|initial\s+)?phone\s+(?:screen(?:ing)?|interview)|recruiter\s+(?:call|screen|chat)|"
     r"online\s+assessment|(?:virtual\s+)?on-?site(?:\s+(?:interview|loop|round))?|(?:super\s*day)|"
@@ -35,7 +35,7 @@ REVERSE = re.compile(r"(?:>\s{0,2})?(?:反问(?:环节)?|我的问题|我(?:提�
 #: (an HR interviewer's are about the candidate, not to drill: ``hr`` in the label).
 ASKER_LABEL = re.compile(r"(?:>\s{0,2})?(?:面试官|interviewer'?s?)(?P<who>[^:：]{0,60}?)\s{0,2}(?:提问|问题|问|questions?)"
                          r"\s{0,2}[:：]\s{0,2}", re.IGNORECASE)
-_ROUND_SEPARATORS = (":", "：", "-", "—", "–")
+_ROUND_SEPARATORS = (":", "：", "-", "—", "–", ")", "）")  # "Round 1 ) Linux Troubleshooting"
 _LABEL_CLOSERS = "】]」』*_"
 # Decoration around a round label: "————一面（60min）————", "📍一面", "=== Round 2 ===", "🔥 二面".
 _EDGE_DECOR = re.compile(
@@ -61,7 +61,7 @@ def round_line(line: str) -> tuple[str, str] | None:
         return None  # "online assessments are …", "Roundtable"
     meta = _ROUND_TAIL_META.match(tail)
     rest = tail[meta.end():] if meta else tail
-    text_after = rest.lstrip(" :：-—–").strip()
+    text_after = rest.lstrip(" :：-—–)）").strip()
     if not text_after:
         return label, ""
     separated = (tail.lstrip()[:1] in _ROUND_SEPARATORS or tail[:1] in "(（[【"

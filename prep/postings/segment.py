@@ -255,7 +255,8 @@ def _asking_heading_runs(lines: list[str]) -> set[int]:
             continue
         texts = {i: _heading_text(lines[i]) for i in run}
         asking = [i for i in run if _asking_heading(texts[i], lines[i], _heading_level(lines[i]) or 7)]
-        if len(asking) >= _ASKING_RUN_SHARE * len(run):
+        topics = [i for i in run if i not in asking and judge_line(texts[i]).topic]  # "### 1. Override vs. Overload"
+        if len(asking) + len(topics) >= _ASKING_RUN_SHARE * len(run) and len(asking) + len(topics) >= 2:
             chosen.update(i for i in run if i not in asking and 2 <= len(texts[i]) <= 80
                           and not round_line(texts[i]) and not match_heading(lines[i]))
     return chosen

@@ -195,3 +195,18 @@ def test_a_line_of_linked_references_is_no_question() -> None:
         "2. **为什么析构函数要是虚函数？**",
     )
     assert texts == ["虚函数表存在哪里？", "为什么析构函数要是虚函数？"]
+
+
+def test_hyphenated_and_parenthesised_rounds_and_a_bank_of_heading_questions() -> None:
+    from prep.postings.rounds import round_line
+
+    assert round_line("## First-Round (2021-03-04)") == ("First-Round", "")
+    assert round_line("Round 1 ) Linux Troubleshooting") == ("Round 1", "Linux Troubleshooting")
+    result = extract_posting("\n".join(
+        ["## C++"] + [line for n, topic in enumerate(
+            ["Copy vs. move", "new vs. malloc", "What is RAII?", "struct vs. class", "Why virtual destructors?",
+             "inline vs. macro"], 1)
+            for line in (f"### {n}. {topic}", "", "An answer paragraph that explains the difference in a few plain sentences.", "")]))
+    assert result.doc_kind == "report"
+    assert [q.text for q in result.questions][:5] == ["Copy vs. move", "new vs. malloc", "What is RAII?",
+                                                      "struct vs. class", "Why virtual destructors?"]
