@@ -151,6 +151,26 @@ class Concepts:
         return self.shared | self.untranslated
 
 
+@dataclass(frozen=True)
+class Weighed:
+    """A text's concepts as one :class:`Matcher` weighs them (:meth:`Matcher.weigh`)."""
+
+    matcher: Matcher
+    concepts: Concepts
+    all: frozenset[str]
+    #: The summed weights of ``all`` and of ``concepts.shared``.
+    all_weight: float
+    shared_weight: float
+    #: The concepts of ``all`` that distinguish a question: a rare word, a technical term, a number.
+    distinguishing: frozenset[str]
+
+
+def _substituted(only: frozenset[str], side: Weighed, other_terms: frozenset[str]) -> bool:
+    """Whether ``only`` (what one side has and the other lacks) holds a distinguishing concept:
+    one of that side's, or a technical term of the other side's."""
+    return not (only.isdisjoint(side.distinguishing) and only.isdisjoint(other_terms))
+
+
 def concepts(text: str, lexicon: Lexicon | None = None) -> Concepts:
     """The concepts of one question text (see the module docstring)."""
     lexicon = lexicon or load_lexicon()
@@ -251,32 +271,43 @@ class Matcher:
             return NUMBER_WEIGHT
         return self.weights.get(concept, self.unseen)
 
-    def score(self, a: str | Concepts, b: str | Concepts) -> float:
+    def weigh(self, text: str | Concepts | Weighed) -> Weighed:
+        """What :meth:`score` reads of one side, worked out once: a text scored against many
+        (a bank question) keeps its :class:`Weighed` and passes that."""
+        if isinstance(text, Weighed) and text.matcher is self:
+            return text
+        meaning = text.concepts if isinstance(text, Weighed) else \
+            text if isinstance(text, Concepts) else self.concepts(text)
+        every = meaning.all
+        distinguishing = frozenset(c for c in every if _NUMBER_RE.match(c) is not None or c in meaning.terms
+                                   or (c not in self.lexicon.framing and self.weight(c) >= DISTINGUISHING_WEIGHT))
+        return Weighed(self, meaning, every, self.total(every), self.total(meaning.shared), distinguishing)
+
+    def total(self, concepts: Iterable[str]) -> float:
+        """The summed weight of ``concepts``."""
+        return sum(self.weight(c) for c in concepts)
+
+    def score(self, a: str | Concepts | Weighed, b: str | Concepts | Weighed) -> float:
         """How surely ``a`` and ``b`` are one question, 0..1."""
-        ca = a if isinstance(a, Concepts) else self.concepts(a)
-        cb = b if isinstance(b, Concepts) else self.concepts(b)
-        cross = ca.lang != cb.lang
-        sa, sb = (ca.shared, cb.shared) if cross else (ca.all, cb.all)
+        wa, wb = self.weigh(a), self.weigh(b)
+        ca, cb = wa.concepts, wb.concepts
+        if ca.lang != cb.lang:
+            sa, sb = ca.shared, cb.shared
+            total = wa.shared_weight + wb.shared_weight
+            # unknown Chinese words cannot meet the other language's words: they count less
+            total += UNTRANSLATED_FACTOR * self.total(ca.untranslated | cb.untranslated)
+        else:
+            sa, sb = wa.all, wb.all
+            total = wa.all_weight + wb.all_weight
         common = sa & sb
-        total = sum(self.weight(c) for c in sa) + sum(self.weight(c) for c in sb)
-        if cross:  # unknown Chinese words cannot meet the other language's words: they count less
-            total += UNTRANSLATED_FACTOR * sum(self.weight(c) for c in ca.untranslated | cb.untranslated)
         if total <= 0 or not common:
             return 0.0
-        score = 2.0 * sum(self.weight(c) for c in common) / total
-        if self._substituted(sa - common, sb - common, ca.terms | cb.terms):
+        score = 2.0 * self.total(common) / total
+        if _substituted(sa - common, wa, cb.terms) and _substituted(sb - common, wb, ca.terms):
             score *= SUBSTITUTION_FACTOR
         return round(min(1.0, score), 4)
 
-    def _substituted(self, only_a: Iterable[str], only_b: Iterable[str], terms: frozenset[str]) -> bool:
-        """Each side has a distinguishing concept (a rare word, a technical term or a number)
-        the other lacks."""
-        def distinguishing(c: str) -> bool:
-            return _NUMBER_RE.match(c) is not None or c in terms or (c not in self.lexicon.framing
-                                                                     and self.weight(c) >= DISTINGUISHING_WEIGHT)
-        return any(distinguishing(c) for c in only_a) and any(distinguishing(c) for c in only_b)
-
-    def same(self, a: str | Concepts, b: str | Concepts) -> bool:
+    def same(self, a: str | Concepts | Weighed, b: str | Concepts | Weighed) -> bool:
         """Whether ``a`` and ``b`` are one question (score at least the threshold)."""
         return self.score(a, b) >= self.threshold
 
