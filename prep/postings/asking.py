@@ -179,6 +179,7 @@ _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技�
                         r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析)\s{0,2}[:：]",
                         re.IGNORECASE)
 _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
+                         r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了)|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
 #: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
 _QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}(?:[(（][^()（）]{1,8}[)）])?\s{0,2}[：:]\s{0,2}",

@@ -51,6 +51,7 @@ MIN_PREFIX_CHARS = 20
 
 
 def texts_match(found: str, expected: str) -> bool:
+    found, expected = (_LINK.sub(r"\1", t) if "](" in t else t for t in (found, expected))  # a link's words, not its address
     if _keys_match(match_key(found), match_key(expected)):
         return True
     # a bracketed remark after the question, kept by one side and trimmed by the other
@@ -58,6 +59,8 @@ def texts_match(found: str, expected: str) -> bool:
     return _keys_match(match_key(_TRAILING_REMARK.sub("", found)), match_key(_TRAILING_REMARK.sub("", expected)))
 
 
+#: A Markdown link in a label copied from a page's source: "[memcached](https://…)".
+_LINK = re.compile(r"\[([^\[\]]{1,300})\]\([^()\s]{1,2000}\)")
 #: A bracketed remark at the end of a question: "（需要写测试用例）", "(not Nth position)".
 _TRAILING_REMARK = re.compile(r"\s{0,3}[(（][^()（）]{1,200}[)）][。.;；]?\s{0,3}$")
 

@@ -228,6 +228,9 @@ def _asking_heading(text: str, line: str, level: int) -> bool:
 
 #: A numbered heading: "#### 2. …", "**3、…**".
 _NUMBERED_HEADING = re.compile(r"(?:#{1,6}\s{1,3}|\*\*)\s{0,2}\d{1,3}\s{0,2}[.．、)）]\s{0,3}\S")
+#: A heading over coding problems: "Coding", "Algorithm questions", "手撕", "算法题".
+_CODING_HEADING = re.compile(r"(?:coding|algorithms?|leetcode|programming)(?:\s+(?:questions?|problems?|round|part))?|"
+                             r"手撕(?:代码)?|算法题?|编程题?|代码题", re.IGNORECASE)
 #: Of a run of numbered headings, this share must ask for the others to be read as its questions.
 _ASKING_RUN_SHARE = 0.5
 
@@ -239,18 +242,26 @@ def _asking_heading_runs(lines: list[str]) -> set[int]:
     short topics of the same list, not sections. A heading as high that is not numbered ends the run."""
     runs: list[list[int]] = []
     current: dict[int, list[int]] = {}  # level -> the run of numbered headings open at that level
+    tasks: set[int] = set()  # the first heading of each run under a "## Coding" heading
+    parent = ""  # the last heading that is not numbered
     for index, line in enumerate(lines):
         level = _heading_level(line)
         if level is None:
             continue
         if _NUMBERED_HEADING.match(line) and len(line) <= 200:
+            if level not in current and _CODING_HEADING.fullmatch(parent):
+                tasks.add(index)
             current.setdefault(level, []).append(index)
             continue
         for open_level in [lvl for lvl in current if lvl >= level]:
             runs.append(current.pop(open_level))
+        parent = _heading_text(line).strip(" :：")
     runs.extend(current.values())
     chosen: set[int] = set()
     for run in runs:
+        if run[0] in tasks:  # "## Coding" over "### 1. Meeting Rooms", "### 2. Wiggle Sort": the problems
+            chosen.update(i for i in run if 2 <= len(_heading_text(lines[i])) <= 80)
+            continue
         if len(run) < 3:
             continue
         texts = {i: _heading_text(lines[i]) for i in run}

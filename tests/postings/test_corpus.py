@@ -119,3 +119,8 @@ def test_cli_eval_refuses_a_missing_folder(tmp_path: Path) -> None:
     result = CliRunner().invoke(extract_command, ["--eval", str(tmp_path)])
     assert result.exit_code == 2
     assert "no documents" in result.stderr
+
+
+def test_a_link_in_a_label_is_read_as_its_words() -> None:
+    assert texts_match("redis 相比 memcached 有哪些优势？",
+                       "redis 相比 [memcached](https://link.example.org/?target=x%3Fy) 有哪些优势？")

@@ -210,3 +210,12 @@ def test_hyphenated_and_parenthesised_rounds_and_a_bank_of_heading_questions() -
     assert result.doc_kind == "report"
     assert [q.text for q in result.questions][:5] == ["Copy vs. move", "new vs. malloc", "What is RAII?",
                                                       "struct vs. class", "Why virtual destructors?"]
+
+
+def test_numbered_problem_headings_under_a_coding_heading_are_tasks_and_said_answers_are_cut() -> None:
+    from prep.postings.segment import _asking_heading_runs
+
+    lines = ["## Coding", "### 1. Meeting Rooms", "### 2. Wiggle Sort", "## Notes", "### 1. Lunch was good"]
+    assert _asking_heading_runs(lines) == {1, 2}
+    from prep.postings.asking import clean_question
+    assert clean_question("Java 里的锁了解哪些，说了 Lock 和 synchronized") == "Java 里的锁了解哪些"
