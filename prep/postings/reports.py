@@ -97,7 +97,7 @@ def is_question_list(blocks: list[Block]) -> bool:
     if asked_headings >= _HEADING_LIST_MIN and asked_headings >= _HEADING_LIST_SHARE * (asked_headings + other_headings):
         return True  # a bank of questions as headings over their answers ("### 1. Override vs. Overload")
     if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(
-            _QUESTIONS_HEADING.match(name) for name in names):
+            _QUESTIONS_HEADING.match(name) for name in [*names, *title[:1]]):
         # its title and headings do not say interview (a newsletter, a thread, news), unless the
         # page is little but technical questions (a list pasted without its title)
         if len(asking) < _BARE_LIST_MIN or len(asking) < 0.6 * len(every):

@@ -18,7 +18,7 @@ _ROUND = re.compile(
     r"(?:1st|2nd|3rd|[4-9]th)(?=\s{0,2}[:：])|"
     r"(?:technical\s+|recruiter\s+|initial\s+)?phone\s+(?:screen(?:ing)?|interview)|recruiter\s+(?:call|screen|chat)|"
     r"online\s+assessment|(?:virtual\s+)?on-?site(?:\s+(?:interview|loop|round))?|(?:super\s*day)|"
-    r"hiring\s+manager(?:\s+(?:round|interview|chat|call))?|(?:system\s+design|coding|behaviou?ral|technical|"
+    r"hiring\s+manager(?:\s+(?:round|interview|chat|call))?|(?:system\s+design|systems|coding|behaviou?ral|technical|"
     r"team\s+match(?:ing)?)\s+(?:round|interview|screen)|bar\s+raiser|technical\s+screen|take-?home))"
     r"(?P<tail>.{0,200})",
     re.IGNORECASE,
@@ -46,8 +46,9 @@ _EDGE_DECOR = re.compile(
 
 def round_line(line: str) -> tuple[str, str] | None:
     """``(round label, rest of the line)`` if ``line`` opens an interview round."""
-    if len(line) > 240:
-        return None
+    if len(line) > 240:  # a paragraph that opens with its round: "First Round (1hr 30min): Total focus was …"
+        opened = round_line(line[:120])
+        return (opened[0], (opened[1] + line[120:]).strip()) if opened and opened[1] else None
     text = _EDGE_DECOR.sub("", undecorate(line) if len(line) <= 80 else line)
     match = _ROUND.match(text)
     if not match:

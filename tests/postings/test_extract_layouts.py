@@ -219,3 +219,12 @@ def test_numbered_problem_headings_under_a_coding_heading_are_tasks_and_said_ans
     assert _asking_heading_runs(lines) == {1, 2}
     from prep.postings.asking import clean_question
     assert clean_question("Java 里的锁了解哪些，说了 Lock 和 synchronized") == "Java 里的锁了解哪些"
+
+
+def test_a_long_paragraph_that_opens_with_its_round_opens_the_round() -> None:
+    from prep.postings.rounds import round_line
+
+    paragraph = ("Second Round (1hr 15 min): This was the programming round. " + "They asked about threads. " * 12).strip()
+    assert len(paragraph) > 240
+    label, rest = round_line(paragraph)
+    assert label == "Second Round" and rest.startswith("This was the programming round.") and rest.endswith("threads.")
