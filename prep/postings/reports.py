@@ -52,12 +52,15 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
 
 #: Lines examined for :func:`is_question_list` (bounded work on a pathological paste).
 _LIST_SCAN_LINES = 400
-_ANSWER_LINE = re.compile(r"(?:答案|参考答案|答|解析|(?:short\s+|sample\s+|model\s+|reference\s+)?(?:answer|explanation)|a)"
+_ANSWER_LINE = re.compile(r"(?:答案|参考答案|参考回答(?:模板|思路)?|回答(?:模板|思路)|答|解析|"
+                          r"(?:my\s+|short\s+|sample\s+|model\s+|reference\s+|suggested\s+)?(?:answer|explanation)|a)"
                           r"\s{0,2}(?:[:：]|$)", re.IGNORECASE)
 _POSTING_KINDS = ("required", "responsibilities", "nice")
 #: The document is about interviews: it says so, or narrates one.
-_INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|interview|"
-                             r"(?:technical|tech|phone)\s+screen|"
+_INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|考察(?:你|点)|考点|"
+                             r"interview|(?:technical|tech|phone)\s+screen|"
+                             r"\b(?:technical|coding|systems?|design|behaviou?ral|onsite|hr|final|first|second|third)\s+round\b|"
+                             r"\bround\s{0,2}\d|"
                              r"asked\s+(?:me|about|to)|i\s+was\s+asked", re.IGNORECASE)
 #: A heading may say it plainly: "GPU architecture-specific questions", "常见问题清单".
 _QUESTIONS_HEADING = re.compile(r".{0,40}(?:questions|题目|问题|题)", re.IGNORECASE)
@@ -66,7 +69,11 @@ _TECHNICAL = re.compile(
     r".{0,120}?(?:(?-i:[A-Z]{2,}|[A-Za-z]+\d|[a-z]+[A-Z])|[A-Za-z]+[_/.:+#]\w|原理|实现|机制|算法|优化|内存|显存|线程|进程|网络|协议|"
     r"锁|缓存|调度|并行|通信|编程|代码|数组|链表|树|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|框架|模型|指针|函数|"
     r"\b(?:memory|thread|kernel|cache|latency|bandwidth|throughput|pointer|compiler|parallel|synchroni[sz]\w*|"
-    r"algorithm|complexity|concurren\w*|architecture|implement\w*|optimi[sz]\w*|design|protocol|network\w*|GPU|CPU))",
+    r"algorithm|complexity|concurren\w*|architecture|architect|implement\w*|optimi[sz]\w*|design|protocol|network\w*|GPU|CPU|"
+    r"systems?|deploy\w*|storage|database|scal(?:e|ing|able|ability)|fault|cluster\w*|stream\w*|server\w*|distributed|queue\w*)\b|"
+    # a behavioural question is asked in interviews only
+    r"\b(?:tell\s+(?:me|us)\s+about\s+a\s+time|describe\s+a\s+(?:time|situation)|give\s+an\s+example\s+(?:of|where|when)|"
+    r"(?:can|could)\s+you\s+share\s+a\s+time))",
     re.IGNORECASE)
 
 

@@ -228,3 +228,22 @@ def test_a_long_paragraph_that_opens_with_its_round_opens_the_round() -> None:
     assert len(paragraph) > 240
     label, rest = round_line(paragraph)
     assert label == "Second Round" and rest.startswith("This was the programming round.") and rest.endswith("threads.")
+
+
+def test_a_bank_of_design_and_behavioural_questions_under_a_questions_title_is_read() -> None:
+    texts = _questions(
+        "System Design Questions (depth and trade-offs)",
+        "Design a Distributed Cache:",
+        "",
+        "How would you keep hot keys from overloading one of the cache servers?",
+        "",
+        "Design a Log Shipping Pipeline:",
+        "",
+        "Explain how you'd guarantee at-least-once delivery when a collector in the distributed system restarts.",
+        "",
+        "Behavioral Questions",
+        "Tell me about a time you rolled back a release under pressure.",
+        "Describe a situation where you disagreed with your manager about priorities.",
+    )
+    assert "How would you keep hot keys from overloading one of the cache servers?" in texts
+    assert "Tell me about a time you rolled back a release under pressure." in texts
