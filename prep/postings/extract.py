@@ -234,6 +234,10 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
     raws = text.splitlines()
+    settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
+    if settings:
+        title = next((m for m in map(_FRONT_MATTER_TITLE.match, raws[1:settings - 1]) if m), None)
+        raws = ([title["v"].strip(" \"'")] if title else []) + raws[settings:]  # of them, only its title is read
     # "I: …" / "Me: …": a transcript where "I" is the interviewer (the candidate writes "Me")
     mine = sum(1 for raw in raws[:MAX_LINES] if _MY_TURN.match(raw))
     interviewer_i = mine >= 2 and sum(1 for raw in raws[:MAX_LINES] if _I_TURN.match(raw)) >= 2
@@ -279,6 +283,25 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         else:
             tail.append(line)
     return lines, tail
+
+
+#: A Markdown file's front matter: at most this many lines between its two "---" lines.
+_FRONT_MATTER_LINES = 80
+_FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}:\s{0,2}(?P<v>.{2,200})")
+_FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[A-Za-z_][\w-]{0,30}\s{0,2}:.*|-\s.*|)$")
+
+
+def _front_matter_end(raws: list[str]) -> int:
+    """The index of the first line after a YAML front matter block that opens the document (0 if none):
+    "---", lines of keys, comments and list items, "---"."""
+    if not raws or raws[0].strip() != "---":
+        return 0
+    for index, raw in enumerate(raws[1:_FRONT_MATTER_LINES + 1], start=1):
+        if raw.strip() == "---":
+            return index + 1
+        if not _FRONT_MATTER_KEY.fullmatch(raw):
+            return 0  # prose after a rule: no front matter
+    return 0
 
 
 #: A transcript's turns: the interviewer as "I:", the candidate as "Me:".

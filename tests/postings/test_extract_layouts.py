@@ -247,3 +247,13 @@ def test_a_bank_of_design_and_behavioural_questions_under_a_questions_title_is_r
     )
     assert "How would you keep hot keys from overloading one of the cache servers?" in texts
     assert "Tell me about a time you rolled back a release under pressure." in texts
+
+
+def test_a_markdown_front_matter_gives_its_title_and_nothing_else() -> None:
+    result = extract_posting("\n".join([
+        "---", "# the page's icon", "icon: page", "title: 字节|推荐架构|春招一面", "category: 面经", "tag:", "- 实习",
+        "# you can set a footer", "# footer:", "---", "",
+        "1. 进程间通信有哪些方式？", "2. 管道的底层原理是什么？", "3. epoll 为什么比 select 快？",
+    ]))
+    assert [q.text for q in result.questions] == ["进程间通信有哪些方式？", "管道的底层原理是什么？", "epoll 为什么比 select 快？"]
+    assert result.company == "字节跳动"
