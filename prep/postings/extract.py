@@ -288,7 +288,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.
 _FRONT_MATTER_LINES = 80
 _FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}:\s{0,2}(?P<v>.{2,200})")
-_FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[A-Za-z_][\w-]{0,30}\s{0,2}:.*|-\s.*|)$")
+_FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][a-z0-9_-]{0,30}\s{0,2}:.*|-\s.*|)$")  # keys are lower-case
 
 
 def _front_matter_end(raws: list[str]) -> int:

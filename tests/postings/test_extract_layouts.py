@@ -257,3 +257,9 @@ def test_a_markdown_front_matter_gives_its_title_and_nothing_else() -> None:
     ]))
     assert [q.text for q in result.questions] == ["进程间通信有哪些方式？", "管道的底层原理是什么？", "epoll 为什么比 select 快？"]
     assert result.company == "字节跳动"
+
+
+def test_a_posting_between_rules_is_no_front_matter() -> None:
+    result = extract_posting("---\nLocation: Remote (US)\nTeam: Collective Communications\n---\n"
+                             "Senior Software Engineer, NCCL\n\nRequirements\n- 5+ years of C++\n- RDMA experience\n")
+    assert result.location and "Remote" in result.location
