@@ -244,14 +244,12 @@ class LineJudgement:
 _INTERVIEWER_TURN = re.compile(r"(?:\*\*|__)?\s{0,2}(?:interviewer|面试官|考官)\s{0,2}(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}",
                                re.IGNORECASE)
 #: A turn quoted whole: the quotes are not part of the question.
+_QUOTED = re.compile(r'["“「『](.{4,}?)["”」』]', re.DOTALL)
 
 
 def interviewer_turn(line: str) -> bool:
     """Whether ``line`` is the interviewer's turn of a transcript ("Interviewer: …", "面试官：…")."""
     return _INTERVIEWER_TURN.match(line) is not None
-
-
-_QUOTED = re.compile(r'["“「『](.{4,}?)["”」』]', re.DOTALL)
 
 
 def clean_question(line: str) -> str:

@@ -85,9 +85,8 @@ def latin_title_employer(lines: Sequence[str]) -> str | None:
     """The employer a Latin report title opens with, before the role or the word interview."""
     for line in lines:
         match = _LATIN_TITLE_NAME.match(line[:160])
-        if match and is_organisation_name(match["n"]) and not looks_like_role(match["n"]) \
-                and not _PART_WORD.match(match["n"]) \
-                and match["n"].casefold() not in _GENERIC_BRANDS and plausible_employer(match["n"]):
+        if match and plausible_employer(match["n"]) and not _PART_WORD.match(match["n"]) \
+                and match["n"].casefold() not in _GENERIC_BRANDS:
             return _canonical(match["n"])
     return None
 

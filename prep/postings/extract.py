@@ -251,9 +251,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             fence = "" if fence and line.startswith(fence) else fence or line[:3]
             continue  # code: never a question (its words still count for nothing)
         if "](" in line:  # "[question](https://…)": the words read, not the address (whose "?" is no question)
-            links = _MARKDOWN_LINK.findall(line[:20_000])
-            rest = _MARKDOWN_LINK.sub("", line[:20_000])
-            if len(links) >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
+            rest, links = _MARKDOWN_LINK.subn("", line[:20_000])
+            if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
                 continue  # "[A](…)、[B](…)、[C](…)", "以上引用[…](…)": the author's references, not what was asked
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
         if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break

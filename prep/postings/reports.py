@@ -88,32 +88,34 @@ _BARE_LIST_SHARE = 0.5
 def is_question_list(blocks: list[Block]) -> bool:
     """Whether a document that is not a report is a list of interview questions without a heading
     that says so (a question bank, "10 questions you may be asked", a Q&A page): no posting
-    section, and its lines ask — at least three asking lines making a fifth of its short lines,
-    or at least two questions each followed by its answer (a long paragraph or an "答案:" line)."""
+    section, and either five or more question headings over their answers, or lines that ask —
+    at least three asking lines making a fifth of its short lines, or at least two questions each
+    followed by its answer (a long paragraph or an "答案:" line). Without a word of interviews in
+    its title or headings, only a page that is little but technical questions (a list pasted
+    without its title) is one."""
     if any(b.kind in _POSTING_KINDS for b in blocks):
         return False
-    lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse and not b.answer
-             for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
-    title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
-    names = [b.name for b in blocks if b.name]
-    short = [i for i, line in enumerate(lines) if len(line) <= 300]
-    every = [i for i in short if judge_line(lines[i]).asks]
-    asking = [i for i in every if _TECHNICAL.match(lines[i])]
     asked_headings = sum(1 for b in blocks if b.answer)  # headings that ask, each over its answer
     other_headings = sum(1 for b in blocks if b.name and not b.answer)
     if asked_headings >= _HEADING_LIST_MIN and asked_headings >= _HEADING_LIST_SHARE * (asked_headings + other_headings):
         return True  # a bank of questions as headings over their answers ("### 1. Override vs. Overload")
+    lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse and not b.answer
+             for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
+    title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
+    names = [b.name for b in blocks if b.name]
+    judged = {i: judge_line(line) for i, line in enumerate(lines) if len(line) <= 300}  # the short lines
+    every = [i for i, judgement in judged.items() if judgement.asks]
+    asking = [i for i in every if _TECHNICAL.match(lines[i])]
     if not any(_INTERVIEW_WORD.search(line[:300]) for line in [*title, *names]) and not any(
             _QUESTIONS_HEADING.match(name) for name in [*names, *title[:1]]):
         # its title and headings do not say interview (a newsletter, a thread, news), unless the
         # page is little but technical questions (a list pasted without its title)
         if len(asking) < _BARE_LIST_MIN or len(asking) < 0.6 * len(every):
             return False
-        judged = [judge_line(lines[i]) for i in short]
-        return sum(1 for j in judged if j.asks or j.topic) >= _BARE_LIST_SHARE * len(lines)
+        return sum(1 for j in judged.values() if j.asks or j.topic) >= _BARE_LIST_SHARE * len(lines)
     if len(asking) < 0.6 * len(every):
         return False  # mostly questions about the process, the site or the reader: a FAQ, a thread
-    if len(asking) >= 3 and len(asking) >= 0.2 * len(short):
+    if len(asking) >= 3 and len(asking) >= 0.2 * len(judged):
         return True
     answered = 0
     for i in asking:
