@@ -405,11 +405,12 @@ class Linker:
     def _index_questions(self, groups: list[tuple[str, list[ExplanationDoc]]],
                          terms_of: Callable[[str], list[tuple[str, float]]]) -> None:
         """Each listed question's terms, for the question-likeness of a query (see
-        :meth:`_question_likeness`): term -> [(question number, weight)], and each question's
-        explanation (by index) and total mass."""
+        :meth:`_question_likeness`): term -> {weight: [question number]} (a term has one of the
+        analyser's few weights in each question), and each question's explanation (by index) and
+        total mass."""
         self._question_doc: list[int] = []
         self._question_mass: list[float] = []
-        self._question_postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        self._question_postings: dict[str, dict[float, list[int]]] = defaultdict(dict)
         for index, (_slug, group) in enumerate(groups):
             for doc in group:
                 for question in doc.questions:
@@ -423,7 +424,7 @@ class Linker:
                     self._question_doc.append(index)
                     self._question_mass.append(mass)
                     for term, weight in terms.items():
-                        self._question_postings[term].append((number, weight))
+                        self._question_postings[term].setdefault(weight, []).append(number)
 
     def _idf_of(self, df: int) -> float:
         return math.log(1.0 + (self._n - df + 0.5) / (df + 0.5))
@@ -519,10 +520,14 @@ class Linker:
                     bridges.add(pairs[i])
         return bridges
 
-    def _scored(self, question: str) -> tuple[dict[int, float], dict[int, float]]:
+    def _scored(self, question: str, floor: float = 0.0) -> tuple[dict[int, float], dict[int, float]]:
         """Each explanation's (by index) score in 0..1: how much of the query's term mass it
         covers, raised towards how closely the query says one of its listed questions; and that
-        question-likeness (see :meth:`_question_likeness`)."""
+        question-likeness (see :meth:`_question_likeness`).
+
+        ``floor``: only explanations whose score may reach it are scored (:meth:`rank` passes its
+        threshold). Below the default threshold the adjustment only lowers a score, so a raw score
+        under both cannot end at or above ``floor``."""
         if not self._n:
             return {}, {}
         query = self._query(question)
@@ -534,7 +539,10 @@ class Linker:
             for index, saturated in self._postings.get(term, ()):
                 acc[index] += mass * saturated
         likeness = self._question_likeness(query, total)
-        raw = {index: _combine(value / total, likeness.get(index, 0.0)) for index, value in acc.items()}
+        raw = {index: value / total for index, value in acc.items()}
+        for index, like in likeness.items():
+            if index in raw:
+                raw[index] = _combine(raw[index], like)  # (with no likeness the score is the coverage)
         if not raw:
             return {}, likeness
         # How far an explanation stands out from the best other one: a question that several
@@ -547,7 +555,10 @@ class Linker:
             elif score > second:
                 second = score
         out = {}
+        floor = min(floor, DEFAULT_THRESHOLD)
         for index, score in raw.items():
+            if score < floor:
+                continue
             lead = score - (second if score >= first else first)
             plausible = max(0.0, min(1.0, (score - DEFAULT_THRESHOLD) / (PLAUSIBLE - DEFAULT_THRESHOLD)))
             adjusted = score + LEAD_WEIGHT * max(0.0, min(lead, LEAD_CAP) - LEAD_PAR) * plausible
@@ -567,8 +578,10 @@ class Linker:
             if not postings:
                 continue
             idf = mass / qweight
-            for number, weight in postings:
-                shared[number] += min(qweight, weight) * idf
+            for weight, numbers in postings.items():
+                add = min(qweight, weight) * idf
+                for number in numbers:
+                    shared[number] += add
         best: dict[int, float] = {}
         for number, value in shared.items():
             dice = 2.0 * value / (total + self._question_mass[number])
@@ -592,7 +605,7 @@ class Linker:
         taken = {link.slug for link in links}
         # Only scores reaching the threshold can be linked (and the best of them is the best of
         # all when any does), so only those are sorted: not every explanation sharing a word.
-        scored, likeness = self._scored(question)
+        scored, likeness = self._scored(question, self.threshold)
         lexical = []
         for index, score in scored.items():
             if score >= self.threshold and self.slugs[index] not in taken:

@@ -147,7 +147,7 @@ _DROP_EN = re.compile(
     r"contact\s+(?:us|support|recruit\w*|hr|our)|email\s+us|reach\s+out|^(?:any\s+)?(?:other\s+)?questions\s*\?|"
     r"still\s+stuck|need\s+help|why\s+join|why\s+us\b|why\s+work|what'?s\s+in\s+it|what\s+we\s+offer|"
     r"what\s+you'?ll\s+(?:do|get|bring)|who\s+we\s+are|who\s+you\s+are|benefits\s+package|perks|"
-    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|cookies?\b|"
+    r"equal\s+opportunity|accommodations?\b|disabilit|privacy|(?:use|accept|allow|reject|manage|our)\s+(?:all\s+)?cookies|cookie\s+(?:policy|settings|preferences|consent)|"
     r"^(?:do|can|should|will|must|may)\s+i\b|^am\s+i\b|^is\s+(?:there|the\s+(?:role|position|job|salary|team))\b|"
     r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b|how\s+did\s+you\s+(?:hear|find|learn)\s+about|"
     r"legally\s+authori[sz]ed|authori[sz]ation\s+to\s+work|gender|pronouns|ethnicity|\brace\b|veteran|"
@@ -245,6 +245,7 @@ _INTERVIEWER_TURN = re.compile(r"(?:\*\*|__)?\s{0,2}(?:interviewer|面试官|考
                                re.IGNORECASE)
 #: A turn quoted whole: the quotes are not part of the question.
 _QUOTED = re.compile(r'["“「『](.{4,}?)["”」』]', re.DOTALL)
+_QUOTE_MARKS = re.compile(r'["“”「」『』]')
 
 
 def interviewer_turn(line: str) -> bool:
@@ -265,7 +266,10 @@ def clean_question(line: str) -> str:
     if label and len(text) - label.end() >= 4:
         text = text[label.end():]
     turn = _INTERVIEWER_TURN.match(text)  # '**Interviewer:** "We train …. Why?"': the quoted turn is the question
-    quoted = _QUOTED.fullmatch(text[turn.end():].strip()) if turn else None
+    # … and so is a whole line in quotes ('- “Implement an LRU cache …”', an example question)
+    quoted = _QUOTED.fullmatch(text[turn.end():].strip() if turn else text.strip().strip("*_"))
+    if quoted and _QUOTE_MARKS.search(quoted.group(1)):
+        quoted = None  # '"A" or "B"': two quotations, not one
     if quoted:
         text = quoted.group(1)
     elif turn and len(text) - turn.end() >= 4:
@@ -280,6 +284,8 @@ def judge_line(line: str) -> LineJudgement:
     text = clean_question(line)
     task = _TASK_LABEL.match(text)  # "算法题：最小覆盖子串", "Coding Question: …": a task
     task = task if task and len(text) - task.end() >= 4 else None
+    # "第1题：请手绘…", "问题2：…": the line says it is a question (clean_question took the label off)
+    labelled = _QUESTION_LABEL.match(strip_list_marker(line))
     if task and _LABEL_WORD.search(task.group()):  # "Design Question: Implementing a singleton …"
         text = text[task.end():].strip()
     text = _without_answer_note(text)
@@ -304,7 +310,7 @@ def judge_line(line: str) -> LineJudgement:
         return LineJudgement(text, False, False, False, dropped)
     mark = ends_with_question_mark(text) or _asks_then_explains(text)
     listed = strip_list_marker(line) != line.strip()
-    verb = bool(task) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
+    verb = bool(task or labelled) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
         not mark and _asks_without_mark_zh(probe, listed)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
@@ -325,7 +331,8 @@ def judge_line(line: str) -> LineJudgement:
 
 #: "算法题：", "编程题:", "场景题：", "手撕：", "Coding Question:", "Design question -": the rest is a task.
 _TASK_LABEL = re.compile(
-    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手撕(?:代码|题)?|(?:coding|design|system\s+design|algorithm(?:ic)?)"
+    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手撕(?:代码|题)?|第\s{0,2}[\d一二三四五六七八九十]{1,3}\s{0,2}[题问]|"
+    r"(?:coding|design|system\s+design|algorithm(?:ic)?)"
     r"\s+(?:question|problem|task|exercise))\s{0,2}\d{0,2}\s{0,2}[:：\-–—]\s{0,2}",
     re.IGNORECASE)
 # A label saying what follows was asked ("面试很爱问的几个点:", "常考:", "问了这些:").

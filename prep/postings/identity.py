@@ -37,6 +37,8 @@ _LABELS = {
         re.IGNORECASE,
     ),
 }
+#: A field's numbering in a write-up's "基本信息" list: "1.1 公司：…", "2) Role: …".
+_FIELD_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,2}[.、)]?\s{1,3}(?=\S{1,20}\s{0,3}[:：])")
 _SITE = re.compile(r"Site:\s(?P<v>.{1,200})")
 _PAGE_TITLE = re.compile(r"Page title:\s(?P<v>.{1,300})")
 _ANY_LABEL = re.compile(r"[^:：]{1,20}[:：]")
@@ -353,7 +355,7 @@ def _find_identity(
             page_title = match["v"].strip() if match else None
             continue
         bracketed = BRACKET_LABEL.fullmatch(line)  # "【岗位】分布式训练框架工程师"
-        line = f"{bracketed['k']}：{bracketed['v']}" if bracketed else line
+        line = f"{bracketed['k']}：{bracketed['v']}" if bracketed else _FIELD_NUMBER.sub("", line, count=1)
         for key, pattern in _LABELS.items():
             if key not in found:
                 match = pattern.fullmatch(line)

@@ -12,12 +12,19 @@ from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
 REPORT_TITLE = re.compile(
-    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试分享|面试真题|一面|二面|三面|终面|hr面|秋招|春招|"
+    r".{0,80}?(?:面经|面试经验|面试记录|面试复盘|面试总结|面试回顾|面试分享|面试真题|一面|二面|三面|终面|hr面|秋招|春招|"
     r"(?-i:\bVO\b)|(?:第[一二三四五]轮|vo|onsite|oa)\s{0,2}真题|"
     r"interview\s+(?:experience|report|review)|interview(?:ed)?\s+(?:at|with)\s|interviewed\s+for|my\s+(?:[\w.&+/-]{1,20}\s+){0,5}interviews?\b|"
     r"onsite\s+experience|"
     r"phone\s+screen|interview\s+questions\s+(?:at|from)|面试.{0,30}(?:体验|经历|感受)|"
     r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}(?:\([\w ,.-]{1,20}\)\s{0,2})?(?:$|[,:|–—]\s|\s-\s))",
+    re.IGNORECASE,
+)
+#: A title that can only be a report's, even over the posting the candidate applied to (a 面经 that
+#: opens with the job description): "第8次面试回顾", "字节 GPU 面经", "Interview experience at …".
+_OWN_REPORT_TITLE = re.compile(
+    r".{0,60}?(?:面经|面經|面试(?:经验|经历|记录|复盘|总结|回顾|心得)|面試(?:經驗|經歷|記錄|復盤|總結|回顧)|"
+    r"interview\s+(?:experience|report|review|recap)|interviewed\s+(?:at|with|for)\s)",
     re.IGNORECASE,
 )
 _REPORT_MARKERS = re.compile(
@@ -38,6 +45,8 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
                  if 6 < len(line) <= 60 and REPORT_TITLE.match(line))
     if titles >= 4:  # a board's list of report titles, not a report
         return False
+    if any(len(line) <= 80 and _OWN_REPORT_TITLE.match(line) for line in lines[:3]):
+        return True
     rounds = sum(1 for b in blocks if b.kind == ROUND_KIND and b.name and not b.answer)
     if rounds >= 1 and any(REPORT_TITLE.match(line[:200]) for line in lines[:6]):
         return True
@@ -68,9 +77,9 @@ _QUESTIONS_HEADING = re.compile(r".{0,40}(?:questions|题目|问题|题)", re.IG
 _TECHNICAL = re.compile(
     r".{0,120}?(?:(?-i:[A-Z]{2,}|[A-Za-z]+\d|[a-z]+[A-Z])|[A-Za-z]+[_/.:+#]\w|原理|实现|机制|算法|优化|内存|显存|线程|进程|网络|协议|"
     r"锁|缓存|调度|并行|通信|编程|代码|数组|链表|树|矩阵|字符串|复杂度|带宽|延迟|吞吐|架构|存储|框架|模型|指针|函数|"
-    r"\b(?:memory|thread|kernel|cache|latency|bandwidth|throughput|pointer|compiler|parallel|synchroni[sz]\w*|"
+    r"(?<![a-z0-9_])(?:memory|thread|kernel|cache|latency|bandwidth|throughput|pointer|compiler|parallel|synchroni[sz]\w*|"
     r"algorithm|complexity|concurren\w*|architecture|architect|implement\w*|optimi[sz]\w*|design|protocol|network\w*|GPU|CPU|"
-    r"systems?|deploy\w*|storage|database|scal(?:e|ing|able|ability)|fault|cluster\w*|stream\w*|server\w*|distributed|queue\w*)\b|"
+    r"systems?|deploy\w*|storage|database|scal(?:e|ing|able|ability)|fault|cluster\w*|stream\w*|server\w*|distributed|queue\w*)(?![a-z0-9_])|"
     # a behavioural question is asked in interviews only
     r"\b(?:tell\s+(?:me|us)\s+about\s+a\s+time|describe\s+a\s+(?:time|situation)|give\s+an\s+example\s+(?:of|where|when)|"
     r"(?:can|could)\s+you\s+share\s+a\s+time))",
@@ -83,6 +92,19 @@ _HEADING_LIST_SHARE = 0.4
 #: A list without an interview word: this many technical questions, making this share of its lines.
 _BARE_LIST_MIN = 6
 _BARE_LIST_SHARE = 0.5
+#: … or this many technical questions one after another, line after line.
+_BARE_RUN_MIN = 8
+
+
+def _longest_run(indices: list[int]) -> int:
+    """The longest run of consecutive numbers in the sorted ``indices``."""
+    best = run = 0
+    previous = None
+    for i in indices:
+        run = run + 1 if previous is not None and i == previous + 1 else 1
+        best = max(best, run)
+        previous = i
+    return best
 
 
 def is_question_list(blocks: list[Block]) -> bool:
@@ -112,6 +134,8 @@ def is_question_list(blocks: list[Block]) -> bool:
         # page is little but technical questions (a list pasted without its title)
         if len(asking) < _BARE_LIST_MIN or len(asking) < 0.6 * len(every):
             return False
+        if _longest_run(every) >= _BARE_RUN_MIN:
+            return True  # a list of questions pasted whole, its answers (if any) after it
         return sum(1 for j in judged.values() if j.asks or j.topic) >= _BARE_LIST_SHARE * len(lines)
     if len(asking) < 0.6 * len(every):
         return False  # mostly questions about the process, the site or the reader: a FAQ, a thread
