@@ -40,13 +40,15 @@ _CUE_EN = re.compile(
     r"(?P<cue>\b(?:(?:he|she|they|the\s+interviewer|interviewer|the\s+(?:hm|manager|engineer))\s+"
     r"(?:then\s+|also\s+|later\s+|first\s+|next\s+|finally\s+)?"
     r"(?:asked|wanted\s+(?:me|us)\s+to|had\s+(?:me|us)|made\s+(?:me|us)|grilled\s+me\s+on)"
-    r"|i\s+was\s+(?:also\s+|then\s+|later\s+)?asked|we\s+were\s+(?:also\s+)?asked)"
+    r"|i\s+was\s+(?:also\s+|then\s+|later\s+)?asked|we\s+were\s+(?:also\s+)?asked"
+    r"|(?<=\band\s)(?:was|were)\s+(?:also\s+|then\s+)?asked)"
     r"(?:\s+(?:me|us))?(?:\s+(?:an?|one|another)(?:\s+\w+)?\s+questions?)?(?:\s+(?:to|about|on|for))?\s+"
     r"|\b(?:(?:the|my|his|her|their)\s+)?(?:first|next|second|third|fourth|last|final|other)\s+(?:(?:and|last|final)\s+){0,2}"
     r"(?:interview\s+)?(?:question|problem|task)\s+(?:was|is)\s+(?:about\s+|on\s+|to\s+)?"
     r"(?!an?\s+(?:\w+\s+)?(?:question|problem|task))"
     r"|\b(?:then\s+|next\s+|later\s+)?we\s+(?:then\s+|also\s+)?(?:discussed|talked\s+about|went\s+(?:over|through)|covered)\s+"
     r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
+    r"|\b(?:questions?|things|details?|topics)(?:\s+[\w-]{1,20}){0,3}?\s+(?:such\s+as|like)\s+(?=(?:what|how|why|when|which|explain|describe|write|implement|design)\b)"
     r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"
     r"|\b(?:a|an|one|another|the)\s+(?:(?:quick|short|live|classic)\s+)?"
     r"(?:coding|programming|design|system\s+design|algorithm(?:ic)?|behaviou?ral|debugging|sql|math|probability)?\s*"
@@ -82,8 +84,10 @@ def is_prose(line: str) -> bool:
     cue_re = _CUE_ZH if chinese else _CUE_EN
     parts = sentences(line.translate(TRADITIONAL) if chinese else line)
     if len(parts) < 2 and len(line) <= 150:
-        # one sentence is one question, unless it tells several ("考了一题X，然后一题Y，一题Z")
-        return chinese and sum(1 for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")) >= 2
+        # one sentence is one question, unless it tells several ("考了一题X，然后一题Y，一题Z") or
+        # opens with its narration ("They asked a question about X.": X is the question)
+        cues = [c for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")]
+        return len(cues) >= 2 if chinese else bool(cues) and cues[0].start("cue") == 0
     if any(_NARRATION.match(part) and not part.rstrip().endswith(("?", "？")) for part in parts):
         # (a sentence that asks is no narration: "他的目的是什么?" follows a question up)
         return True
@@ -141,9 +145,14 @@ def _enumerated_tasks(text: str) -> list[str]:
     if CJK.search(text[:200]) or text.count(",") < 2:
         return [text]
     parts = [p.strip() for p in _SERIES.split(text) if p.strip()]
-    if len(parts) >= 3 and all(len(p.split()) >= 3 for p in parts):
+    if len(parts) >= 3 and all(len(p.split()) >= 3 for p in parts) and all(_TASK_START.match(p) for p in parts[1:]):
         return parts
-    return [text]
+    return [text]  # (one task with its details: "a 4:1 mux, with the input as 1 for 00, C for 01, …")
+
+
+#: A listed task starts with a word ("checking …", "the roles of …"), not a preposition or a value.
+_TASK_START = re.compile(r"(?!(?:with|without|for|from|as|to|of|in|on|at|by|into|over|under|like|such|where|when|"
+                         r"which|that)\b)[A-Za-z]{3,}\b", re.IGNORECASE)
 
 
 def _clean(text: str) -> str:
