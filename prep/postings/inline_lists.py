@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from .asking import judge_line, strip_list_marker
+
 #: Fewer items than this in a row are not a list written on one line.
 MIN_RUN = 3
 #: Longer lines are left as they are (a pasted article, not a post that lost its breaks).
@@ -43,10 +45,14 @@ _QUESTION_END = re.compile(r"[?？。.!！;；,，)）]\s{0,3}$")
 
 def split_line(line: str) -> list[str]:
     """``line`` as the lines its author wrote: numbered items of a one-line list apart, and an
-    item's answer ("答:…") apart as a line starting with "答：". A line with neither comes back whole."""
+    item's answer ("答:…") apart as a line starting with "答："; English questions run together
+    without numbers ("Implement X. What is Y? How do A and B work.") apart. A line with none of
+    these comes back whole."""
     if len(line) > MAX_SPLIT_CHARS:
         return [line]
     items = _numbered_items(line)
+    if len(items) == 1:
+        items = _run_on_questions(line)
     out: list[str] = []
     for item in items:
         out.extend(_question_and_answer(item, listed=len(items) > 1))
@@ -93,6 +99,24 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
         label = _TRAILING_LABEL.search(item)
         out.extend([item[:label.start("label")].rstrip(), label["label"]] if label else [item])
     return [p for p in [*pieces, *out] if p]
+
+
+#: Sentences of a line without numbers, each asking on its own, this many at least: questions run
+#: together (a board's one-line entry); fewer are one question and its follow-ups ("Explain X. How …?").
+MIN_RUN_ON = 4
+_MAX_RUN_ON_CHARS = 1_500
+_SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _run_on_questions(line: str) -> list[str]:
+    """The English questions of a line that holds only questions, each a sentence, or ``[line]``."""
+    if len(line) > _MAX_RUN_ON_CHARS or strip_list_marker(line) != line or _CJK.search(line):
+        return [line]
+    parts = _SENTENCE_BREAK.split(line.strip())
+    if len(parts) >= MIN_RUN_ON and all(judge_line(part).asks for part in parts):
+        return parts
+    return [line]
 
 
 def _question_and_answer(item: str, listed: bool = False) -> list[str]:

@@ -67,7 +67,7 @@ _ANSWER_LINE = re.compile(r"(?:答案|参考答案|参考回答(?:模板|思路)
 _POSTING_KINDS = ("required", "responsibilities", "nice")
 #: The document is about interviews: it says so, or narrates one.
 _INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|考察(?:你|点)|考点|"
-                             r"interview|(?:technical|tech|phone)\s+screen|"
+                             r"interview|entrevista|entretien|vorstellungsgespr|面接|면접|(?:technical|tech|phone)\s+screen|"
                              r"\b(?:technical|coding|systems?|design|behaviou?ral|onsite|hr|final|first|second|third)\s+round\b|"
                              r"\bround\s{0,2}\d|"
                              r"asked\s+(?:me|about|to)|i\s+was\s+asked", re.IGNORECASE)
@@ -165,6 +165,16 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
     top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
     if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
         return False, False
-    asking = sum(1 for b in blocks if not (b.reverse or b.answer) for line in [b.name, *b.lines[:_LIST_SCAN_LINES]]
-                 if line and (judge_line(line).asks or "？" in line or "?" in line))
+    asking = sum(_asking_sentences(line) for b in blocks if not (b.reverse or b.answer)
+                 for line in [b.name, *b.lines[:_LIST_SCAN_LINES]] if line)
     return False, asking >= 2
+
+
+_SENTENCE_GAP = re.compile(r"(?<=[.?!？。！])\s+")
+
+
+def _asking_sentences(line: str) -> int:
+    """How many questions a line that asks holds (several run together on one line each count)."""
+    if not (judge_line(line).asks or "？" in line or "?" in line):
+        return 0
+    return max(1, sum(1 for part in _SENTENCE_GAP.split(line[:600]) if judge_line(part).asks))
