@@ -55,7 +55,12 @@ def document_employer(lines: Sequence[str], found: str | None) -> str | None:
                 went = name
     if found is not None:
         whole = _canonical(found)
-        return whole if whole in counts else (_completed(found, lines) or found)
+        if whole in counts:
+            return whole
+        best = max(counts, key=lambda n: (counts[n], -first_seen[n])) if counts else None
+        if best is not None and first_seen[best] <= 2 and counts[best] >= 3 and _named_once(found, lines):
+            return best  # a site's name over the page ("Talentee" above "NVIDIA … Interview Questions")
+        return _completed(found, lines) or found
     titled = latin_title_employer(lines[:_TITLE_LINES])
     if not counts:
         return title_employer([line for line in lines[:12] if len(line) <= 80 and _REPORT_WORD.search(line)]) or titled
@@ -63,6 +68,12 @@ def document_employer(lines: Sequence[str], found: str | None) -> str | None:
     if first_seen[best] <= 2 or counts[best] >= 3 or (counts[best] >= 2 and went == best):
         return best  # named in the title, named again and again, or where the candidate went
     return went or titled
+
+
+def _named_once(name: str, lines: Sequence[str]) -> bool:
+    """Whether ``name`` appears in one line of the document only (where the header gave it)."""
+    folded = name.casefold()
+    return sum(1 for line in lines[:SCAN_LINES] if folded in line[:2000].casefold()) <= 1
 
 
 #: The lines a report's own title may be among (under a blog's name, a date, a question to readers).
