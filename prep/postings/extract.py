@@ -231,6 +231,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     lines: list[str] = []
     tail: list[str] = []
     item_indent = -1  # the indentation of the list item the previous line opened or continued
+    broken = False  # a blank line since that line
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
     raws = text.splitlines()
@@ -256,7 +257,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
                 continue  # "[A](…)、[B](…)、[C](…)", "以上引用[…](…)": the author's references, not what was asked
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
         if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
-            item_indent = -1
+            broken = True  # (a list goes on after a blank line only with an item nested deeper)
             continue
         if _BARE_TURN_LABEL.fullmatch(line):
             label = line.rstrip(":：")
@@ -266,8 +267,10 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         if len(line) <= 20 and line.casefold() in FURNITURE:
             continue
         indent = len(raw) - len(raw.lstrip())
+        if broken and not (item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line):
+            item_indent = -1
         if len(lines) < MAX_LINES:
-            if item_indent >= 0 and indent > item_indent and _continues(lines[-1], line):
+            if item_indent >= 0 and indent > item_indent and not broken and _continues(lines[-1], line):
                 joiner = "" if _CJK_END.search(lines[-1][-1:]) else " "  # a wrapped item (a PDF, an e-mail)
                 lines[-1] = lines[-1] + joiner + line
                 continue
@@ -279,6 +282,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
                 lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
             lines.extend(parts)
             item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
+            broken = False
         else:
             tail.append(line)
     return lines, tail
