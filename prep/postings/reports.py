@@ -20,6 +20,7 @@ REPORT_TITLE = re.compile(
     r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}(?:\([\w ,.-]{1,20}\)\s{0,2})?(?:$|[,:|–—]\s|\s-\s))",
     re.IGNORECASE,
 )
+_ROUND_OPENING = re.compile(r"\s{0,3}(?:[一二三四五六终]面|hr\s{0,2}面|第[一二三四五六]轮|round\s{0,2}\d)", re.IGNORECASE)
 #: A title that can only be a report's, even over the posting the candidate applied to (a 面经 that
 #: opens with the job description): "第8次面试回顾", "字节 GPU 面经", "Interview experience at …".
 _OWN_REPORT_TITLE = re.compile(
@@ -41,9 +42,12 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
     """Whether the document of ``lines`` (segmented into ``blocks``) is an interview report."""
     # A list of other reports' titles: short lines, not a report's own paragraphs ("一面是电话，…").
     # Lines inside a round ("二面明显压力大了", "结果第二天约三面了") are the report's own.
-    titles = sum(1 for block in blocks if block.kind in ("header", GENERIC) for line in block.lines[:400]
-                 if 6 < len(line) <= 60 and REPORT_TITLE.match(line))
-    if titles >= 4:  # a board's list of report titles, not a report
+    # (A line that opens with its round, "一面主要问项目 50min:", is the report's own; a breadcrumb
+    # repeats the title: "首页 > X面经" over "X面经".)
+    titles = {line.rsplit(">", 1)[-1].strip() for block in blocks if block.kind in ("header", GENERIC)
+              for line in block.lines[:400]
+              if 6 < len(line) <= 60 and REPORT_TITLE.match(line) and not _ROUND_OPENING.match(line)}
+    if len(titles) >= 4:  # a board's list of report titles, not a report
         return False
     if any(len(line) <= 80 and _OWN_REPORT_TITLE.match(line) for line in lines[:3]):
         return True
