@@ -426,6 +426,28 @@ _FOLLOW_UP = re.compile(r"(?:then|and|also|what\s+if|how\s+about|follow[- ]?up|d
 _INLINE_ENUM = re.compile(r"(?:(?<=[\s：:，,。；;])|^)(?:\d{1,2}\s?[)）、]|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s{0,2}")
 
 
+#: "cuda实现：reduction，softmax，matrix transpose", "手撕：LRU、快排、topk": a task label, then names.
+_TASK_LIST = re.compile(r"[^:：，,。]{0,12}?(?:实现|手撕|手写|代码题|编程题|算法题|coding|implement(?:ation)?s?)\s{0,2}[:：]\s{0,2}",
+                        re.IGNORECASE)
+_NAME_SEPARATOR = re.compile(r"\s{0,2}[,，、；;]\s{0,2}")
+#: The names of such a list: at least this many, each at most this long (the author's remark after
+#: them, "大部分情况下都是实现kernel即可", ends the list).
+_TASK_LIST_MIN, _TASK_NAME_CHARS = 3, 20
+
+
+def _task_names(body: str) -> list[str]:
+    """The tasks a task label lists by name, or [] when the line is not such a list."""
+    label = _TASK_LIST.match(body)
+    if not label:
+        return []
+    names = []
+    for name in _NAME_SEPARATOR.split(body[label.end():].rstrip("。.")):
+        if not name or len(name) > _TASK_NAME_CHARS:
+            break
+        names.append(name)
+    return names if len(names) >= _TASK_LIST_MIN else []
+
+
 def split_questions(line: str) -> list[str]:
     """The questions of a line that asks several: ``问了：1）A 2）B``, ``A？B？`` and ``A；B`` on
     an unnumbered line; a numbered or bulleted item is one question, however many "？" it has
@@ -440,6 +462,9 @@ def split_questions(line: str) -> list[str]:
         parts = [p for p in parts if len(p) >= _MIN_CHARS]
         if len(parts) >= 2:
             return parts
+    tasks = _task_names(body)
+    if tasks:
+        return tasks
     if not any(c in line for c in "；;？?"):
         return [line]
     # A line splits on "；" only: "A？B" on one line is a question and its follow-up, and so is

@@ -258,6 +258,11 @@ def _discussion_notes(lines: list[str]) -> set[int]:
     return set(pairs) if len(pairs) >= 3 and marked >= 2 else set()
 
 
+#: A run of unlisted lines without question marks: this many ask or name a topic, this share of it.
+_PLAIN_TOPIC_RUN = 4
+_PLAIN_TOPIC_SHARE = 0.6
+
+
 def _question_runs(lines: list[str]) -> set[int]:
     """Indices of the listed lines that sit in a run of at least three listed lines of which two
     and a fifth or more ask or name a topic (the neighbours' evidence for a bare item), and of
@@ -283,8 +288,10 @@ def _question_runs(lines: list[str]) -> set[int]:
                     if plain:  # unlisted lines: most must ask, with question marks
                         marked = sum(1 for j, line in zip(judged, lines[start:index])
                                      if j.mark and not _ANOTHER_REPORT.match(line))
-                        if marked >= 3 and asking >= _PLAIN_RUN_SHARE * (index - start):
-                            runs.update(range(start, index))
+                        if (marked >= 3 and asking >= _PLAIN_RUN_SHARE * (index - start)) or (
+                                asking >= _PLAIN_TOPIC_RUN and asking >= _PLAIN_TOPIC_SHARE * (index - start)
+                                and not any(_ANOTHER_REPORT.match(line) for line in lines[start:index])):
+                            runs.update(range(start, index))  # (or topics one a line, most of them)
                     elif asking >= 2 and asking >= _RUN_SHARE * (index - start):
                         runs.update(range(start, index))
                 start = None
