@@ -232,6 +232,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     tail: list[str] = []
     item_indent = -1  # the indentation of the list item the previous line opened or continued
     broken = False  # a blank line since that line
+    asked_indent = -1  # the indentation of a list item that asks, while the items nested under it go on
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
     raws = text.splitlines()
@@ -278,8 +279,15 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             asked = [part for part in parts if not part.startswith("答：")]
             if inline is not None and len(asked) > 1:
                 inline.update(asked)
-            if item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line:
+            nested = item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line
+            if asked_indent >= 0 and (indent <= asked_indent or not (nested or indent > item_indent)):
+                asked_indent = -1  # out of the items under a question
+            if nested and asked_indent < 0 and judge_line(lines[-1]).mark:
+                asked_indent = item_indent  # "+ timewait 为什么等待2MSL?" over "  - 保证…可靠关闭": its answer
+            elif nested:
                 lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
+            if asked_indent >= 0 and indent > asked_indent and len(parts) == 1 and not judge_line(parts[0]).asks:
+                parts = ["答：" + strip_list_marker(parts[0])]  # (a follow-up that asks stays a question)
             lines.extend(parts)
             item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
             broken = False
