@@ -216,23 +216,23 @@ def import_posting(user: Any, data: str | bytes, now: datetime, *, linker: Any =
                       rounds=[_cut(r, 60) for r in rounds], skill_weights=weights,
                       interview_date=review.interview_date if review is not None and owner_id is not None else None)
     posting.questions = []  # a new posting: nothing to load
-    db.session.add(posting)
-    db.session.flush()
 
     outcome = ImportResult(posting, created=True)
     chosen = _choose_questions(asked_list, owner_id, linker)
-    db.session.flush()  # every new question, tag, link in one flush (multi-row INSERTs)
     seen: set[int] = set()
     for asked, question, created in chosen:
-        if question.group_id in seen:
+        # A new question has no id before the flush: its own group, which no other question is in.
+        group = question.group_id if question.id is not None else id(question)
+        if group in seen:
             continue  # two phrasings of one question in the same posting (or a wording and its translation)
-        seen.add(question.group_id)
+        seen.add(group)
         (outcome.new_questions if created else outcome.merged_questions).append(question)
         posting.questions.append(PostingQuestion(
-            question_id=question.id, section=_cut(asked.section or asked.round or "", 120) or "",
+            question=question, section=_cut(asked.section or asked.round or "", 120) or "",
             position=len(posting.questions), text=asked.text,
             kind=asked.kind if asked.kind in KINDS else "concept", round=_cut(asked.round, 60)))
-    db.session.flush()
+    db.session.add(posting)
+    db.session.flush()  # the posting, its new questions, their tags and links, in one flush
     return outcome
 
 
@@ -327,7 +327,8 @@ def _choose_questions(asked_list: Sequence[ReviewedQuestion], owner_id: int | No
             if question is None and not asked.separate:
                 found = finder.similar(asked.text)
                 if found is not None:
-                    question = pending.get(found[0].id) or db.session.get(Question, found[0].id)
+                    question = pending.get(found[0].id) or db.session.get(Question, found[0].id,
+                                                                          options=_unread(owner_id))
             if question is None:
                 # A candidate's new question is theirs alone until an instructor approves it (see :func:`.bank.approve`).
                 question = add_question(asked.text, source=Source.posting, owner_id=owner_id,
@@ -360,15 +361,18 @@ def _by_norm(owner_id: int | None, norms: list[str]) -> tuple[dict[str, Question
         return own, public
     owners = Question.owner_id.is_(None) if owner_id is None else or_(Question.owner_id.is_(None),
                                                                         Question.owner_id == owner_id)
-    # Only a shared sample merges tags into the questions it finds; nothing here reads their links
-    # (loaded when read, as before: a commit expires them anyway).
-    unread = [lazyload(Question.links)] + ([lazyload(Question.tags)] if owner_id is not None else [])
     for question in db.session.scalars(select(Question).where(Question.norm.in_(sorted(set(norms))), owners)
-                                       .order_by(Question.id).options(*unread)):
+                                       .order_by(Question.id).options(*_unread(owner_id))):
         if owner_id is not None and question.owner_id is None and question.publication is not Publication.published:
             continue  # waiting for review or withdrawn: the candidate gets their own copy
         (public if question.owner_id is None else own).setdefault(question.norm, question)
     return own, public
+
+
+def _unread(owner_id: int | None) -> list[Any]:
+    """Loader options for the bank questions an import finds: only a shared sample merges tags into
+    them, and nothing reads their links (loaded when read, as before: a commit expires them anyway)."""
+    return [lazyload(Question.links)] + ([lazyload(Question.tags)] if owner_id is not None else [])
 
 
 def _cut(value: str | None, length: int) -> str | None:

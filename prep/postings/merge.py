@@ -204,14 +204,17 @@ def find_match(text: str, candidates: CandidateIndex, matcher: Matcher | None = 
         return sorted(concepts, key=lambda c: (-matcher.weight(c), c))[:n]
     # Unknown Chinese words meet only Chinese candidates: the shared concepts find translations.
     keys = rarest(meaning.shared, LOOKUP_CONCEPTS) + rarest(meaning.untranslated, 2)
-    best: tuple[float, int, Candidate] | None = None
-    seen: set[int] = set()
+    found: dict[int, Candidate] = {}
     for key in keys:
         for candidate in candidates.sharing_concept(key):
-            if candidate.id in seen:
-                continue
-            seen.add(candidate.id)
-            score = matcher.score(mine, candidate.weighed)  # another matcher weighs it again
-            if score >= matcher.threshold and (best is None or (score, -candidate.id) > (best[0], -best[1])):
-                best = (score, candidate.id, candidate)
+            found.setdefault(candidate.id, candidate)
+    # Most candidates share a concept and little else: a bound on their score leaves them out unscored.
+    listed = list(found.values())
+    best: tuple[float, int, Candidate] | None = None
+    for candidate, reachable in zip(listed, matcher.reachable(mine, [c.weighed for c in listed])):
+        if not reachable:
+            continue
+        score = matcher.score(mine, candidate.weighed)  # another matcher weighs it again
+        if score >= matcher.threshold and (best is None or (score, -candidate.id) > (best[0], -best[1])):
+            best = (score, candidate.id, candidate)
     return (best[2], best[0]) if best else None

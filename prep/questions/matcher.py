@@ -163,6 +163,8 @@ class Weighed:
     shared_weight: float
     #: The concepts of ``all`` that distinguish a question: a rare word, a technical term, a number.
     distinguishing: frozenset[str]
+    #: Each concept of ``all`` with its weight (looked up once, not again for every text it meets).
+    weights: Mapping[str, float] = field(compare=False)
 
 
 def _substituted(only: frozenset[str], side: Weighed, other_terms: frozenset[str]) -> bool:
@@ -279,9 +281,10 @@ class Matcher:
         meaning = text.concepts if isinstance(text, Weighed) else \
             text if isinstance(text, Concepts) else self.concepts(text)
         every = meaning.all
+        weights = {c: self.weight(c) for c in every}
         distinguishing = frozenset(c for c in every if _NUMBER_RE.match(c) is not None or c in meaning.terms
-                                   or (c not in self.lexicon.framing and self.weight(c) >= DISTINGUISHING_WEIGHT))
-        return Weighed(self, meaning, every, self.total(every), self.total(meaning.shared), distinguishing)
+                                   or (c not in self.lexicon.framing and weights[c] >= DISTINGUISHING_WEIGHT))
+        return Weighed(self, meaning, every, self.total(every), self.total(meaning.shared), distinguishing, weights)
 
     def total(self, concepts: Iterable[str]) -> float:
         """The summed weight of ``concepts``."""
@@ -302,10 +305,31 @@ class Matcher:
         common = sa & sb
         if total <= 0 or not common:
             return 0.0
-        score = 2.0 * self.total(common) / total
+        score = 2.0 * sum(map(wa.weights.__getitem__, common)) / total
         if _substituted(sa - common, wa, cb.terms) and _substituted(sb - common, wb, ca.terms):
             score *= SUBSTITUTION_FACTOR
         return round(min(1.0, score), 4)
+
+    def reachable(self, a: str | Concepts | Weighed, others: Iterable[Weighed]) -> list[bool]:
+        """For each of ``others``: whether its :meth:`score` with ``a`` can reach the threshold,
+        judged by a bound the score never exceeds that costs a set intersection and a short sum:
+        the weight the two share over both sides' weight, without what only lowers the score (a
+        cross-language pair's untranslated words in the total, the substitution cut). A search
+        over many candidates scores only the reachable ones."""
+        a = self.weigh(a)
+        lang, every, shared, weight = a.concepts.lang, a.all, a.concepts.shared, a.weights.__getitem__
+        # A score is rounded to 4 places: one a hair under the threshold may round up to it.
+        cut = self.threshold - 1e-4
+        out = []
+        for b in others:
+            if b.matcher is not self:
+                b = self.weigh(b)
+            if b.concepts.lang == lang:
+                common, total = every & b.all, a.all_weight + b.all_weight
+            else:
+                common, total = shared & b.concepts.shared, a.shared_weight + b.shared_weight
+            out.append(total > 0 and bool(common) and 2.0 * sum(map(weight, common)) >= cut * total)
+        return out
 
     def same(self, a: str | Concepts | Weighed, b: str | Concepts | Weighed) -> bool:
         """Whether ``a`` and ``b`` are one question (score at least the threshold)."""

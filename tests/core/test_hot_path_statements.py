@@ -27,9 +27,9 @@ RATING_CEILING = 12
 # full (cards with their questions), their links, their tags, other-language wordings (about nine).
 BATCH_CEILING = 14
 # An import of new questions: the duplicate check, the posting, the exact-match lookup, the
-# tags, the linker's and merge candidates' cache checks, one flush for the new questions and one
-# for the posting's questions (about fourteen on PostgreSQL).
-IMPORT_NEW_CEILING = 20
+# tags, the linker's and merge candidates' cache checks, one flush for the posting with its new
+# questions, their tags and links (about ten on PostgreSQL).
+IMPORT_NEW_CEILING = 14
 
 
 def _learner(make_user, make_question, n: int = 6):

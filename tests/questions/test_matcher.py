@@ -81,6 +81,23 @@ def test_a_text_is_its_own_match_and_nothing_matches_an_empty_one():
     assert m.score("？？", "!!") == 0.0
 
 
+def test_the_reachable_bound_never_leaves_out_a_match():
+    """:meth:`Matcher.reachable` (a search scores only what it keeps) keeps every pair that scores
+    at or above the threshold, across every text of the labelled sets, in both orders."""
+    m = default_matcher()
+    texts = sorted({p[side] for p in PAIRS + HELD_OUT for side in ("a", "b")})
+    weighed = [m.weigh(text) for text in texts]
+    kept = scored = 0
+    for mine in weighed:
+        for other, reachable in zip(weighed, m.reachable(mine, weighed)):
+            if m.score(mine, other) >= m.threshold:
+                scored += 1
+                assert reachable, (mine.concepts, other.concepts)
+            kept += reachable
+    assert scored > len(texts)  # more than each text with itself
+    assert kept < len(weighed) ** 2 / 2  # and it does leave most pairs out
+
+
 def test_concepts_fold_spellings_and_languages():
     assert {"sequenc", "parallel", "differ"} <= concepts("序列并行和上下文并行有什么区别？").shared
     assert concepts("all-reduce").shared >= concepts("AllReduce").shared
