@@ -153,6 +153,9 @@ _NOT_A_BRAND = re.compile(r"大|高性能|人工|分布式|并行|异构|云|边
                           r"开发|研发|公司|怎么|如何|什么|算法|计算|信息|高速|北京|上海|深圳|杭州|国产|"
                           r"[的和与及在是了为对用做会让给把从向这那各每本该其怎]")
 
+#: A character no brand holds: "提供者的网络" is a phrase ("the provider's network"), not a name.
+_FUNCTION_CHARACTER = re.compile(r"[的和与及在是了为对用做会让给把从向这那者们]")
+
 
 def recurring_organisation(lines: Sequence[str]) -> str | None:
     """The organisation a document names again and again with an organisation's ending ("Halyard
@@ -164,7 +167,7 @@ def recurring_organisation(lines: Sequence[str]) -> str | None:
     for line in text_lines:
         for match in (*_LATIN_ORGANISATION.finditer(line), *_CJK_ORGANISATION.finditer(line)):
             name, brand_ = match["n"].rstrip("."), match["b"]
-            if _NOT_A_BRAND.match(brand_) or brand_.casefold() in _GENERIC_BRANDS:
+            if _NOT_A_BRAND.match(brand_) or _FUNCTION_CHARACTER.search(brand_) or brand_.casefold() in _GENERIC_BRANDS:
                 continue
             full[name] = full.get(name, 0) + 1
             brands.setdefault(brand_, name)
