@@ -104,6 +104,10 @@ _CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce �
 _ZH_QUESTION_WORD = re.compile(
     r"怎么|如何|为什么|为何|什么|哪些|哪个|哪几|哪种|多少|几[种次个倍层步轮路条类级]|多(?:大|久|长|快|高|远)|是否|有何|"
     r"有什么|能否|谁|干啥|干嘛|吗$|呢$")
+#: A Chinese question that ends with a colon, its answer below: a question word, no word of a label
+#: ("面试官问了如下问题:", "常见问题:", "注意事项:") and no advice ("如何准备面试:").
+_ASKS_OVER_ANSWER = re.compile(r"(?!.{0,40}(?:问题|题目|如下|以下|下面|准备|复习|注意|建议|技巧))"
+                               r"[^:：]{0,60}?(?:怎么|如何|为什么|为何|哪些|多少|是否|能否)[^:：]{0,60}[:：]")
 #: A Chinese character (the extraction stages tell the two languages apart with it).
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_DASH = re.compile(r"\s[-–—]\s")
@@ -298,6 +302,8 @@ def judge_line(line: str) -> LineJudgement:
         if first and 12 <= len(first.group()) <= MAX_QUESTION_CHARS and _ASKING_EN.match(first.group()):
             return judge_line(first.group())
         dropped = "long"
+    elif text.endswith((":", "：")) and _ASKS_OVER_ANSWER.fullmatch(probe):
+        return judge_line(text.rstrip(":：").rstrip())  # "6:如何进行路由,路由表如何查找:" over its answer
     elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
     elif _DROP_ZH.match(probe) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(probe) or _ASKER_IS_I.match(text):
@@ -331,7 +337,7 @@ def judge_line(line: str) -> LineJudgement:
 
 #: "算法题：", "编程题:", "场景题：", "手撕：", "Coding Question:", "Design question -": the rest is a task.
 _TASK_LABEL = re.compile(
-    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手撕(?:代码|题)?|第\s{0,2}[\d一二三四五六七八九十]{1,3}\s{0,2}[题问]|"
+    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手[撕写](?:代码|题)?|第\s{0,2}[\d一二三四五六七八九十]{1,3}\s{0,2}[题问]|"
     r"(?:coding|design|system\s+design|algorithm(?:ic)?)"
     r"\s+(?:question|problem|task|exercise))\s{0,2}\d{0,2}\s{0,2}[:：\-–—]\s{0,2}",
     re.IGNORECASE)
@@ -432,17 +438,17 @@ _TASK_LIST = re.compile(r"[^:：，,。]{0,12}?(?:实现|手撕|手写|代码题
 _NAME_SEPARATOR = re.compile(r"\s{0,2}[,，、；;]\s{0,2}")
 #: The names of such a list: at least this many, each at most this long (the author's remark after
 #: them, "大部分情况下都是实现kernel即可", ends the list).
-_TASK_LIST_MIN, _TASK_NAME_CHARS = 3, 20
+_TASK_LIST_MIN, _TASK_NAME_CHARS, _TASK_NAME_CJK = 3, 20, 8
 
 
-def _task_names(body: str) -> list[str]:
+def task_names(body: str) -> list[str]:
     """The tasks a task label lists by name, or [] when the line is not such a list."""
     label = _TASK_LIST.match(body)
     if not label:
         return []
     names = []
     for name in _NAME_SEPARATOR.split(body[label.end():].rstrip("。.")):
-        if not name or len(name) > _TASK_NAME_CHARS:
+        if not name or len(name) > _TASK_NAME_CHARS or len(CJK.findall(name)) > _TASK_NAME_CJK:
             break
         names.append(name)
     return names if len(names) >= _TASK_LIST_MIN else []
@@ -462,7 +468,7 @@ def split_questions(line: str) -> list[str]:
         parts = [p for p in parts if len(p) >= _MIN_CHARS]
         if len(parts) >= 2:
             return parts
-    tasks = _task_names(body)
+    tasks = task_names(body)
     if tasks:
         return tasks
     if not any(c in line for c in "；;？?"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker
+from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker, task_names
 from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .prose import is_prose, prose_questions
 from .reports import REPORT_TITLE as _REPORT_TITLE
@@ -158,6 +158,12 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
             introduced = not listed and line.endswith((":", "：")) and bool(_INTRODUCES.search(line[-120:]))
             if kind == "header" and report and len(line) <= 60 and _REPORT_TITLE.match(line):
                 continue  # the report's own title ("… 面试记录，顺便吐槽一下流程")
+            named_tasks = task_names(strip_list_marker(line)) if (report or listing or in_round) else []
+            if named_tasks:  # "cuda实现：reduction，softmax，…": each a task to write
+                for text in named_tasks:
+                    last_key = text.casefold()
+                    found.setdefault(last_key, (text, section, block.round, 0.6))
+                continue
             if report and is_prose(line):
                 for text, how in prose_questions(line):
                     if how == "topic" and not in_round:

@@ -144,12 +144,13 @@ def _enumerated_tasks(text: str) -> list[str]:
     list of topics ("bit manipulation, pointers, and paging") stays one question."""
     if CJK.search(text[:200]) or text.count(",") < 2:
         return [text]
-    parts = [p.strip() for p in _SERIES.split(text) if p.strip()]
+    parts = [p.strip() for p in _SERIES.split(_AND_SO_ON.sub("", text)) if p.strip()]
     if len(parts) >= 3 and all(len(p.split()) >= 3 for p in parts) and all(_TASK_START.match(p) for p in parts[1:]):
         return parts
     return [text]  # (one task with its details: "a 4:1 mux, with the input as 1 for 00, C for 01, …")
 
 
+_AND_SO_ON = re.compile(r",?\s{0,2}(?:and\s+so\s+on|etc\.?)\s{0,2}$", re.IGNORECASE)
 #: A listed task starts with a word ("checking …", "the roles of …"), not a preposition or a value.
 _TASK_START = re.compile(r"(?!(?:with|without|for|from|as|to|of|in|on|at|by|into|over|under|like|such|where|when|"
                          r"which|that)\b)[A-Za-z]{3,}\b", re.IGNORECASE)
