@@ -410,12 +410,15 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     notes = question_notes(blocks)
     doubted: Candidate | None = None  # the rules' question the model doubted, on the current line
     stopped = False  # past MAX_CANDIDATES: the rules' questions not yet reached are kept as they are
+    reached: set[str] = set()  # the rules' questions the model has judged (kept or not)
     for examined, candidate in enumerate(candidates(blocks, report, listing, found, origins)):
         if len(kept) >= MAX_QUESTIONS:
             break
         if examined >= MAX_CANDIDATES:
             stopped = True
             break
+        if candidate.by_rules:
+            reached.add((candidate.found_as or candidate.text).casefold())
         if (candidate.block, candidate.line) in notes:
             continue
         if (candidate.block, candidate.line) != current:
@@ -448,6 +451,6 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
                 guessed.add(key)
     # a question the rules found without a line of its own (a follow-up merged into the question before)
     for key, value in by_text.items():
-        if key not in placed or stopped:
+        if key not in placed or (stopped and key not in reached):
             kept.setdefault(key, value)  # (its position: after the questions of the lines)
     return list(kept.values())[:MAX_QUESTIONS]

@@ -109,3 +109,17 @@ def test_a_list_of_other_reports_titles_is_not_this_reports_questions() -> None:
     own = "美团一面:为什么有 KV Cache 没有 Q Cache?\n美团一面:为什么有 KV Cache 没有 Q Cache?\n" \
           "美团一面:为什么有 KV Cache 没有 Q Cache?\n这是一道常见的面试题,下面详细解析。\n"
     assert sentence_model._title_run(own.splitlines()) == []
+
+
+def test_past_its_budget_the_model_keeps_the_unread_questions_not_those_it_rejected(monkeypatch) -> None:
+    """Past MAX_CANDIDATES sentences the rules' questions not yet read are kept as the rules found
+    them; a question the model read and rejected before the budget ran out stays rejected."""
+    text = ("Zeta Labs interview experience\nRound 1\n1. What is a zebrafish cache?\n2. How does RDMA work?\n"
+            "3. Explain NCCL rings.\n4. What is a warp?\n")
+    real = sentence_model.probability
+    monkeypatch.setattr(sentence_model, "probability",
+                        lambda features, model=None: 0.0 if "w=zebrafish" in features else real(features, model))
+    monkeypatch.setattr(sentence_model, "MAX_CANDIDATES", 4)
+    texts = [q.text for q in extract_posting(text).questions]
+    assert "What is a zebrafish cache?" not in texts
+    assert {"Explain NCCL rings.", "What is a warp?"} <= set(texts)
