@@ -106,7 +106,10 @@ _NOT_AN_ORGANISATION = re.compile(
     r"\bnotes?\b|\bfaq\b|\btips\b|\bdate\b|\bduration\b|\bpanel(?:ists)?\b|\bdiscuss\b|\bposted\b|面试|面經|面经|笔记|题目|"
     r"感谢|许愿|还愿|上岸|[A-Za-z]kits|kitsblog).{0,80}|"
     r"[\u4e00-\u9fff]{1,8}[A-Za-z]|"  # "已O" of "已OC,感谢…": a sentence cut, not a name
-    r"(?:已|我|你|他|她|在|是|就|被|把|给|跟|的|了|也|都|还|又|先|后).{0,20}",  # a sentence's first words
+    r"(?:已|我|你|他|她|在|是|就|被|把|给|跟|的|了|也|都|还|又|先|后).{0,20}|"  # a sentence's first words
+    r"(?:[一二三四五六七八九十]{1,3}|\d{1,2})\s{0,2}[、.．].{0,40}|"  # a numbered section: "一、C++ 基础"
+    r"(?:返回|提交|查看|登录|注册|分享|收藏|举报|点击|关注|下载).{0,20}|"  # a page's button: "返回职位列表", "提交建议"
+    r"(?:senior|staff|principal|junior|lead|candidate|interviewer|local\s+preview|view\s+on|sign\s+in|log\s+in)\b.{0,60}",
     re.IGNORECASE,
 )
 #: More words than an employer's name has: a sentence or a title.
