@@ -75,6 +75,12 @@ class Block:
     listed: bool = False  # its one line is a numbered heading of a list of questions ("#### 2. C++17的常用特性")
 
 
+#: A page's opening lines, where a noise heading is a menu item.
+_MENU_LINES = 4
+#: … when the page's text follows it: no known heading within this many lines.
+_MENU_SECTION = 10
+
+
 def segment(lines: list[str]) -> tuple[list[Block], bool]:
     """Lines into blocks under their headings (noise dropped); whether any known heading was seen."""
     blocks = [Block("", "header", None)]
@@ -116,7 +122,12 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         if heading:
             name, kind, rest = heading
             if kind == NOISE:
-                noise = True
+                # (among a page's first lines, under its menu, "精选文章" or "Related" is a menu item,
+                # not the related posts after its text: only that line is dropped. As the title, a
+                # noise heading says what the whole page is: "校园招聘常见问题".)
+                menu = len(blocks) == 1 and bool(blocks[0].lines) and index < _MENU_LINES \
+                    and not any(match_heading(after) for after in lines[index + 1: index + 1 + _MENU_SECTION])
+                noise = noise or not menu  # (a short list under it, "相似职位推荐 / Java工程师 / 面试题", is noise)
                 continue
             noise = False
             recognised = True
