@@ -20,6 +20,7 @@ REPORT_TITLE = re.compile(
     r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}(?:\([\w ,.-]{1,20}\)\s{0,2})?(?:$|[,:|–—]\s|\s-\s))",
     re.IGNORECASE,
 )
+#: A line that opens with its round ("一面主要问项目和计网 50min:"): the report's own, not another's title.
 _ROUND_OPENING = re.compile(r"\s{0,3}(?:[一二三四五六终]面|hr\s{0,2}面|第[一二三四五六]轮|round\s{0,2}\d)", re.IGNORECASE)
 #: A title that can only be a report's, even over the posting the candidate applied to (a 面经 that
 #: opens with the job description): "第8次面试回顾", "字节 GPU 面经", "Interview experience at …".
@@ -96,7 +97,8 @@ _HEADING_LIST_SHARE = 0.4
 #: A list without an interview word: this many technical questions, making this share of its lines.
 _BARE_LIST_MIN = 6
 _BARE_LIST_SHARE = 0.5
-#: … or this many technical questions one after another, line after line.
+#: … or this many asking lines one after another (a list pasted whole, its answers after it; the
+#: page's asking lines must still be technical as above).
 _BARE_RUN_MIN = 8
 
 
