@@ -100,6 +100,13 @@ class DocumentScore:
     title_ok: bool | None = None
     doc_kind_ok: bool | None = None
 
+    @property
+    def f1(self) -> float:
+        """This document's question F1 (0 when it finds none of its questions)."""
+        precision = self.matched / self.found if self.found else 0.0
+        recall = self.matched / self.expected if self.expected else 0.0
+        return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
 
 @dataclass
 class CorpusScore:
@@ -122,6 +129,13 @@ class CorpusScore:
     def f1(self) -> float:
         p, r = self.precision, self.recall
         return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def mean_f1(self) -> float:
+        """The mean of each document's question F1, over the documents that hold questions (a short
+        document counts as much as a long one: what a candidate pasting one report meets)."""
+        scores = [d.f1 for d in self.documents if d.expected]
+        return sum(scores) / len(scores) if scores else 1.0
 
     @property
     def skill_recall(self) -> float:
@@ -157,6 +171,8 @@ class CorpusScore:
             "precision": round(self.precision, 4),
             "recall": round(self.recall, 4),
             "f1": round(self.f1, 4),
+            "mean_f1": round(self.mean_f1, 4),
+            "documents_with_questions": sum(1 for d in self.documents if d.expected),
             "kind_accuracy": round(self.kind_accuracy, 4),
             "skill_recall": round(self.skill_recall, 4),
             "forbidden_skills": self.forbidden_skills,
@@ -246,6 +262,7 @@ def format_report(score: CorpusScore, verbose: bool = False) -> str:
         f"matched {s['questions_matched']}",
         f"precision {s['precision']:.3f}  recall {s['recall']:.3f}  F1 {s['f1']:.3f}  "
         f"kind accuracy {s['kind_accuracy']:.3f}",
+        f"mean question F1 {s['mean_f1']:.3f} over the {s['documents_with_questions']} documents holding questions",
         f"skill recall {s['skill_recall']:.3f}; forbidden skills found: {len(score.forbidden_skills)}",
         f"company {s['company']}  title {s['title']}  document kind {s['doc_kind']}",
         f"questions taken from noise: {len(score.noise_hits)}",

@@ -109,7 +109,23 @@ def test_cli_eval_prints_the_figures() -> None:
     assert result.exit_code == 0, result.output
     figures = json.loads(result.stdout)
     assert figures["documents"] >= 13
-    assert {"precision", "recall", "f1", "skill_recall", "noise_hits"} <= set(figures)
+    assert {"precision", "recall", "f1", "mean_f1", "skill_recall", "noise_hits"} <= set(figures)
+
+
+def test_the_mean_f1_weighs_each_document_holding_questions_alike() -> None:
+    """A document of one missed question counts as much as one of many found; a posting without
+    questions does not count (pooled F1 hides the first, which a candidate pasting it meets)."""
+    def golden(*questions: str) -> dict:
+        return {"category": "report", "lang": "en", "doc_kind": "report", "questions": [{"text": q} for q in questions],
+                "skills": [], "company": None, "title": None}
+    many = ("Interview experience\nRound 1\n1. What is NCCL?\n2. How does RDMA work?\n3. What is a warp?\n")
+    score = evaluate([CorpusDocument("many.txt", many, golden("What is NCCL?", "How does RDMA work?", "What is a warp?")),
+                      CorpusDocument("one.txt", "Senior engineer\nWe build clusters.\n", golden("Explain NVLink.")),
+                      CorpusDocument("posting.txt", "Engineer\n岗位职责\n负责网络。\n", {**golden(), "doc_kind": "posting"})])
+    assert [round(d.f1, 3) for d in score.documents] == [1.0, 0.0, 0.0]
+    assert score.mean_f1 == 0.5
+    assert score.summary()["documents_with_questions"] == 2
+    assert score.f1 > score.mean_f1  # pooled: 3 of 4 questions
 
 
 def test_cli_eval_refuses_a_missing_folder(tmp_path: Path) -> None:
