@@ -53,18 +53,17 @@ def document_employer(lines: Sequence[str], found: str | None) -> str | None:
             first_seen.setdefault(name, index)
             if went is None and _WHERE.search(line[max(0, match.start() - 12): match.start()]):
                 went = name
+    best = max(counts, key=lambda n: (counts[n], -first_seen[n])) if counts else None  # the most named, first first
     if found is not None:
         whole = _canonical(found)
         if whole in counts:
             return whole
-        best = max(counts, key=lambda n: (counts[n], -first_seen[n])) if counts else None
         if best is not None and first_seen[best] <= 2 and counts[best] >= 3 and _named_once(found, lines):
             return best  # a site's name over the page ("Talentee" above "NVIDIA … Interview Questions")
         return _completed(found, lines) or found
     titled = latin_title_employer(lines[:_TITLE_LINES])
-    if not counts:
+    if best is None:
         return title_employer([line for line in lines[:12] if len(line) <= 80 and _REPORT_WORD.search(line)]) or titled
-    best = max(counts, key=lambda n: (counts[n], -first_seen[n]))
     if first_seen[best] <= 2 or counts[best] >= 3 or (counts[best] >= 2 and went == best):
         return best  # named in the title, named again and again, or where the candidate went
     return went or titled

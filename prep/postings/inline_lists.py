@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import judge_line, strip_list_marker
+from .asking import CJK, judge_line, strip_list_marker
 
 #: Fewer items than this in a row are not a list written on one line.
 MIN_RUN = 3
@@ -106,12 +106,11 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
 MIN_RUN_ON = 4
 _MAX_RUN_ON_CHARS = 1_500
 _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _run_on_questions(line: str) -> list[str]:
     """The English questions of a line that holds only questions, each a sentence, or ``[line]``."""
-    if len(line) > _MAX_RUN_ON_CHARS or strip_list_marker(line) != line or _CJK.search(line):
+    if len(line) > _MAX_RUN_ON_CHARS or strip_list_marker(line) != line or CJK.search(line):
         return [line]
     parts = _SENTENCE_BREAK.split(line.strip())
     if len(parts) >= MIN_RUN_ON and all(judge_line(part).asks for part in parts):

@@ -292,11 +292,11 @@ def _question_runs(lines: list[str]) -> set[int]:
                     judged = [judge_line(line) for line in lines[start:index]]
                     asking = sum(1 for j in judged if j.asks or j.topic)
                     if plain:  # unlisted lines: most must ask, with question marks
-                        marked = sum(1 for j, line in zip(judged, lines[start:index])
-                                     if j.mark and not _ANOTHER_REPORT.match(line))
+                        other = [bool(_ANOTHER_REPORT.match(line)) for line in lines[start:index]]  # another report's title
+                        marked = sum(1 for j, title in zip(judged, other) if j.mark and not title)
                         if (marked >= 3 and asking >= _PLAIN_RUN_SHARE * (index - start)) or (
                                 asking >= _PLAIN_TOPIC_RUN and asking >= _PLAIN_TOPIC_SHARE * (index - start)
-                                and not any(_ANOTHER_REPORT.match(line) for line in lines[start:index])):
+                                and not any(other)):
                             runs.update(range(start, index))  # (or topics one a line, most of them)
                     elif asking >= 2 and asking >= _RUN_SHARE * (index - start):
                         runs.update(range(start, index))

@@ -284,7 +284,8 @@ class Matcher:
         weights = {c: self.weight(c) for c in every}
         distinguishing = frozenset(c for c in every if _NUMBER_RE.match(c) is not None or c in meaning.terms
                                    or (c not in self.lexicon.framing and weights[c] >= DISTINGUISHING_WEIGHT))
-        return Weighed(self, meaning, every, self.total(every), self.total(meaning.shared), distinguishing, weights)
+        return Weighed(self, meaning, every, sum(weights.values()), sum(weights[c] for c in meaning.shared),
+                       distinguishing, weights)
 
     def total(self, concepts: Iterable[str]) -> float:
         """The summed weight of ``concepts``."""
