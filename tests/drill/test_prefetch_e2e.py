@@ -104,10 +104,12 @@ def test_ratings_waiting_on_a_shared_browser_wait_for_their_own_account(live_ser
     for _ in range(3):
         _rate(page, "3")
     page.wait_for_function("() => document.getElementById('drill').dataset.pending === '3'")
-    page.unroute("**/drill/rate.json")
     page.evaluate("() => window.stop()")
     page.click(".nav-logout button", force=True)  # the phone menu may be folded
     page.wait_for_url("**/login**")
+    # The connection comes back only once signed out: before, the drill's retry (with backoff) would
+    # send the first account's ratings as that account, and rightly, whenever a slow run gave it time.
+    page.unroute("**/drill/rate.json")
     sign_in(page, live_server, second, PASSWORD)
     _open_drill(page, live_server)
     assert page.evaluate("() => document.getElementById('drill').dataset.pending") == "0"
