@@ -22,7 +22,7 @@ MAX_PROSE_CHARS = 3_000
 #: Shorter than this, a line is one question or none: the line-level judgement decides.
 MIN_PROSE_CHARS = 24
 
-_SENTENCE_END_ZH = re.compile(r"(?<=[。！？!?；;])")
+_SENTENCE_END_ZH = re.compile(r"(?<=[。！？!?；;])|(?<=[\u4e00-\u9fff)）A-Za-z]\.)(?=\s)")  # (an author may end a sentence with ". ")
 _SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")
 # An English abbreviation before a full stop does not end a sentence.
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)\.)$", re.IGNORECASE)
@@ -33,7 +33,7 @@ _CUE_ZH = re.compile(
     r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
     r"|(?:还有|又|再|然后|接着|最后)?(?:出了|让我?(?:写|做)了?)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
     r"|(?:请|叫)我(?=介绍|讲|说|写|画|设计|推导)"  # "他请我介绍一遍…"
-    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|题目(?:是|要|为)\s{0,2}"  # "第一题是给定…", "题目要设计…"
+    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:题目|任务)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
     r"|(?:然后)?一(?:道|题)(?=[A-Za-z\u4e00-\u9fff])(?!easy|medium|hard|简单|中等|困难|难))"  # "考了一题OOP，然后一题BST…"
 )
 _CUE_EN = re.compile(
@@ -48,6 +48,9 @@ _CUE_EN = re.compile(
     r"(?!an?\s+(?:\w+\s+)?(?:question|problem|task))"
     r"|\b(?:then\s+|next\s+|later\s+)?we\s+(?:then\s+|also\s+)?(?:discussed|talked\s+about|went\s+(?:over|through)|covered)\s+"
     r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
+    r"|\bthere\s+(?:was|were)\s+(?:also\s+)?(?:a|an|one|another|some)\s+(?:\w+\s+)?questions?\s+(?:about|on)\s+"
+    r"|\b(?:stuff|things|topics|questions|subjects)\s+(?:that\s+)?(?:came\s+up|were\s+(?:asked|covered|discussed))\s+"
+    r"(?:included?|were)\s{0,2}:?\s+"
     r"|\b(?:questions?|things|details?|topics)(?:\s+[\w-]{1,20}){0,3}?\s+(?:such\s+as|like)\s+(?=(?:what|how|why|when|which|explain|describe|write|implement|design)\b)"
     r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"
     r"|\b(?:a|an|one|another|the)\s+(?:(?:quick|short|live|classic)\s+)?"
@@ -56,7 +59,7 @@ _CUE_EN = re.compile(
     re.IGNORECASE,
 )
 # Where the candidate's answer or the narration takes over again after a question.
-_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)")
+_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为))")
 _ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|mentioned|talked|went|used|did|wrote)\b",
                         re.IGNORECASE)
 _LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s+(?=\S)|(?:以及|还有|另外|然后)[，,]?",
@@ -87,7 +90,9 @@ def is_prose(line: str) -> bool:
         # one sentence is one question, unless it tells several ("考了一题X，然后一题Y，一题Z") or
         # opens with its narration ("They asked a question about X.": X is the question)
         cues = [c for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")]
-        return len(cues) >= 2 if chinese else bool(cues) and cues[0].start("cue") == 0
+        if chinese:  # (or names its problem after the round: "第二轮是系统设计，题目是设计一个…")
+            return len(cues) >= 2 or any(c.group("cue").startswith(("题目", "任务")) and c.start("cue") > 0 for c in cues)
+        return bool(cues) and cues[0].start("cue") == 0
     if any(_NARRATION.match(part) and not part.rstrip().endswith(("?", "？")) for part in parts):
         # (a sentence that asks is no narration: "他的目的是什么?" follows a question up)
         return True
@@ -121,7 +126,8 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
         cues = [c for c in cue_re.finditer(probe) if c.end() > c.start("cue")]
         head_end = cues[0].start("cue") if cues else len(sentence)
         head = _clean(sentence[:head_end])
-        if head and len(head) >= _MIN_QUESTION_CHARS:
+        if head and len(head) >= _MIN_QUESTION_CHARS and not (cues and _ANNOUNCES_TASK.fullmatch(head)):
+            # ("最后手撕了一道题，题目是…": the head only announces the task its cue states)
             judgement = judge_line(head)
             if judgement.asks:  # "Walk me through X. Then: …" has its own question first
                 found.append((judgement.text, "asks"))
@@ -135,6 +141,7 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
     return found
 
 
+_ANNOUNCES_TASK = re.compile(r".{0,12}?(?:[一两二三几]道(?:算法|编程|代码|设计|场景)?题|一题)")
 _SERIES = re.compile(r",\s+(?:and\s+)?|\s+and\s+(?=\w+ing\b)")
 
 
@@ -142,7 +149,12 @@ def _enumerated_tasks(text: str) -> list[str]:
     """An English cue's text that lists several tasks ("write code for reversing bits in a range,
     checking if the compiler is little endian, and reversing a linked list") as those tasks; a
     list of topics ("bit manipulation, pointers, and paging") stays one question."""
-    if CJK.search(text[:200]) or text.count(",") < 2:
+    if CJK.search(text[:200]):
+        return [text]
+    if text.count(";") >= 2:  # "included X; how to Y; what Z": a series set apart by semicolons
+        parts = [p.strip() for p in text.split(";")]
+        return [p for p in parts if len(p) >= _MIN_QUESTION_CHARS] or [text]
+    if text.count(",") < 2:
         return [text]
     parts = [p.strip() for p in _SERIES.split(_AND_SO_ON.sub("", text)) if p.strip()]
     if len(parts) >= 3 and all(len(p.split()) >= 3 for p in parts) and all(_TASK_START.match(p) for p in parts[1:]):

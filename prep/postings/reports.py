@@ -129,6 +129,9 @@ def is_question_list(blocks: list[Block]) -> bool:
         return True  # a bank of questions as headings over their answers ("### 1. Override vs. Overload")
     lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse and not b.answer
              for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
+    # a line the page repeats (a flashcard's "How well did you know this?", a button under each
+    # item) is its chrome: counted once
+    lines = list(dict.fromkeys(lines))
     title = [line for b in blocks for line in b.lines[:3]][:3]  # the title and the line under it
     names = [b.name for b in blocks if b.name]
     judged = {i: judge_line(line) for i, line in enumerate(lines) if len(line) <= 300}  # the short lines

@@ -165,7 +165,9 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         if generic and len(blocks) == 1 and not blocks[0].lines:
             blocks[0].lines.append(generic)  # "【Job title】" or "## Title" opening the page: the header
             continue
-        if not generic and (len(blocks) > 1 or len(blocks[0].lines) >= 2):
+        if not generic and (len(blocks) > 1 or len(blocks[0].lines) >= 2) and not blocks[-1].answer:
+            # (inside the answer to a question heading, only a heading opens a section: a line over a
+            # list, an image or a bold item is the answer's own)
             generic = _plain_heading(line, lines[index + 1] if index + 1 < len(lines) else "",
                                      lines[index + 2] if index + 2 < len(lines) else "")
         if generic:
@@ -184,7 +186,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 continue
         if REVERSE.match(line) and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
             continue  # "反问：…" on one line
-        if blocks[-1].kind not in (ROUND_KIND, INTERVIEW) and not blocks[-1].reverse:
+        if blocks[-1].kind not in (ROUND_KIND, INTERVIEW) and not (blocks[-1].reverse or blocks[-1].answer):
             following = lines[index + 1] if index + 1 < len(lines) else ""
             if len(line) <= 200 and line[:1] not in "(（" and (_INTRODUCES_QUESTIONS.match(line) or (
                     following and strip_list_marker(following) != following and line[-1:] not in "?？"
