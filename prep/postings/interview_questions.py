@@ -14,7 +14,7 @@ import re
 
 from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker, task_names
 from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
-from .prose import is_prose, prose_questions
+from .prose import is_prose, prose_questions, sentences
 from .reports import REPORT_TITLE as _REPORT_TITLE
 from .rounds import REVERSE
 from .segment import Block
@@ -163,6 +163,11 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 for text in named_tasks:
                     last_key = text.casefold()
                     found.setdefault(last_key, (text, section, block.round, 0.6))
+                continue
+            scenario = _scenario_question(body) if (report or listing or in_round or kind == INTERVIEW) else None
+            if scenario:  # "Let's say there is one timer. … How do you ensure …?": one question, its set-up and all
+                last_key = scenario.casefold()
+                found.setdefault(last_key, (scenario, section, block.round, 0.8))
                 continue
             if report and is_prose(line):
                 for text, how in prose_questions(line):
@@ -335,6 +340,24 @@ _NOT_A_QUESTION_LINE = re.compile(
     r")",
     re.IGNORECASE,
 )
+
+#: A question that sets its scene first: "Let's say …", "Suppose …", "假设有一个…".
+_SCENARIO = re.compile(r"(?:let['’]?s\s+say|suppose|assume|imagine|say\s+you\s|consider\s+a|you\s+are\s+given|"
+                       r"假设|假如|设想)", re.IGNORECASE)
+_MAX_SCENARIO_CHARS = 500
+_MAX_SCENARIO_SENTENCES = 5
+
+
+def _scenario_question(text: str) -> str | None:
+    """``text`` as one question when it opens with its scenario and a later sentence of it asks
+    (a few sentences at most), else None."""
+    if len(text) > _MAX_SCENARIO_CHARS or not _SCENARIO.match(text):
+        return None
+    parts = sentences(text)
+    if not 2 <= len(parts) <= _MAX_SCENARIO_SENTENCES or not any(judge_line(part).asks for part in parts[1:]):
+        return None
+    return text.strip()
+
 
 def never_a_question(line: str) -> bool:
     """Whether ``line`` is never a question whatever its section: an answer, a quote, code, a
