@@ -140,6 +140,8 @@ _DROP_ZH = re.compile(
     r"远程办公|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
     re.IGNORECASE,
 )
+#: The candidate answering in the first person ("我觉得是…", "嗯，我当时说…"): an answer, not a question.
+_MY_ANSWER_ZH = re.compile(r"(?:[嗯额呃啊]+[，,。.\s]{0,3})?我(?:觉得|认为|说|答|回答|当时|的回答|的理解|理解的?是|记得|猜)")
 _DROP_EN = re.compile(
     r".{0,60}?\b(?:introduce\s+yourself|tell\s+(?:me|us)\s+about\s+yourself|self[- ]introduction|"
     r"i\s+asked|my\s+questions?\s+(?:for|to)|questions?\s+for\s+(?:the|them|him|her)|reverse\s+q|"
@@ -306,7 +308,8 @@ def judge_line(line: str) -> LineJudgement:
         return judge_line(text.rstrip(":：").rstrip())  # "6:如何进行路由,路由表如何查找:" over its answer
     elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
-    elif _DROP_ZH.match(probe) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(probe) or _ASKER_IS_I.match(text):
+    elif _DROP_ZH.match(probe) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(probe) or _ASKER_IS_I.match(text) \
+            or _MY_ANSWER_ZH.match(probe):
         dropped = "not a technical question"
     elif _PROJECT_ONLY.fullmatch(probe) or _PROJECT_ONLY_EN.fullmatch(text):
         dropped = "project talk without a topic"
