@@ -33,7 +33,7 @@ _CUE_ZH = re.compile(
     r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
     r"|(?:还有|又|再|然后|接着|最后)?(?:出了|让我?(?:写|做)了?)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
     r"|(?:请|叫)我(?=介绍|讲|说|写|画|设计|推导)"  # "他请我介绍一遍…"
-    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:题目|任务|算法题?|编程题|手撕(?:的)?)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
+    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:题目|任务|算法题?|编程题|手撕(?:的)?|(?<=的)问题)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
     r"|(?:然后)?一(?:道|题)(?=[A-Za-z\u4e00-\u9fff])(?!easy|medium|hard|简单|中等|困难|难))"  # "考了一题OOP，然后一题BST…"
 )
 _CUE_EN = re.compile(
@@ -127,7 +127,8 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
         cues = [c for c in cue_re.finditer(probe) if c.end() > c.start("cue")]
         head_end = cues[0].start("cue") if cues else len(sentence)
         head = _clean(sentence[:head_end])
-        if head and len(head) >= _MIN_QUESTION_CHARS and not (cues and _ANNOUNCES_TASK.fullmatch(head)):
+        if head and len(head) >= _MIN_QUESTION_CHARS and not (cues and _ANNOUNCES_TASK.fullmatch(head)) \
+                and not head.startswith("我"):  # ("我直接brute force了，…": the candidate's own doing)
             # ("最后手撕了一道题，题目是…": the head only announces the task its cue states)
             judgement = judge_line(head)
             if judgement.asks:  # "Walk me through X. Then: …" has its own question first
