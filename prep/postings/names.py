@@ -109,7 +109,9 @@ _NOT_AN_ORGANISATION = re.compile(
     r"(?:已|我|你|他|她|在|是|就|被|把|给|跟|的|了|也|都|还|又|先|后).{0,20}|"  # a sentence's first words
     r"(?:[一二三四五六七八九十]{1,3}|\d{1,2})\s{0,2}[、.．].{0,40}|"  # a numbered section: "一、C++ 基础"
     r"(?:返回|提交|查看|登录|注册|分享|收藏|举报|点击|关注|下载).{0,20}|"  # a page's button: "返回职位列表", "提交建议"
-    r"(?:senior|staff|principal|junior|lead|candidate|interviewer|local\s+preview|view\s+on|sign\s+in|log\s+in)\b.{0,60}",
+    r"(?:senior|staff|principal|junior|lead|candidate|interviewer|local\s+preview|view\s+on|sign\s+in|log\s+in)\b.{0,60}|"
+    r"(?:how|what|why|which|when|where)\b.{0,80}|"  # a title that asks: "How variable spilling works"
+    r"(?:phone|video|virtual|onsite|on-site|technical|coding|final|behaviou?ral|screening|take-home)",  # a kind of interview
     re.IGNORECASE,
 )
 #: More words than an employer's name has: a sentence or a title.
@@ -128,7 +130,8 @@ def is_organisation_name(name: str) -> bool:
 TRADITIONAL_NAMES = {"騰訊": "腾讯", "華為": "华为", "字節跳動": "字节跳动", "字節": "字节", "阿裡巴巴": "阿里巴巴", "阿裏": "阿里",
                      "螞蟻": "蚂蚁", "網易": "网易", "美團": "美团", "京東": "京东", "小紅書": "小红书", "英偉達": "英伟达",
                      "輝達": "NVIDIA", "商湯": "商汤", "滴滴": "滴滴", "攜程": "携程", "聯想": "联想", "中興": "中兴",
-                     "拼多多": "拼多多", "快手": "快手", "寒武紀": "寒武纪", "摩爾線程": "摩尔线程", "壁仞": "壁仞"}
+                     "拼多多": "拼多多", "快手": "快手", "寒武紀": "寒武纪", "摩爾線程": "摩尔线程", "壁仞": "壁仞",
+                     "蔚來": "蔚来", "小鵬": "小鹏", "阿里雲": "阿里云", "騰訊雲": "腾讯云", "華為雲": "华为云", "沐曦": "沐曦"}
 _TRADITIONAL_NAME = re.compile("|".join(sorted((k for k, v in TRADITIONAL_NAMES.items() if k != v), key=len, reverse=True)))
 
 
