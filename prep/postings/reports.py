@@ -162,7 +162,9 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
     """Whether the document is an interview report, and (when it is not) whether it is read as a
     list of questions: :func:`is_question_list`, or a page with no posting section that speaks of
     interviews near its top and has lines that ask (a write-up without "interview" in its title,
-    a Q&A page, a bank of questions under headings of its own). Its sentences are then each
+    a Q&A page, a bank of questions under headings of its own), or a page with no word of interviews
+    nor of a job that has three technical lines that ask (notes of questions under the names of the
+    companies that asked them, a wiki page of tasks). Its sentences are then each
     judged (by the rules and the sentence model), not skipped as a posting's header."""
     report = is_report(lines, blocks)
     if report:
@@ -173,10 +175,24 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
         return False, False
     top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
     if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
-        return False, False
+        # no word of interviews; nor of a job either: a page of questions with answers, a wiki, notes
+        if any(_POSTING_WORD.search(line[:300]) for line in lines[:_LIST_SCAN_LINES]):
+            return False, False
+        asking = sum(1 for b in blocks if not (b.reverse or b.answer)
+                     for line in [b.name, *b.lines[:_LIST_SCAN_LINES]]
+                     if line and len(line) <= 300 and _TECHNICAL.match(line) and judge_line(line).asks)
+        return False, asking >= _UNLABELLED_LIST_MIN
     asking = sum(_asking_sentences(line) for b in blocks if not (b.reverse or b.answer)
                  for line in [b.name, *b.lines[:_LIST_SCAN_LINES]] if line)
     return False, asking >= 2
+
+
+#: Words of a job posting (or a job board): a page with none of them and no word of interviews is not a posting.
+_POSTING_WORD = re.compile(r"岗位|职位|职责|任职|要求|薪|招聘|福利|工作地点|学历|responsibilit|qualification|requirement|"
+                           r"apply|salary|benefits|experience|proficien|degree|years\s+of|we\s+are\s+looking|you\s+will|you['’]ll|"
+                           r"who\s+you\s+are|job|hiring|role",
+                           re.IGNORECASE)
+_UNLABELLED_LIST_MIN = 3
 
 
 _SENTENCE_GAP = re.compile(r"(?<=[.?!？。！])\s+")
