@@ -318,7 +318,7 @@ def judge_line(line: str) -> LineJudgement:
     if dropped:
         return LineJudgement(text, False, False, False, dropped)
     listed = strip_list_marker(line) != line.strip()
-    mark = ends_with_question_mark(text) or _asks_then_explains(text) or (listed and _asks_then_answers(text))
+    mark = ends_with_question_mark(text) or _asks_then_explains(text) or (listed and _CARD_QUESTION.match(text) is not None)
     verb = bool(task or labelled) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
         not mark and _asks_without_mark_zh(probe, listed)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
@@ -402,10 +402,6 @@ _GUESS = re.compile(r"可能|应该|大概|好像|估计|感觉|猜|maybe|probab
 #: A listed card's question: its first sentence, a short one ending in a question mark, over the answer
 #: in sentences after it ("6. MLA reduction strategy? Compress KV through a low-rank projection.").
 _CARD_QUESTION = re.compile(r"[^?？。.!！]{4,120}[?？]\s{1,3}(?=[A-Z\u4e00-\u9fff])")
-
-
-def _asks_then_answers(text: str) -> bool:
-    return _CARD_QUESTION.match(text) is not None
 
 
 def _asks_then_explains(text: str) -> bool:

@@ -33,7 +33,7 @@ _CUE_ZH = re.compile(
     r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
     r"|(?:还有|又|再|然后|接着|最后)?(?:出了|让我?(?:写|做)了?)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
     r"|(?:请|叫)我(?=介绍|讲|说|写|画|设计|推导)"  # "他请我介绍一遍…"
-    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:题目|任务|算法题?|编程题|手撕(?:的)?|(?<=的)问题)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
+    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:(?P<task>题目|任务|算法题?|编程题|手撕(?:的)?)|(?<=的)问题)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
     r"|(?:然后)?一(?:道|题)(?=[A-Za-z\u4e00-\u9fff])(?!easy|medium|hard|简单|中等|困难|难))"  # "考了一题OOP，然后一题BST…"
 )
 _CUE_EN = re.compile(
@@ -91,8 +91,7 @@ def is_prose(line: str) -> bool:
         # opens with its narration ("They asked a question about X.": X is the question)
         cues = [c for c in cue_re.finditer(parts[0] if parts else "") if c.end() > c.start("cue")]
         if chinese:  # (or names its problem after the round: "第二轮是系统设计，题目是设计一个…")
-            return len(cues) >= 2 or any(c.group("cue").startswith(("题目", "任务", "算法", "编程题", "手撕")) and c.start("cue") > 0
-                                         for c in cues)
+            return len(cues) >= 2 or any(c.group("task") and c.start("cue") > 0 for c in cues)
         return bool(cues) and cues[0].start("cue") == 0
     if any(_NARRATION.match(part) and not part.rstrip().endswith(("?", "？")) for part in parts):
         # (a sentence that asks is no narration: "他的目的是什么?" follows a question up)

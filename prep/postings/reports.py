@@ -6,6 +6,7 @@ Pure module: no Flask, no database.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .asking import judge_line
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
@@ -178,13 +179,19 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
         # no word of interviews; nor of a job either: a page of questions with answers, a wiki, notes
         if any(_POSTING_WORD.search(line[:300]) for line in lines[:_LIST_SCAN_LINES]):
             return False, False
-        asking = sum(1 for b in blocks if not (b.reverse or b.answer)
-                     for line in [b.name, *b.lines[:_LIST_SCAN_LINES]]
-                     if line and len(line) <= 300 and _TECHNICAL.match(line) and judge_line(line).asks)
+        asking = sum(1 for line in _own_lines(blocks)
+                     if len(line) <= 300 and _TECHNICAL.match(line) and judge_line(line).asks)
         return False, asking >= _UNLABELLED_LIST_MIN
-    asking = sum(_asking_sentences(line) for b in blocks if not (b.reverse or b.answer)
-                 for line in [b.name, *b.lines[:_LIST_SCAN_LINES]] if line)
+    asking = sum(_asking_sentences(line) for line in _own_lines(blocks))
     return False, asking >= 2
+
+
+def _own_lines(blocks: list[Block]) -> Iterator[str]:
+    """The headings and lines of the blocks that may hold the page's questions (not the
+    candidate's own questions, not an answer), at most :data:`_LIST_SCAN_LINES` a block."""
+    for block in blocks:
+        if not (block.reverse or block.answer):
+            yield from (line for line in [block.name, *block.lines[:_LIST_SCAN_LINES]] if line)
 
 
 #: Words of a job posting (or a job board): a page with none of them and no word of interviews is not a posting.
