@@ -9,12 +9,14 @@ from tests.support.live import import_document, register
 
 pytestmark = pytest.mark.browser
 
+# Four questions on four different explanations: a report question sharing an explanation with
+# another is its sibling, buried until tomorrow once the other is rated, so it could not come first.
 REPORT = """Acme AI 通信工程师 一面面经
 面试问题
 1. 讲一下你在上一份工作里做过的 NCCL 通信优化项目
 2. 你们训练集群的 RoCE 网络出现过哪些丢包问题，怎么排查的
 3. 介绍一下你写过的 AllReduce 带宽测试工具
-4. 你在项目里遇到的 RDMA 性能问题是怎么定位的
+4. GPUDirect RDMA 的数据路径是怎样的，和经过主机内存相比省了什么
 """
 
 

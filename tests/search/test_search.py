@@ -79,6 +79,17 @@ def test_snippets_are_the_text_a_reader_sees():
     assert matching.snippet(text, ["rank"]).startswith("Ring all-reduce costs …")
 
 
+def test_plain_text_keeps_what_a_browser_shows_however_the_html_is_shaped():
+    assert plain_text("") == plain_text("  \n") == ""
+    assert plain_text("bare <b>words</b> and a <i>tail") == "bare words and a tail"
+    assert plain_text("<p>a<!-- hidden -->b</p><script>x()</script><style>p{}</style>"
+                      "<template><p>later</p></template>c") == "ab c"
+    assert plain_text('<p>is <span class="katex math inline">x^2</span> &amp; <code>&lt;T&gt;</code></p>') == "is … & <T>"
+    # The renderer escapes raw HTML and nests at most a few dozen levels; past libxml2's default limit (256):
+    deep = "<blockquote>" * 1000 + "deep" + "</blockquote>" * 1000
+    assert plain_text(deep) == "deep"
+
+
 def test_grouping_ranks_title_hits_over_body_hits_and_unlinked_last():
     rows = [matching.ExplanationRow(1, "body", "en", "Body only", True, 0),
             matching.ExplanationRow(2, "title", "en", "Title", True, 1),

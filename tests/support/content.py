@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import text
+from sqlalchemy import MetaData, text
 
 from prep.content.sync import _LINKER_CACHE, current_linker, linker_key_query, sync_tree
 from prep.extensions import db
@@ -40,7 +40,7 @@ def _synced() -> tuple[dict[str, list[dict[str, Any]]], Any]:
                     for table in db.metadata.sorted_tables}
             db.session.remove()
             db.engine.dispose()
-        _SYNCED.update(rows=rows, report=report, key=key, linker=linker)
+        _SYNCED.update(rows=rows, report=report, key=key, linker=linker, file=folder / "test.sqlite3")
     return _SYNCED["rows"], _SYNCED["report"]
 
 
@@ -48,17 +48,61 @@ def load_shipped_content() -> Any:
     """Copy the synced rows into the current app's database (whose content tables are empty) and
     return the sync's report."""
     rows, report = _synced()
-    for table in db.metadata.sorted_tables:
-        if rows[table.name]:
-            db.session.execute(table.insert(), rows[table.name])
-    if db.engine.dialect.name == "postgresql":  # explicit ids: move each id sequence past them
-        for table in db.metadata.sorted_tables:
-            if rows[table.name] and "id" in table.c and table.c.id.autoincrement in (True, "auto"):
-                db.session.execute(text(
-                    f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), MAX(id)) FROM \"{table.name}\""))
-    db.session.commit()
+    if db.engine.dialect.name == "sqlite":
+        _copy_in_sqlite(rows)
+    else:
+        _insert(rows)  # PostgreSQL
     _share_linker()
     return report
+
+
+def _copy_in_sqlite(rows: dict[str, list[dict[str, Any]]]) -> None:
+    """SQLite copies the rows from the synced file itself (``INSERT … SELECT`` over an attached
+    database): the same rows as :func:`_insert`, without turning thousands of them into parameters."""
+    db.session.commit()  # ATTACH is refused inside a transaction
+    connection = db.engine.raw_connection()
+    try:
+        sqlite = connection.driver_connection
+        sqlite.execute("ATTACH DATABASE ? AS synced", (str(_SYNCED["file"]),))
+        try:
+            sqlite.execute("BEGIN IMMEDIATE")
+            for table in db.metadata.sorted_tables:
+                if rows[table.name]:
+                    columns = ", ".join(f'"{column.name}"' for column in table.columns)
+                    sqlite.execute(f'INSERT INTO main."{table.name}" ({columns}) '
+                                   f'SELECT {columns} FROM synced."{table.name}"')
+            sqlite.execute("COMMIT")
+        finally:
+            sqlite.execute("DETACH DATABASE synced")
+    finally:
+        connection.close()
+
+
+#: The PostgreSQL databases (by URL) holding a copy of the synced rows in the schema ``shipped``.
+_SNAPSHOTS: set[str] = set()
+
+
+def _insert(rows: dict[str, list[dict[str, Any]]]) -> None:
+    """PostgreSQL copies the rows server-side from a copy of them kept in the session's database
+    (the schema ``shipped``, made by the first test that asks; the tests empty only the app's tables)."""
+    tables = [table for table in db.metadata.sorted_tables if rows[table.name]]
+    url = db.engine.url.render_as_string(hide_password=False)
+    if url not in _SNAPSHOTS:
+        db.session.execute(text("DROP SCHEMA IF EXISTS shipped CASCADE"))
+        db.session.execute(text("CREATE SCHEMA shipped"))
+        copies = MetaData(schema="shipped")
+        for table in tables:
+            db.session.execute(text(f'CREATE TABLE shipped."{table.name}" (LIKE public."{table.name}")'))
+            db.session.execute(table.to_metadata(copies).insert(), rows[table.name])
+        db.session.commit()
+        _SNAPSHOTS.add(url)
+    for table in tables:
+        columns = ", ".join(f'"{column.name}"' for column in table.columns)
+        db.session.execute(text(f'INSERT INTO public."{table.name}" ({columns}) SELECT {columns} FROM shipped."{table.name}"'))
+        if "id" in table.c and table.c.id.autoincrement in (True, "auto"):  # explicit ids: move the sequence past them
+            db.session.execute(text(
+                f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), MAX(id)) FROM \"{table.name}\""))
+    db.session.commit()
 
 
 def _share_linker() -> None:

@@ -27,6 +27,8 @@ from pathlib import Path
 import prep
 import prep.cli
 
+from . import warm
+
 
 def preload() -> None:
     """Import what ``create_app`` imports (every feature's wiring and models), without building an app."""
@@ -58,6 +60,7 @@ def _run(argv: list[str], env: dict[str, str], cwd: str, stdout: str, stderr: st
     os.environ.update(env)
     os.chdir(cwd)
     sys.argv = ["prep", *argv]
+    warm.share_with_other_forked_processes()
     prep.cli.main(args=argv, prog_name="prep")
 
 

@@ -28,6 +28,7 @@ from contextlib import closing
 from pathlib import Path
 
 from . import forked
+from .warm import SHARED_FOLDER  # set by tests/conftest.py for the run's workers
 from .app import PASSWORD
 
 CHROMIUM = os.environ.get("PREP_CHROMIUM", "/usr/bin/chromium")
@@ -39,7 +40,6 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 _INITIALISED: dict[tuple, Path] = {}  # what `prep init` made, per kind of server (LiveServer._initialise)
 REPO_CONTENT = Path(__file__).resolve().parents[2] / "content"
-SHARED_FOLDER = "PREP_TEST_SHARED_DIR"  # set by tests/conftest.py for the run's workers
 
 
 def shared_folder() -> Path:
