@@ -146,13 +146,15 @@ def database_url(request, tmp_path: Path) -> str:
 
 def _empty_all_tables() -> None:
     """Empty the session's PostgreSQL database for the next test: one round trip of DELETEs (children
-    first) and sequence restarts, a few milliseconds where TRUNCATE takes a fraction of a second."""
+    first) and of sequences set back to their start, a few milliseconds where TRUNCATE takes a
+    fraction of a second (``setval``, not ``ALTER SEQUENCE … RESTART``: DDL, ten times slower)."""
     if db.engine.dialect.name != "postgresql":
         return  # each SQLite test has a file of its own
     deletes = [f'DELETE FROM "{table.name}"' for table in reversed(db.metadata.sorted_tables)]
     sequences = db.session.execute(text(
-        "SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = 'public'")).scalars()
-    restarts = [f'ALTER SEQUENCE "{name}" RESTART' for name in sequences]
+        "SELECT sequencename, start_value FROM pg_sequences WHERE schemaname = 'public'")).all()
+    calls = [f"setval('public.\"{name}\"', {int(start)}, false)" for name, start in sequences]
+    restarts = [f"SELECT {', '.join(calls)}"] if calls else []
     db.session.remove()
     connection = db.engine.raw_connection()
     try:
