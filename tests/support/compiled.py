@@ -14,8 +14,8 @@ its cost:
 - SQLAlchemy compiles each statement once per engine (its cache belongs to the engine, and its keys
   hold the engine's dialect object), and each test has an engine of its own. The engines share one
   cache here, whose keys hold instead what makes two dialects compile alike: the dialect's class,
-  its server's version and its parameter style (SQLite files of one library, or one PostgreSQL
-  server, compile the same statement to the same SQL).
+  its server's version, its parameter style and its isolation level (SQLite files of one library,
+  or one PostgreSQL server, compile the same statement to the same SQL).
 
 Applied by ``tests/conftest.py`` for the test processes only; the app itself is not patched.
 """
@@ -64,16 +64,13 @@ class _MemoryBytecodeCache(BytecodeCache):
         self.entries[bucket.key] = bucket.bytecode_to_string()
 
 
-templates = _MemoryBytecodeCache()
+templates: BytecodeCache = _MemoryBytecodeCache()
 _create_jinja_environment = Flask.create_jinja_environment
-
-
-_cache: list[BytecodeCache] = [templates]
 
 
 def _jinja_environment(self: Flask):
     env = _create_jinja_environment(self)
-    env.bytecode_cache = _cache[0]
+    env.bytecode_cache = templates
     return env
 
 
@@ -111,12 +108,13 @@ def _engine(self: Any, bind_key: str | None, options: dict[str, Any], app: Flask
     return engine
 
 
-def keep_compiled_code(templates: BytecodeCache | None = None) -> None:
-    """Patch Werkzeug's rule compilation and Flask's Jinja environment to reuse what they compile
-    (idempotent); ``templates``: where compiled templates are kept (the process's memory by default;
-    a file cache shared by the run's forked processes in :mod:`.warm`)."""
+def keep_compiled_code(template_cache: BytecodeCache | None = None) -> None:
+    """Patch Werkzeug's rule compilation, Flask's Jinja environment and Flask-SQLAlchemy's engines to
+    reuse what they compile (idempotent); ``template_cache``: where compiled templates are kept (the
+    process's memory by default; a file cache shared by the run's forked processes in :mod:`.warm`)."""
+    global templates
     Rule._compile_builder = _compile_builder  # type: ignore[method-assign]
-    if templates is not None:
-        _cache[0] = templates
+    if template_cache is not None:
+        templates = template_cache
     Flask.create_jinja_environment = _jinja_environment  # type: ignore[method-assign]
     flask_sqlalchemy.extension.SQLAlchemy._make_engine = _engine  # type: ignore[method-assign]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import MetaData, text
+from sqlalchemy import MetaData, Table, text
 
 from prep.content.sync import _LINKER_CACHE, current_linker, linker_key_query, sync_tree
 from prep.extensions import db
@@ -38,9 +38,10 @@ def _synced() -> tuple[dict[str, list[dict[str, Any]]], Any]:
             linker = current_linker()
             rows = {table.name: [dict(row._mapping) for row in db.session.execute(table.select())]
                     for table in db.metadata.sorted_tables}
+            file = db.engine.url.database
             db.session.remove()
             db.engine.dispose()
-        _SYNCED.update(rows=rows, report=report, key=key, linker=linker, file=folder / "test.sqlite3")
+        _SYNCED.update(rows=rows, report=report, key=key, linker=linker, file=file)
     return _SYNCED["rows"], _SYNCED["report"]
 
 
@@ -51,26 +52,24 @@ def load_shipped_content() -> Any:
     if db.engine.dialect.name == "sqlite":
         _copy_in_sqlite(rows)
     else:
-        _insert(rows)  # PostgreSQL
+        _copy_in_postgresql(rows)
     _share_linker()
     return report
 
 
 def _copy_in_sqlite(rows: dict[str, list[dict[str, Any]]]) -> None:
     """SQLite copies the rows from the synced file itself (``INSERT … SELECT`` over an attached
-    database): the same rows as :func:`_insert`, without turning thousands of them into parameters."""
+    database): the same rows as :func:`_copy_in_postgresql`, without turning thousands of them into parameters."""
     db.session.commit()  # ATTACH is refused inside a transaction
     connection = db.engine.raw_connection()
     try:
         sqlite = connection.driver_connection
-        sqlite.execute("ATTACH DATABASE ? AS synced", (str(_SYNCED["file"]),))
+        sqlite.execute("ATTACH DATABASE ? AS synced", (_SYNCED["file"],))
         try:
             sqlite.execute("BEGIN IMMEDIATE")
             for table in db.metadata.sorted_tables:
                 if rows[table.name]:
-                    columns = ", ".join(f'"{column.name}"' for column in table.columns)
-                    sqlite.execute(f'INSERT INTO main."{table.name}" ({columns}) '
-                                   f'SELECT {columns} FROM synced."{table.name}"')
+                    sqlite.execute(_copy_statement(table, "main", "synced"))
             sqlite.execute("COMMIT")
         finally:
             sqlite.execute("DETACH DATABASE synced")
@@ -82,7 +81,14 @@ def _copy_in_sqlite(rows: dict[str, list[dict[str, Any]]]) -> None:
 _SNAPSHOTS: set[str] = set()
 
 
-def _insert(rows: dict[str, list[dict[str, Any]]]) -> None:
+def _copy_statement(table: Table, into: str, source: str) -> str:
+    """``INSERT … SELECT`` of every column of ``table``, from the schema (or attached database)
+    ``source`` into ``into``."""
+    columns = ", ".join(f'"{column.name}"' for column in table.columns)
+    return f'INSERT INTO {into}."{table.name}" ({columns}) SELECT {columns} FROM {source}."{table.name}"'
+
+
+def _copy_in_postgresql(rows: dict[str, list[dict[str, Any]]]) -> None:
     """PostgreSQL copies the rows server-side from a copy of them kept in the session's database
     (the schema ``shipped``, made by the first test that asks; the tests empty only the app's tables)."""
     tables = [table for table in db.metadata.sorted_tables if rows[table.name]]
@@ -97,8 +103,7 @@ def _insert(rows: dict[str, list[dict[str, Any]]]) -> None:
         db.session.commit()
         _SNAPSHOTS.add(url)
     for table in tables:
-        columns = ", ".join(f'"{column.name}"' for column in table.columns)
-        db.session.execute(text(f'INSERT INTO public."{table.name}" ({columns}) SELECT {columns} FROM shipped."{table.name}"'))
+        db.session.execute(text(_copy_statement(table, "public", "shipped")))
         if "id" in table.c and table.c.id.autoincrement in (True, "auto"):  # explicit ids: move the sequence past them
             db.session.execute(text(
                 f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), MAX(id)) FROM \"{table.name}\""))

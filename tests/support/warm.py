@@ -65,7 +65,7 @@ def share_with_other_forked_processes() -> None:
     folder = Path(shared) / "warm"
     folder.mkdir(exist_ok=True)
     (folder / "jinja").mkdir(exist_ok=True)
-    compiled.keep_compiled_code(templates=FileSystemBytecodeCache(str(folder / "jinja")))
+    compiled.keep_compiled_code(FileSystemBytecodeCache(str(folder / "jinja")))
     from prep.content import sync
 
     sync.Linker = _shared_linker(folder, sync.Linker)  # type: ignore[assignment, misc]
