@@ -68,6 +68,13 @@ def test_the_first_session_starts_with_the_reports_questions(live_server, browse
     page.click("#readiness form button[type=submit]")
     page.wait_for_selector("#on-the-day:not([data-pending])")  # the plan is made in the background
 
+    # The drill shows each card's question in the reader's language (the posting lists the bank's
+    # wording): the studied cards' wordings, as the card list shows them, name the likely ones too.
+    page.goto(live_server.url + "/cards")
+    studied = [t.strip() for t in page.locator("table.list tbody tr td:first-child a").all_inner_texts()]
+    assert set(asked) <= set(studied), (asked, studied)
+    likely = likely + [q for q in studied if q not in asked]
+
     shown = _first_session(page, live_server, 12)
     kinds = ["asked" if q in asked else "likely" if q in likely else "other" for q in shown]
     assert kinds and kinds[0] == "asked", list(zip(shown, kinds))
