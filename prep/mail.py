@@ -14,6 +14,7 @@ in 8 bits (no quoted-printable line breaks inside a link, no base64 around Chine
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import re
 import secrets
@@ -94,6 +95,13 @@ class Transport(Protocol):
         """Deliver the message or raise one of :data:`SEND_ERRORS`."""
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """The TLS settings, made for the first message that uses TLS and kept for the process: making
+    them reads the system's certificate store, which costs more than sending a short message."""
+    return ssl.create_default_context()
+
+
 class SmtpTransport:
     """One SMTP connection per message (reminders are few and spread out)."""
 
@@ -104,15 +112,14 @@ class SmtpTransport:
 
     def send(self, message: EmailMessage) -> None:
         s = self.settings
-        context = ssl.create_default_context()
         if s.ssl:
-            client: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
+            client: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=_tls_context())
         else:
             client = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
         with client:
             client.ehlo()
             if s.starttls:
-                client.starttls(context=context)
+                client.starttls(context=_tls_context())
                 client.ehlo()
             if s.username:
                 client.login(s.username, s.password or "")

@@ -37,6 +37,10 @@ def preload() -> None:
     for name in ("prep.models", "prep.security", "prep.i18n", "prep.errors", "prep.web.bodies",
                  "prep.web.input_guard", "prep.web.json_body", "prep.web.templating", "prep.database"):
         import_module(name)
+    # Imported by the app only when first needed: Chinese slugs and company keys (pypinyin reads
+    # its dictionaries on import, a third of a second), and e-mail address checks.
+    for name in ("pypinyin", "email_validator"):
+        import_module(name)
 
 
 preload()
