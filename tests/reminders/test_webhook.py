@@ -68,7 +68,8 @@ def hook() -> Iterator[Hook]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop's next look at its flag: every 20 ms, not the default half second
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{server.server_address[1]}/hooks/T000/B000"
     try:

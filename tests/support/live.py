@@ -103,7 +103,7 @@ class LiveServer:
             except OSError:
                 if self.proc.poll() is not None:
                     raise RuntimeError((self.root / "server.log").read_text())
-                time.sleep(0.2)  # the server process starts on its own time
+                time.sleep(0.05)  # the server process starts on its own time
         raise RuntimeError("server did not start")
 
     def _initialise(self) -> None:
@@ -171,7 +171,7 @@ def registration_link(outbox: Path, email: str) -> str:
             found = re.search(r"http\S+/register/confirm/\S+", message.get_body(("plain",)).get_content())
             if found and message["To"].addresses[0].addr_spec == email.lower():
                 return found.group(0)
-        time.sleep(0.2)
+        time.sleep(0.05)
     raise AssertionError(f"no registration link for {email} in {outbox}")
 
 
