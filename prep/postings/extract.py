@@ -39,7 +39,7 @@ from .identity import find_identity, known_company, looks_like_role
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
 from .origins import Origin, origin_of
-from .reports import read_as
+from .reports import read_as, titled_as_questions
 from .segment import Block, segment
 from .sentence_model import refine
 
@@ -178,7 +178,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         skills=skills,
         questions=questions,
         recognised_sections=recognised,
-        doc_kind="report" if report or (listing and questions and not (title and looks_like_role(title))) else "posting",
+        doc_kind="report" if report or (listing and questions and not (title and looks_like_role(title) and not titled_as_questions(title))) else "posting",
         rounds=list(dict.fromkeys(b.round for b in blocks if b.kind == ROUND_KIND and b.round)),
         skill_weights={name: weights[name] for name in skills},
         truncated=truncated,

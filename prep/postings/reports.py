@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .asking import judge_line
+from .asking import judge_line, strip_list_marker
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
@@ -172,16 +172,24 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
         return True, False
     if is_question_list(blocks):
         return False, True
+    if lines and titled_as_questions(lines[0]):
+        # a page titled as interview questions ("… Interview Questions", "CUDA 面试题"), though it may
+        # also go over the job it prepares for ("Key Responsibilities Interpretation")
+        return False, sum(_asking_sentences(line) for line in _own_lines(blocks)) >= 2
     if any(b.kind in _POSTING_KINDS for b in blocks):
         return False, False
     top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
     if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
-        # no word of interviews; nor of a job either: a page of questions with answers, a wiki, notes
-        if any(_POSTING_WORD.search(line[:300]) for line in lines[:_LIST_SCAN_LINES]):
+        # no word of interviews; nor of a job either: a page of questions with answers, a wiki, notes.
+        # A line that asks is not a posting's: "What did you like about your previous job?"
+        if any(_POSTING_WORD.search(line[:300]) and not _asks(line) for line in lines[:_LIST_SCAN_LINES]):
             return False, False
-        asking = sum(1 for line in _own_lines(blocks)
-                     if len(line) <= 300 and _TECHNICAL.match(line) and judge_line(line).asks)
-        return False, asking >= _UNLABELLED_LIST_MIN
+        own = list(_own_lines(blocks))
+        asking = sum(1 for line in own if len(line) <= 300 and _TECHNICAL.match(line) and judge_line(line).asks)
+        # (or a page made mostly of listed items that ask, technical or not: "- Why are you leaving
+        # your job?"; a blog's rhetorical headings are no list)
+        mostly = sum(1 for line in own if len(line) <= 300 and strip_list_marker(line) != line and _asks(line))
+        return False, asking >= _UNLABELLED_LIST_MIN or (mostly >= _MOSTLY_ASKING_MIN and 2 * mostly >= len(own))
     asking = sum(_asking_sentences(line) for line in _own_lines(blocks))
     return False, asking >= 2
 
@@ -200,9 +208,24 @@ _POSTING_WORD = re.compile(r"岗位|职位|职责|任职|要求|薪|招聘|福�
                            r"who\s+you\s+are|job|hiring|role",
                            re.IGNORECASE)
 _UNLABELLED_LIST_MIN = 3
+_MOSTLY_ASKING_MIN = 5
 
 
 _SENTENCE_GAP = re.compile(r"(?<=[.?!？。！])\s+")
+#: A title that says the page is interview questions.
+_LIST_TITLE = re.compile(r"[#\s]{0,8}.{0,120}?(?:interview\s+(?:questions|q\s?&\s?a|prep)|面试题|面试问题|面试八股|八股文?(?:整理|总结|合集)?$)",
+                         re.IGNORECASE)
+
+
+def titled_as_questions(title: str) -> bool:
+    """Whether a title says its page is interview questions ("GPU Engineer: Interview Questions",
+    "CUDA 面试题"), though it may name a role."""
+    return bool(_LIST_TITLE.match(title[:200])) and not _POSTING_WORD.search(title[:200])
+
+
+def _asks(line: str) -> bool:
+    head = line[:300]
+    return head.rstrip().endswith(("?", "？")) or judge_line(head).asks
 
 
 def _asking_sentences(line: str) -> int:

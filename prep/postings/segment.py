@@ -43,6 +43,10 @@ _INTRO_BODY = (
 _INTRODUCES_QUESTIONS = re.compile(_INTRO_BODY + r"[:：]\s{0,2}$", re.IGNORECASE)
 _INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
 #: "Q1: …", "Q2. …": numbered questions, wherever they start.
+#: The line under a question heading that states the question ("## Question 1: TCP vs QUIC" over
+#: "**Question:** Contrast the TCP and QUIC handshakes…"): the heading only names its topic.
+_STATED_QUESTION = re.compile(r"[*_]{0,2}(?:question|problem|prompt|问题|题目)\s{0,2}[*_]{0,2}\s{0,2}[:：]\s{0,2}[*_]{0,2}\s{0,2}"
+                              r"(?P<q>[^*_\s].{5,})", re.IGNORECASE)
 _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
 
 
@@ -105,6 +109,9 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             # "### Q2: What is memory coalescing?" / "**3. 什么是 bank conflict？**": a question, and
             # what follows until the next heading as high is its answer (sub-headings and all, even
             # those that ask: "#### How to avoid them" under "### Q8: Explain bank conflicts")
+            stated = _STATED_QUESTION.fullmatch(lines[index + 1][:1000]) if index + 1 < len(lines) else None
+            if stated:
+                question = stated["q"].strip()
             parent = blocks[-1]
             kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
             blocks.append(Block("", kind, parent.round, [question], listed=index in in_asking_runs))
@@ -201,7 +208,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
 
 
 _MARKDOWN_LEVEL = re.compile(r"(#{1,6})\s")
-_BOLD_LINE = re.compile(r"(\*\*|__)(?!\s)(?:(?!\*\*|__).){2,300}\1\s{0,2}[:：]?\s{0,2}$")
+_BOLD_LINE = re.compile(r"(\*\*|__)(?!\s)(?:(?!\1).){2,300}\1\s{0,2}[:：]?\s{0,2}$")  # ("**What is `__syncthreads()`?**")
 _MARKUP = re.compile(r"#{1,6}\s{1,3}|(?:\*\*|__)")
 _SECTION_NUMBER = re.compile(r"\d{1,3}(?:[.．]\d{1,3}){1,3}[.．]?\s{0,2}")
 

@@ -314,10 +314,22 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
         origin = origins.get(text.casefold())
         if origin is not None:
             by_line.setdefault(origin, []).append(text)
+    answered: dict[int, list[int]] = {}  # block number -> its lines the rules took a question from
+    for number, index in by_line:
+        answered.setdefault(number, []).append(index)
     for number, block in _block_lines(blocks, report, listing):
         lines = block.lines
         if block.answer:
-            continue  # the answer to a question heading: its question is a line of the block before
+            # the answer to a question heading (its question is a line of the block before): only the
+            # follow-ups the rules read in it ("Follow-up questions:" over its items) are judged
+            for index in sorted(answered.get(number, ())):
+                previous = lines[index - 1] if index else ""
+                following = lines[index + 1] if index + 1 < len(lines) else ""
+                for found_text in by_line[(number, index)]:
+                    feats = sentence_features(found_text, 0, 1, lines[index], previous, following, block, report,
+                                              listing, True)
+                    yield Candidate(found_text, number, index, True, feats, found_text)
+            continue
         if block.name and lines and not block.reverse and (report or listing or block.kind in (INTERVIEW, ROUND_KIND)):
             named = judge_line(block.name)  # "### 1. 什么是虚拟内存？" over its answer
             if named.dropped is None and match_key(named.text):
