@@ -218,6 +218,18 @@ def read_questions(text: str) -> Reading:
     return Reading(lines, tail, blocks, recognised, report, listing, questions, truncated)
 
 
+def _table_row(line: str) -> str:
+    """A Markdown table's row as the question finder reads it: its rule ("|---|---|") is no line, a
+    row with a cell that asks is that cell ("| 291 | TCP和RDMA的对比？ | [文章](…) |"), any other row
+    stays as it is."""
+    cells = [cell.strip() for cell in line[:4000].strip().strip("|").split("|")]
+    if all(_TABLE_RULE.fullmatch(cell) for cell in cells):
+        return ""
+    asking = [cell for cell in cells if cell.endswith(("?", "？")) and len(cell) >= 4]
+    return asking[0] if len(asking) == 1 else line
+
+
+_TABLE_RULE = re.compile(r":?-{1,200}:?|")
 _HEADCOUNT = re.compile(r"\s{0,2}[(（]\s{0,2}(?:\d{1,4}\s{0,2}(?:人|名|个)|若干(?:人|名)?|\d{1,4}\s{0,2}(?:openings?|positions?|hc))\s{0,2}[)）]\s{0,2}$",
                         re.IGNORECASE)
 
@@ -257,6 +269,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
                 continue  # "[A](…)、[B](…)、[C](…)", "以上引用[…](…)": the author's references, not what was asked
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
+        if line.startswith("|") and line.count("|") >= 3:
+            line = _table_row(line)  # a Markdown table's row: the cell that asks, if one does
         if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
             broken = True  # (a list goes on after a blank line only with an item nested deeper)
             continue

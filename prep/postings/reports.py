@@ -182,14 +182,15 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
     if not any(_INTERVIEW_WORD.search(line) or _REPORT_MARKERS.match(line) for line in top):
         # no word of interviews; nor of a job either: a page of questions with answers, a wiki, notes.
         # A line that asks is not a posting's: "What did you like about your previous job?"
-        if any(_POSTING_WORD.search(line[:300]) and not _asks(line) for line in lines[:_LIST_SCAN_LINES]):
-            return False, False
         own = list(_own_lines(blocks))
+        listed = sum(1 for line in own if len(line) <= 300 and strip_list_marker(line) != line and _asks(line))
+        job_lines = sum(1 for line in lines[:_LIST_SCAN_LINES] if _POSTING_WORD.search(line[:300]) and not _asks(line))
+        if job_lines and not (listed >= _MOSTLY_ASKING_MIN and listed >= 2 * job_lines):
+            return False, False  # (a guide's many listed questions outweigh a few words of a job in its answers)
         asking = sum(1 for line in own if len(line) <= 300 and _TECHNICAL.match(line) and judge_line(line).asks)
         # (or a page made mostly of listed items that ask, technical or not: "- Why are you leaving
         # your job?"; a blog's rhetorical headings are no list)
-        mostly = sum(1 for line in own if len(line) <= 300 and strip_list_marker(line) != line and _asks(line))
-        return False, asking >= _UNLABELLED_LIST_MIN or (mostly >= _MOSTLY_ASKING_MIN and 2 * mostly >= len(own))
+        return False, asking >= _UNLABELLED_LIST_MIN or (listed >= _MOSTLY_ASKING_MIN and 2 * listed >= len(own))
     asking = sum(_asking_sentences(line) for line in _own_lines(blocks))
     return False, asking >= 2
 

@@ -47,6 +47,8 @@ _INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
 #: "**Question:** Contrast the TCP and QUIC handshakes…"): the heading only names its topic.
 _STATED_QUESTION = re.compile(r"[*_]{0,2}(?:question|problem|prompt|问题|题目)\s{0,2}[*_]{0,2}\s{0,2}[:：]\s{0,2}[*_]{0,2}\s{0,2}"
                               r"(?P<q>[^*_\s].{5,})", re.IGNORECASE)
+_FOLLOW_UPS_NAME = re.compile(r"(?:(?:potential|possible|likely|common|typical)\s+)?follow[-\s]?ups?(?:\s+questions?)?\s{0,2}[:：]?"
+                              r"|(?:可能的|常见)?追问(?:问题)?\s{0,2}[:：]?", re.IGNORECASE)
 _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
 
 
@@ -239,6 +241,8 @@ def _asking_heading(text: str, line: str, level: int) -> bool:
     divergence.", "手撕 LRU")."""
     if level == 1 or len(line) > 300 or not text:
         return False
+    if _FOLLOW_UPS_NAME.fullmatch(text):
+        return False  # "**Follow-up Questions:**" names the questions under it
     if _Q_ITEM.match(text):
         return True
     if round_line(text) or match_heading(line):
