@@ -14,11 +14,11 @@ import re
 from collections.abc import Iterator
 
 from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker, task_names
-from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
+from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND, undecorate
 from .prose import is_prose, prose_questions, sentences
 from .reports import REPORT_TITLE as _REPORT_TITLE
 from .rounds import REVERSE
-from .segment import Block
+from .segment import FOLLOW_UPS_NAME, Block
 
 #: At most this many questions are taken from one document; the rest are counted in ``truncated``.
 MAX_QUESTIONS = 200
@@ -72,15 +72,15 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
         seen = len(found)
 
     for number, block in enumerate(blocks):
-        if block.answer and not block.reverse:
+        if block.reverse:
+            continue
+        if block.answer:
             # an answer's lines are not questions, except the follow-ups it lists for its question
             # ("**Potential follow-up questions**:" over "* What would you measure first?")
             for index, said in _listed_follow_ups(block.lines):
                 if len(found) < MAX_QUESTIONS:
                     found.setdefault(said.casefold(), (said, block.name or (block.round or ""), block.round, 0.6))
                     note_origin(number, index)
-            continue
-        if block.reverse or block.answer:
             continue
         kind = block.kind
         if kind == CONTENT and listing:  # a question page's "Overview" is no posting section
@@ -321,10 +321,6 @@ def _question_runs(lines: list[str]) -> set[int]:
 #: A quoted line that states a task ("> 输入一个 M×N 的矩阵，输出…", "> Given an array …"): the problem as given.
 _QUOTED_TASK = re.compile(r">\s{0,3}(?:输入|给定|给你|给出|实现|编写|写一个|设计一个|求|"
                           r"(?:given|implement|write|design|return|find|compute)\b)", re.IGNORECASE)
-#: A label over the follow-up questions an answer lists: "Potential Follow-up Questions:", "可能的追问：".
-_FOLLOW_UPS_LABEL = re.compile(r"[-*•\s]{0,6}(?:\*\*|__)?\s{0,2}(?:(?:(?:potential|possible|likely|common|typical)\s+)?"
-                               r"follow[-\s]?ups?(?:\s+questions?)?|(?:可能的|常见|延伸)?追问(?:问题)?|延伸问题)"
-                               r"\s{0,2}(?:\*\*|__)?\s{0,2}[:：]?\s{0,2}(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
 #: A labelled part of an answer ("* **Common Pitfalls**: …"): it ends a list of follow-ups.
 _ANSWER_PART = re.compile(r"[-*•\s]{0,6}(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)\s{0,2}[:：]|[^\s?？]{1,20}[:：]\s{0,2}$")
 
@@ -333,7 +329,7 @@ def _listed_follow_ups(lines: list[str]) -> Iterator[tuple[int, str]]:
     """The items that ask under an answer's follow-ups label, each with its line's index."""
     listing = False
     for index, line in enumerate(lines[:_FOLLOW_UP_SCAN_LINES]):
-        if len(line) <= 120 and _FOLLOW_UPS_LABEL.fullmatch(line):
+        if len(line) <= 120 and FOLLOW_UPS_NAME.fullmatch(undecorate(strip_list_marker(line))):  # "* **Follow-ups**:"
             listing = True
             continue
         if not listing:

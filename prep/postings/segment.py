@@ -42,13 +42,14 @@ _INTRO_BODY = (
 #: when a list item follows ("聊之前可以先想想这几个问题").
 _INTRODUCES_QUESTIONS = re.compile(_INTRO_BODY + r"[:：]\s{0,2}$", re.IGNORECASE)
 _INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
-#: "Q1: …", "Q2. …": numbered questions, wherever they start.
 #: The line under a question heading that states the question ("## Question 1: TCP vs QUIC" over
 #: "**Question:** Contrast the TCP and QUIC handshakes…"): the heading only names its topic.
 _STATED_QUESTION = re.compile(r"[*_]{0,2}(?:question|problem|prompt|问题|题目)\s{0,2}[*_]{0,2}\s{0,2}[:：]\s{0,2}[*_]{0,2}\s{0,2}"
                               r"(?P<q>[^*_\s].{5,})", re.IGNORECASE)
-_FOLLOW_UPS_NAME = re.compile(r"(?:(?:potential|possible|likely|common|typical)\s+)?follow[-\s]?ups?(?:\s+questions?)?\s{0,2}[:：]?"
-                              r"|(?:可能的|常见)?追问(?:问题)?\s{0,2}[:：]?", re.IGNORECASE)
+#: The name of a list of follow-up questions, undecorated: "Potential Follow-up Questions", "可能的追问".
+FOLLOW_UPS_NAME = re.compile(r"(?:(?:potential|possible|likely|common|typical)\s+)?follow[-\s]?ups?(?:\s+questions?)?"
+                             r"|(?:可能的|常见|延伸)?追问(?:问题)?|延伸问题", re.IGNORECASE)
+#: "Q1: …", "Q2. …": numbered questions, wherever they start.
 _Q_ITEM = re.compile(r"(?:\*\*)?q\s{0,2}\d{1,2}\s{0,2}[:：.．)）]", re.IGNORECASE)
 
 
@@ -241,7 +242,7 @@ def _asking_heading(text: str, line: str, level: int) -> bool:
     divergence.", "手撕 LRU")."""
     if level == 1 or len(line) > 300 or not text:
         return False
-    if _FOLLOW_UPS_NAME.fullmatch(text):
+    if FOLLOW_UPS_NAME.fullmatch(text):
         return False  # "**Follow-up Questions:**" names the questions under it
     if _Q_ITEM.match(text):
         return True
