@@ -46,17 +46,17 @@ def test_an_import_tags_each_question_with_what_it_asks(app, make_user, tmp_path
     sync_tree(tmp_path)
     db.session.commit()
     text = "\n".join(["Acme", "NCCL Engineer", "", "About the role", "Work on NCCL, PyTorch and CUDA.", "",
-                      "Interview questions", "- 手撕：实现一个 LRU cache，get 和 put 都要 O(1)",
+                      "Interview questions", "- 手撕：反转一个单链表，要求 O(1) 额外空间",
                       "- 什么是 warp divergence，怎么避免？", "- How many threads does a warp have, and who schedules warps?",
                       "- 讲一下 ring allreduce 的过程"]) + "\n"
     outcome = import_posting(make_user(), text, FIXED_NOW)
     db.session.commit()
     assert outcome.posting.skills[:3] == ["NCCL", "PyTorch", "CUDA"]
     tags = {q.text: names(q) for q in outcome.new_questions}
-    assert tags["手撕：实现一个 LRU cache，get 和 put 都要 O(1)"] == set()  # not NCCL, not PyTorch
-    assert tags["什么是 warp divergence，怎么避免？"] == {"CUDA"}             # implied by what it asks
-    # a hint ("warp") the CUDA explanation it is linked to confirms
-    assert tags["How many threads does a warp have, and who schedules warps?"] == {"CUDA"}
+    assert tags["手撕：反转一个单链表，要求 O(1) 额外空间"] == set()  # not NCCL, not PyTorch
+    assert tags["什么是 warp divergence，怎么避免？"] == {"Warps", "CUDA"}    # named, and CUDA implied
+    # the concept named, and CUDA from a hint ("warp") the CUDA explanation it is linked to confirms
+    assert tags["How many threads does a warp have, and who schedules warps?"] == {"Warps", "CUDA"}
     assert tags["讲一下 ring allreduce 的过程"] == {"Collectives"}
 
 
@@ -73,7 +73,7 @@ def old_tags(app, make_user, tmp_path):
                      skills=["PyTorch", "CUDA", "RDMA"])
     db.session.add_all([mine, sample])
     rows = {
-        "lru": add_question("手撕：实现一个 LRU cache", source=Source.posting, owner_id=user.id,
+        "lru": add_question("手撕：反转一个单链表", source=Source.posting, owner_id=user.id,
                             tags=["NCCL", "PyTorch", "CUDA", "字节二面"]),
         "warp": add_question("什么是 warp divergence，怎么避免？", source=Source.posting, owner_id=user.id,
                              tags=["NCCL", "PyTorch", "CUDA"]),
@@ -97,7 +97,7 @@ def test_the_dry_run_lists_the_changes_and_writes_nothing(old_tags):
     assert {key: names(q) for key, q in old_tags.items()} == before
     lru, warp, ring = (plan[old_tags[key].id] for key in ("lru", "warp", "ring"))
     assert (lru.removed, lru.added) == (("CUDA", "NCCL", "PyTorch"), ())
-    assert (warp.removed, warp.added) == (("NCCL", "PyTorch"), ())
+    assert (warp.removed, warp.added) == (("NCCL", "PyTorch"), ("Warps",))
     assert (ring.removed, ring.added) == (("CUDA", "PyTorch"), ("Collectives",))
     assert old_tags["own"].id not in plan
 
@@ -106,7 +106,7 @@ def test_retag_keeps_what_a_person_wrote_and_runs_twice_to_the_same_tags(old_tag
     apply_retag()
     db.session.commit()
     assert names(old_tags["lru"]) == {"字节二面"}                          # a person's word stays
-    assert names(old_tags["warp"]) == {"CUDA"}
+    assert names(old_tags["warp"]) == {"CUDA", "Warps"}
     assert names(old_tags["own"]) == {"PyTorch", "my notes"}              # a candidate's own question: untouched
     assert names(old_tags["ring"]) == {"NCCL", "AllReduce", "Collectives"}  # its explanation's tags stay
     assert plan_retag() == [] and apply_retag() == []
@@ -115,12 +115,12 @@ def test_retag_keeps_what_a_person_wrote_and_runs_twice_to_the_same_tags(old_tag
 def test_the_command(old_tags, runner):
     dry = runner.invoke(args=["postings", "retag", "--dry-run"])
     assert dry.exit_code == 0, dry.output
-    assert f"#{old_tags['warp'].id} 什么是 warp divergence，怎么避免？: -NCCL -PyTorch" in dry.output
+    assert f"#{old_tags['warp'].id} 什么是 warp divergence，怎么避免？: -NCCL -PyTorch +Warps" in dry.output
     assert "3 questions would be re-tagged (dry run: nothing changed)." in dry.output
     assert names(old_tags["warp"]) == {"NCCL", "PyTorch", "CUDA"}
     done = runner.invoke(args=["postings", "retag"])
     assert done.exit_code == 0 and "3 questions re-tagged." in done.output
-    assert names(old_tags["warp"]) == {"CUDA"}
+    assert names(old_tags["warp"]) == {"CUDA", "Warps"}
     again = runner.invoke(args=["postings", "retag"])
     assert "0 questions re-tagged." in again.output
 
@@ -128,7 +128,7 @@ def test_the_command(old_tags, runner):
 def test_the_question_list_files_an_import_under_what_each_question_asks(app, client, login, make_user):
     user = make_user()
     text = "\n".join(["Acme", "NCCL Engineer", "", "About the role", "Work on NCCL, PyTorch and CUDA.", "",
-                      "Interview questions", "- 手撕：实现一个 LRU cache，get 和 put 都要 O(1)",
+                      "Interview questions", "- 手撕：反转一个单链表，要求 O(1) 额外空间",
                       "- 什么是 warp divergence，怎么避免？"]) + "\n"
     import_posting(user, text, FIXED_NOW)
     db.session.commit()

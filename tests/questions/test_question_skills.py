@@ -11,7 +11,8 @@ from prep.skills.question_skills import MAX_QUESTION_SKILLS, load_cues, parse_cu
 @pytest.mark.parametrize(("question", "expected"), [
     ("RDMA 和 TCP 相比为什么延迟低？", ["RDMA", "TCP/IP"]),          # the names, in order of mention
     ("What does NVSwitch add on top of NVLink?", ["NVSwitch", "NVLink"]),
-    ("手撕：实现一个 LRU cache", []),                                  # a coding task about no skill
+    ("手撕：实现一个 LRU cache", ["LRU Cache"]),                       # a coding task names its concept
+    ("Reverse a linked list in place.", []),                          # a coding task about no skill
     ("Tell me about a time you disagreed with your manager.", []),
     ("Go through your resume, please.", []),                         # "Go" the verb is not the language
 ])
@@ -20,8 +21,8 @@ def test_named_skills(question, expected):
 
 
 @pytest.mark.parametrize(("question", "expected"), [
-    ("什么是 warp divergence，怎么避免？", ["CUDA"]),
-    ("虚函数表存在哪里", ["C++"]),
+    ("什么是 warp divergence，怎么避免？", ["Warps", "CUDA"]),           # the concept named, then CUDA implied
+    ("虚函数表存在哪里", ["Virtual Functions", "C++"]),
     ("服务器上大量 TIME_WAIT 怎么处理", ["TCP/IP"]),
     ("Python 的 GIL 是什么", ["Python"]),                               # named and implied: once
     ("DDP 和 FSDP 有什么区别", ["DP", "FSDP", "PyTorch"]),                # DDP names DP and implies PyTorch

@@ -12,6 +12,7 @@ from tests.support.cpu import least_cpu_seconds
 
 @pytest.mark.parametrize(("text", "skills"), [
     ("expand the GPUDirect technology portfolio", ["GPUDirect"]),
+    ("solved with dynamic programming (DP)", ["Dynamic Programming"]),  # the expansion, never data parallelism
     ("GPUDirect RDMA between NICs", ["GPUDirect RDMA"]),
     ("runtimes such as NCCL, UCX, UCC", ["NCCL", "UCX", "UCC"]),
     ("ConnectX 网卡与 DPU 卸载", ["ConnectX", "DPU"]),
@@ -33,7 +34,7 @@ def test_skills_as_postings_write_them(text: str, skills: list[str]) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "solved with dynamic programming (DP)",
+    "a document processing (DP) pipeline",
     "大模型独角兽，C 轮融资",
     "a Series C startup",
     "面向C端用户",
