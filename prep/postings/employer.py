@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .identity import JOB_BOARDS, KNOWN_COMPANIES, looks_like_role, plausible_employer
+from .headings import undecorate
+from .identity import JOB_BOARDS, KNOWN_COMPANIES, known_company, looks_like_company, looks_like_role, plausible_employer
 from .names import SHORT_NAMES, is_organisation_name, simplified_names
 
 #: Lines read for names (a report names its employer early and often).
@@ -67,6 +68,23 @@ def document_employer(lines: Sequence[str], found: str | None) -> str | None:
     if first_seen[best] <= 2 or counts[best] >= 3 or (counts[best] >= 2 and went == best):
         return best  # named in the title, named again and again, or where the candidate went
     return went or titled
+
+
+def borne_out(name: str | None, lines: Sequence[str]) -> str | None:
+    """A report's employer unless the document names it once only, as a line of its own (a page's
+    title or a heading: "并行计算与分布式训练", "IP Addressing") or as Chinese words ("推理" of
+    "推理面试题整理"); a known company, or a name that ends as an organisation's does, stays."""
+    if name is None or known_company(name) or looks_like_company(name) or not _named_once(name, lines):
+        return name
+    if _CJK_WORDS.fullmatch(name):
+        return None  # a Chinese word of the title, once: "推理面试题整理", "综合面经" (a topic, not a company)
+    whole = name.casefold()
+    if any(undecorate(line[:200]).casefold() == whole for line in lines[:SCAN_LINES]):
+        return None  # (its numbering and marks set aside: "# 36. 并行计算与分布式训练")
+    return name
+
+
+_CJK_WORDS = re.compile(r"[\u4e00-\u9fff]{1,12}")
 
 
 def _named_once(name: str, lines: Sequence[str]) -> bool:
@@ -150,6 +168,7 @@ _MAX_BRANDS = 8
 #: Words that end such a name but also end ordinary phrases ("大数据", "高性能计算", "人工智能").
 _NOT_A_BRAND = re.compile(r"大|高性能|人工|分布式|并行|异构|云|边缘|通用|智能|数据|网络|存储|科学|超级|量子|移动|集群|通信|"
                           r"开发|研发|公司|怎么|如何|什么|算法|计算|信息|高速|北京|上海|深圳|杭州|国产|"
+                          r"熟悉|负责|了解|掌握|精通|具备|参与|从事|擅长|优化|设计|实现|构建|打造|"  # a duty or a requirement: "熟悉网络编程"
                           r"[的和与及在是了为对用做会让给把从向这那各每本该其怎]")
 
 #: A character no brand holds: "提供者的网络" is a phrase ("the provider's network"), not a name.

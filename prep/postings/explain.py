@@ -44,24 +44,25 @@ class LineVerdict:
 def explain_document(text: str) -> tuple[str, list[LineVerdict]]:
     """What kind the document was read as, and a verdict for each of its lines, in order."""
     reading = read_questions(text)
-    report, listing = reading.report, reading.listing
+    report, listing, back = reading.report, reading.listing, reading.restore
     questions = [(q.text.casefold(), q.text, q.section, q.confidence, q.origin) for q in reading.questions]
     kind = "an interview report" if report else ("a list of interview questions" if listing else "a job posting")
     verdicts: list[LineVerdict] = []
     for block in reading.blocks:
         if block.name:
-            verdicts.append(LineVerdict(block.name, False, "the question above; its answer follows" if block.answer
+            verdicts.append(LineVerdict(back(block.name), False, "the question above; its answer follows" if block.answer
                                         else f"heading of a {_kind_name(block)} section"))
         for line in block.lines:
-            folded = line.casefold()
-            said = judge_line(line).text.casefold()
+            shown = back(line)  # (the line as the document wrote it; ``line`` is as it was read)
+            folded = shown.casefold()
+            said = back(judge_line(line).text).casefold()
             hit = next((q for q in questions if q[0] and (q[0][:40] in folded or (len(said) >= 6 and said in q[0]))), None)
             if hit is not None:
                 why = f"{describe(hit[4], hit[2], hit[3])}, confidence {hit[3]:.2f}"
-                verdicts.append(LineVerdict(line, True, why, hit[1]))
+                verdicts.append(LineVerdict(shown, True, why, hit[1]))
             else:
                 read = block.kind != CONTENT or listing  # a question page's "Overview" is read (interview_questions)
-                verdicts.append(LineVerdict(line, False, _why_not(line, block, report or listing) if read else
+                verdicts.append(LineVerdict(shown, False, _why_not(line, block, report or listing) if read else
                                             f"in a posting section ({block.kind}), not read for questions"))
     return kind, verdicts
 

@@ -28,18 +28,20 @@ no database.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import judge_line, question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
-from .employer import document_employer, plausible_employer, recurring_organisation
+from .employer import borne_out, document_employer, plausible_employer, recurring_organisation
 from .identity import find_identity, known_company, looks_like_role
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
 from .origins import Origin, origin_of
 from .reports import read_as, titled_as_questions
+from .script import read_simplified
 from .segment import Block, segment
 from .sentence_model import refine
 
@@ -137,6 +139,7 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     """
     taxonomy = taxonomy or load_taxonomy()
     reading = read_questions(text)
+    back = reading.restore  # (a traditional document is read in simplified characters)
     lines, tail, blocks, report, listing = reading.lines, reading.tail, reading.blocks, reading.report, reading.listing
     questions, recognised, truncated = reading.questions, reading.recognised, reading.truncated
 
@@ -170,16 +173,18 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     if not plausible_employer(company):  # a section label, a job number, nothing: the name the text repeats
         company = (recurring_organisation(lines) or (company and known_company(company))
                    or document_employer(lines, None))
+    if report or listing:
+        company = borne_out(company, lines)
     return ExtractionResult(
-        company=company,
-        title=title,
-        location=location,
-        sections={name: "\n".join(body) for name, body in sections.items() if body},
+        company=company if not company or known_company(company) else back(company),  # (a known one by its own name: 腾讯)
+        title=title and back(title),
+        location=location and back(location),
+        sections={back(name): back("\n".join(body)) for name, body in sections.items() if body},
         skills=skills,
         questions=questions,
         recognised_sections=recognised,
         doc_kind="report" if report or (listing and questions and not (title and looks_like_role(title) and not titled_as_questions(title))) else "posting",
-        rounds=list(dict.fromkeys(b.round for b in blocks if b.kind == ROUND_KIND and b.round)),
+        rounds=list(dict.fromkeys(back(b.round) for b in blocks if b.kind == ROUND_KIND and b.round)),
         skill_weights={name: weights[name] for name in skills},
         truncated=truncated,
     )
@@ -198,11 +203,15 @@ class Reading:
     listing: bool
     questions: list[Question]
     truncated: int
+    #: A piece of the read text as the document wrote it (:func:`.script.read_simplified`).
+    restore: Callable[[str], str]
 
 
 def read_questions(text: str) -> Reading:
     """The questions of ``text``, each with its origin (:func:`.origins.origin_of`), in the order
-    the extraction gives them."""
+    the extraction gives them; a traditional Chinese document is read in simplified characters,
+    its questions given back as it wrote them."""
+    text, restore = read_simplified(text)
     inline: set[str] = set()
     lines, tail = document_lines(text, inline=inline)
     blocks, recognised = segment(lines)
@@ -211,11 +220,12 @@ def read_questions(text: str) -> Reading:
     found, truncated = find_questions(blocks, report, listing=listing, origins=positions)
     guessed: set[str] = set()
     found = refine(blocks, report, listing, found, positions, guessed=guessed)
-    questions = [Question(text=said, section=section, kind=question_kind(said), round=round_, confidence=conf,
+    questions = [Question(text=restore(said), section=restore(section), kind=question_kind(said),
+                          round=round_ and restore(round_), confidence=conf,
                           origin=origin_of(said, positions.get(said.casefold()), blocks, inline=inline,
                                            guessed=said.casefold() in guessed, report=report))
                  for said, section, round_, conf in found]
-    return Reading(lines, tail, blocks, recognised, report, listing, questions, truncated)
+    return Reading(lines, tail, blocks, recognised, report, listing, questions, truncated, restore)
 
 
 def _table_row(line: str) -> str:
@@ -247,17 +257,19 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     asked_indent = -1  # the indentation of a list item that asks, while the items nested under it go on
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
+    paragraph = False  # the previous line is a paragraph's (no list item, no heading, no table)
     raws = text.splitlines()
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
         title = next((m for m in map(_FRONT_MATTER_TITLE.match, raws[1:settings - 1]) if m), None)
         raws = ([title["v"].strip(" \"'")] if title else []) + raws[settings:]  # of them, only its title is read
-    # "I: …" / "Me: …": a transcript where "I" is the interviewer (the candidate writes "Me")
+    # "I: …" or "AB : …" over "Me: …": a transcript where "I" or a panel's initials are the
+    # interviewers (the candidate writes "Me")
     mine = sum(1 for raw in raws[:MAX_LINES] if _MY_TURN.match(raw))
-    interviewer_i = mine >= 2 and sum(1 for raw in raws[:MAX_LINES] if _I_TURN.match(raw)) >= 2
+    interviewer_i = mine >= 2 and sum(1 for raw in raws[:MAX_LINES] if _THEIR_TURN.match(raw)) >= 2
     for raw in raws:
-        if interviewer_i and _I_TURN.match(raw):
-            raw = "Interviewer: " + _I_TURN.sub("", raw, count=1)
+        if interviewer_i and _THEIR_TURN.match(raw):
+            raw = "Interviewer: " + _THEIR_TURN.sub("", raw, count=1)
         elif interviewer_i and _MY_TURN.match(raw):
             raw = "答：" + _MY_TURN.sub("", raw, count=1)  # the candidate's turn: an answer
         line = raw.strip()
@@ -271,7 +283,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
         if line.startswith("|") and line.count("|") >= 3:
             line = _table_row(line)  # a Markdown table's row: the cell that asks, if one does
-        if not line or _MARKUP_ONLY.fullmatch(line):  # "<br/>" between Markdown items is a break
+        if not line or _MARKUP_ONLY.fullmatch(line) or _THEMATIC_BREAK.fullmatch(line):
+            # ("<br/>" between Markdown items, and a rule, "- - -" or "***", between questions, are breaks)
             broken = True  # (a list goes on after a blank line only with an item nested deeper)
             continue
         if _BARE_TURN_LABEL.fullmatch(line):
@@ -289,6 +302,9 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
                 joiner = "" if _CJK_END.search(lines[-1][-1:]) else " "  # a wrapped item (a PDF, an e-mail)
                 lines[-1] = lines[-1] + joiner + line
                 continue
+            if paragraph and not broken and _wraps_on(lines[-1], line):
+                lines[-1] = lines[-1] + " " + line  # a paragraph hard-wrapped at the page's width (plain text, e-mail)
+                continue
             parts = split_line(line)  # "…1. A?2. B?3. C?" and "Q 答：A" as their author's lines
             asked = [part for part in parts if not part.startswith("答：")]
             if inline is not None and len(asked) > 1:
@@ -304,6 +320,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
                 parts = ["答：" + strip_list_marker(parts[0])]  # (a follow-up that asks stays a question)
             lines.extend(parts)
             item_indent = indent if strip_list_marker(parts[-1]) != parts[-1] else -1
+            paragraph = len(parts) == 1 and item_indent < 0 and not line.startswith(("#", "|", ">"))
             broken = False
         else:
             tail.append(line)
@@ -313,7 +330,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.
 _FRONT_MATTER_LINES = 80
 _FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}:\s{0,2}(?P<v>.{2,200})")
-_FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][a-z0-9_-]{0,30}\s{0,2}:.*|-\s.*|)$")  # keys are lower-case
+_FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][A-Za-z0-9_-]{0,30}\s{0,2}:.*|-\s.*|)$")  # keys open in lower case (pubDate)
 
 
 def _front_matter_end(raws: list[str]) -> int:
@@ -329,8 +346,9 @@ def _front_matter_end(raws: list[str]) -> int:
     return 0
 
 
-#: A transcript's turns: the interviewer as "I:", the candidate as "Me:".
-_I_TURN = re.compile(r"\s{0,4}I\s{0,2}:\s")
+#: A transcript's turns: the interviewer as "I:" (or a panellist by initials, "AB :"), the candidate
+#: as "Me:".
+_THEIR_TURN = re.compile(r"\s{0,4}(?:I|(?-i:[A-Z]{2,3}))\s{0,2}:\s")
 _MY_TURN = re.compile(r"\s{0,4}Me\s{0,2}[:.]\s")
 #: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
@@ -343,6 +361,8 @@ _LINK_GLUE = re.compile(r"[\s、,，;；|/｜>*+\-•·.。:：]+|参考|引用|
 _CITES = re.compile(r"\s{0,8}(?:[-*>]\s{0,2})?(?:以上)?(?:引用|参考|转载|来源|出处|原文|source|via|from)\s{0,2}(?:自|于)?[:：]?\s{0,2}$",
                     re.IGNORECASE)
 _MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")
+#: A Markdown rule between parts of a page: "---", "- - -", "* * *", "___".
+_THEMATIC_BREAK = re.compile(r"(?:[-*_=]\s{0,3}){3,200}")
 _CJK_END = re.compile(r"[\u4e00-\u9fff，、（]")
 _TERMINAL = tuple(".?!。？！:：;；")
 #: A joined item stays a line a person could write; longer, it is prose.
@@ -355,6 +375,18 @@ def _continues(previous: str, line: str) -> bool:
     """Whether ``line`` (indented deeper than the list item ``previous``) is that item wrapped."""
     return (len(previous) >= _MIN_WRAPPED_CHARS and not previous.endswith(_TERMINAL) and strip_list_marker(line) == line
             and len(previous) + len(line) < _MAX_JOINED_CHARS)
+
+
+#: A paragraph's line cut at the page's width is at least this long.
+_MIN_PARAGRAPH_WIDTH = 50
+
+
+def _wraps_on(previous: str, line: str) -> bool:
+    """Whether ``line`` goes on with the sentence the paragraph line ``previous`` left open: a long
+    line not ending a sentence, followed by one that opens in lower case ("…handling signals in a
+    multi-threaded" over "program.")."""
+    return (len(previous) >= _MIN_PARAGRAPH_WIDTH and not previous.endswith(_TERMINAL) and line[:1].isascii()
+            and line[:1].islower() and strip_list_marker(line) == line and len(previous) + len(line) < _MAX_JOINED_CHARS)
 
 
 _NAMES_A_TASK = re.compile(r"implement|design|build|写|实现|设计|题", re.IGNORECASE)

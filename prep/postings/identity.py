@@ -177,7 +177,7 @@ def _from_page_title(page_title: str, site: str | None) -> tuple[str | None, str
     roles = [p for p in parts if looks_like_role(p)]
     if company is None and len(parts) == 2 and len(roles) == 1:  # "RDMA 驱动开发工程师 | 深算科技"
         other = parts[1] if roles[0] is parts[0] else parts[0]
-        company = other if _looks_like_company(other) and is_organisation_name(other) else None
+        company = other if looks_like_company(other) and is_organisation_name(other) else None
     if company is None and site and site.casefold() not in JOB_BOARDS:
         named = _CAREERS.fullmatch(site.strip())
         company = (named["n"] if named else site).strip()
@@ -203,7 +203,7 @@ def find_identity(
         company = AT_PREFIX.sub("", TAG_PREFIX.sub("", company)).strip()
         company = SHORT_NAMES.get(_REMARK.sub("", company), _REMARK.sub("", company))
         first, _, rest = company.partition(" ")
-        if rest and looks_like_role(rest) and _looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
+        if rest and looks_like_role(rest) and looks_like_company(first):  # "澜图智能 GPU 驱动开发工程师（社招）"
             company, title = first, title or rest
         company = CAREERS_SUFFIX.sub("", company).strip(" -–—|｜·")
         if not company or is_navigation(company) or city(company) or PLACE.match(company) or company == title \
@@ -406,7 +406,7 @@ def _find_identity(
         first = content_header[0].lstrip("# ").strip()
         parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()]
         if len(parts) == 2:
-            named = [p for p in parts if _looks_like_company(p)]
+            named = [p for p in parts if looks_like_company(p)]
             if not named:  # "Senior CUDA Kernel Engineer — Helix AI": the part that is not a job
                 roles = [p for p in parts if looks_like_role(p)]
                 if len(roles) == 1:  # … unless it is the role's field ("… - Deep Learning and HPC Communications")
@@ -444,9 +444,9 @@ def _find_identity(
     if company is None and len(names) >= 2:
         first, second = names[0], names[1]
         # A company name is short, often a known employer or ends like one; a title names a role.
-        if _looks_like_company(second) and not _looks_like_company(first):
+        if looks_like_company(second) and not looks_like_company(first):
             first, second = second, first
-        elif len(names) >= 3 and _looks_like_company(names[2]) and not _looks_like_company(first):
+        elif len(names) >= 3 and looks_like_company(names[2]) and not looks_like_company(first):
             first, second = names[2], names[0]
         elif looks_like_role(first) and not looks_like_role(second):
             first, second = second, first
@@ -543,7 +543,8 @@ def looks_like_role(name: str) -> bool:
     return len(name) <= 120 and bool(_ROLE_WORD.search(name[:120])) and known_company(name) != name
 
 
-def _looks_like_company(name: str) -> bool:
+def looks_like_company(name: str) -> bool:
+    """Whether ``name`` is a known company or ends as an organisation's name does (科技, Inc., Labs)."""
     return known_company(name) == name or bool(_COMPANY_SUFFIX.fullmatch(name[:80]))
 
 

@@ -16,7 +16,6 @@ from .headings import (GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, 
                        undecorate)
 from .rounds import ASKER_LABEL, REVERSE, round_line
 
-
 #: A line that opens a forum thread's comments ("87 Comments", "Sort by: Best", "12 条回复",
 #: "全部评论（23）"): what follows is other people talking until the next real heading.
 _COMMENTS_START = re.compile(
@@ -124,6 +123,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         if answering is not None and (level is not None or generic_heading(line)):
             continue  # a sub-heading of the answer ("**Why it matters**", "#### Example")
         heading = match_heading(line)
+        if heading and heading[2] and heading[1] == "nice" and judge_line(heading[2][:300]).asks:
+            heading = None  # "Bonus: Explain how to upgrade a running kernel.": a labelled follow-up, no section
         following = lines[index + 1] if index + 1 < len(lines) else ""
         if heading and heading[2] and len(heading[2]) >= 15 and blocks[-1].kind in (ROUND_KIND, INTERVIEW) \
                 and heading[1] not in (ROUND_KIND, INTERVIEW, NOISE) and following \

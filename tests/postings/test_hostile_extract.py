@@ -37,6 +37,7 @@ CASES: dict[str, Callable[[int], str]] = {
     "heading lines": lambda n: "## 面试题\n" * (n // 12),
     "colons": lambda n: ("面试：" * 100 + "\n") * (n // 900),
     "one long line": lambda n: "讲一下" + "NCCL " * (n // 5),
+    "traditional questions": lambda n: "面試題\n" + "".join(f"{i}. 為什麼記憶體頁表 {i} 要這樣查？\n" for i in range(n // 24)),
 }
 
 

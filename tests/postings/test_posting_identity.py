@@ -101,3 +101,10 @@ def test_an_emoji_section_label_or_an_icons_text_is_no_employer() -> None:
     icon = ("Inference Engineer\nLocation pin icon\nMenlo Park, CA\n\nAbout Meta\nMeta builds inference systems.\n\n"
             "Responsibilities\n- Optimise Meta's serving stack.\n")
     assert extract_posting(icon).company != "Location pin icon"
+
+
+def test_a_question_list_titled_by_its_topic_names_no_employer() -> None:
+    text = ("## Subnetting\n1. How many hosts fit in a /26\n2. What is the broadcast address of 10.0.0.0/30\n"
+            "3. What is a default gateway\n\n## Transport\n1. What is the difference between TCP and UDP\n"
+            "  * reliability\n  * ordering\n2. What does a TCP handshake look like\n")
+    assert extract_posting(text).company is None  # its first heading is a topic, named on no other line
