@@ -88,7 +88,7 @@ _ASKING_ZH = re.compile(
 _ASKING_EN = re.compile(
     r"(?:(?:so|then|and|also|next|finally|q|please)[,:]?\s{1,3})?"
     r"(?:explain|how|what|what's|when|why|where|which|who|whom|whose|is|are|does|do|did|can|could|would|should|"
-    r"will|has|have|describe|compare|contrast|discuss|design|implement|write|code|define|outline|suppose|"
+    r"will|has|have|describe|compare|contrast|discuss|design|implement|write|code|define|outline|suppose|consider|explore|"
     r"imagine|estimate|derive|sketch|summari[sz]e|list|diagnose|debug|optimi[sz]e|analy[sz]e|calculate|provide|prove|"
     r"compute|reverse|find|given|build|introduce|walk\s+(?:us|me)\s+through|tell\s+(?:us|me)|talk\s+(?:us\s+|me\s+)?"
     r"(?:about|through)|give\s+(?:an?\s+)?examples?|in\s+what\s+way|they\s+asked|asked\s+(?:about|me|to|how|"
@@ -282,6 +282,13 @@ def clean_question(line: str) -> str:
     elif turn and len(text) - turn.end() >= 4:
         text = text[turn.end():]  # "Interviewer: What if …?": the turn's words
     return text.strip().strip("*_").strip()
+
+
+def opens_asking(text: str) -> bool:
+    """Whether ``text`` opens as a question or a task does ("Explain …", "Explore …", "如何 …"),
+    whatever follows."""
+    text = clean_question(text)
+    return bool(_ASKING_EN.match(text) or _ASKING_ZH.match(text.translate(TRADITIONAL)))
 
 
 @lru_cache(maxsize=4096)

@@ -383,10 +383,12 @@ _MIN_PARAGRAPH_WIDTH = 50
 
 def _wraps_on(previous: str, line: str) -> bool:
     """Whether ``line`` goes on with the sentence the paragraph line ``previous`` left open: a long
-    line not ending a sentence, followed by one that opens in lower case ("…handling signals in a
-    multi-threaded" over "program.")."""
+    line not ending a sentence, followed by one that opens as no sentence does, in lower case or with
+    a digit ("…handling signals in a multi-threaded" over "program.", "(assume Linux" over "2.6+)
+    does …"; never a bracket: "(Fixed-term, 3 years)" under a title is the title's note)."""
     return (len(previous) >= _MIN_PARAGRAPH_WIDTH and not previous.endswith(_TERMINAL) and line[:1].isascii()
-            and line[:1].islower() and strip_list_marker(line) == line and len(previous) + len(line) < _MAX_JOINED_CHARS)
+            and (line[:1].islower() or line[:1].isdigit()) and strip_list_marker(line) == line
+            and len(previous) + len(line) < _MAX_JOINED_CHARS)
 
 
 _NAMES_A_TASK = re.compile(r"implement|design|build|写|实现|设计|题", re.IGNORECASE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .asking import CJK, judge_line, strip_list_marker
+from .asking import CJK, judge_line, opens_asking, strip_list_marker
 from .headings import (GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading,
                        undecorate)
 from .rounds import ASKER_LABEL, REVERSE, round_line
@@ -123,7 +123,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         if answering is not None and (level is not None or generic_heading(line)):
             continue  # a sub-heading of the answer ("**Why it matters**", "#### Example")
         heading = match_heading(line)
-        if heading and heading[2] and heading[1] == "nice" and judge_line(heading[2][:300]).asks:
+        if heading and heading[2] and heading[1] == "nice" and opens_asking(heading[2][:300]):
             heading = None  # "Bonus: Explain how to upgrade a running kernel.": a labelled follow-up, no section
         following = lines[index + 1] if index + 1 < len(lines) else ""
         if heading and heading[2] and len(heading[2]) >= 15 and blocks[-1].kind in (ROUND_KIND, INTERVIEW) \

@@ -14,20 +14,23 @@ def test_wrapped_paragraphs_between_rules_and_bonus_follow_ups() -> None:
     text = ("# Interview questions for network engineers\n\n"
             "I use these on loops for people who will run our edge fleet. None\n"
             "has one right answer.\n\n- - -\n\n"
-            "A TCP connection between two data centres stalls for exactly two\n"
-            "hundred milliseconds now and then. What would you look at first?\n\n"
+            "A TCP connection between two data centres stalls for exactly\n"
+            "200 milliseconds now and then. What would you look at first?\n\n"
             "Bonus: Explain how delayed acknowledgements and Nagle's algorithm\n"
             "can combine into such a stall.\n\n- - -\n\n"
             "Why might a load balancer that hashes on the five-tuple send most\n"
             "traffic to one backend?\n\n- - -\n\n"
             "Describe how you would find which process holds a port open on a\n"
-            "host where you cannot install new tools.\n")
+            "host where you cannot install new tools.\n\n"
+            "Bonus bonus: Explore what you could still learn from outside a host\n"
+            "that has no shell at all.\n")
     assert _texts(text) == [
-        "A TCP connection between two data centres stalls for exactly two hundred milliseconds now and then. "
+        "A TCP connection between two data centres stalls for exactly 200 milliseconds now and then. "
         "What would you look at first?",
         "Explain how delayed acknowledgements and Nagle's algorithm can combine into such a stall.",
         "Why might a load balancer that hashes on the five-tuple send most traffic to one backend?",
         "Describe how you would find which process holds a port open on a host where you cannot install new tools.",
+        "Explore what you could still learn from outside a host that has no shell at all.",
     ]
 
 
