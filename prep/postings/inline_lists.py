@@ -21,6 +21,10 @@ from .asking import CJK, judge_line, strip_list_marker
 
 #: Fewer items than this in a row are not a list written on one line.
 MIN_RUN = 3
+#: A run may skip this many numbers at a step (and open at 1 + this) …
+MAX_SKIP = 3
+#: … when it holds this many items at least.
+MIN_GAPPED_RUN = 6
 #: Longer lines are left as they are (a pasted article, not a post that lost its breaks).
 MAX_SPLIT_CHARS = 20_000
 
@@ -70,6 +74,7 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
     runs: list[list[int]] = []
     starts: list[int] = []
     expected = 1
+    gaps = 0  # numbers the run skipped (an author who left out what they forgot: "2. …3. …6. …")
     for match in numbers.finditer(line):
         number = int(match["n"])
         if match["glued"] is not None and not (number == expected and len(starts) >= MIN_RUN):
@@ -79,8 +84,14 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
             expected += 1
         elif number == 1:  # the list starts again (the next round), or a false start ("第1.…")
             runs.append(starts)
-            starts, expected = [match.start()], 2
+            starts, expected, gaps = [match.start()], 2, 0
+        elif expected < number <= expected + MAX_SKIP and match["glued"] is None:
+            starts.append(match.start())
+            gaps += number - expected
+            expected = number + 1
     runs.append(starts)
+    if gaps and len(runs[-1]) < MIN_GAPPED_RUN:
+        runs[-1] = []  # a few numbers with holes are figures, not a list
     kept: list[int] = []
     for index, run in enumerate(runs):
         if len(run) < 2:

@@ -178,6 +178,19 @@ def test_q_labelled_items_run_together_on_one_line_are_split_from_the_candidates
     assert split_line(line) == [line]
 
 
+def test_a_one_line_list_whose_numbers_skip_is_still_split_at_its_numbers() -> None:
+    from prep.postings.inline_lists import split_line
+
+    # an author who left out what they forgot: items 1, 4 and 5 are missing; a follow-up stays with its item
+    line = ("问得很细。【面试问题】2. 先自我介绍。3. 讲讲 RDMA 的三种传输模式?6. QP 是怎么建立连接的?要交换哪些信息?"
+            "7. 内存注册做了什么?8. 为什么要 pin 住内存?9. 遇到过 CQ 溢出吗?10. 如何排查 RoCE 丢包?")
+    assert split_line(line)[1:4] == ["2. 先自我介绍。", "3. 讲讲 RDMA 的三种传输模式?", "6. QP 是怎么建立连接的?要交换哪些信息?"]
+    assert len(split_line(line)) == 8
+    # a few numbers with holes are figures in a sentence, not a list
+    figures = "延迟从 2. 5 微秒降到 1. 2 微秒，再到 0. 9 微秒。"
+    assert split_line(figures) == [figures]
+
+
 def test_ordinal_questions_and_numeral_colon_headings_lose_their_numbering() -> None:
     from prep.postings.asking import strip_list_marker
 
