@@ -326,11 +326,18 @@ _ANSWER_PART = re.compile(r"[-*•\s]{0,6}(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)\s{0,
 
 
 def _listed_follow_ups(lines: list[str]) -> Iterator[tuple[int, str]]:
-    """The items that ask under an answer's follow-ups label, each with its line's index."""
+    """The items that ask under an answer's follow-ups label, and the lines inside it labelled as
+    one ("追问:红黑树的时间复杂度是多少？", "Follow-up: …?"), each with its line's index."""
     listing = False
     for index, line in enumerate(lines[:_FOLLOW_UP_SCAN_LINES]):
         if len(line) <= 120 and FOLLOW_UPS_NAME.fullmatch(undecorate(strip_list_marker(line))):  # "* **Follow-ups**:"
             listing = True
+            continue
+        labelled = _FOLLOWS_UP.match(strip_list_marker(line)) if len(line) <= MAX_LINE_CHARS else None
+        if labelled:
+            judged = judge_line(strip_list_marker(line)[labelled.end():])
+            if judged.asks and judged.dropped is None:
+                yield index, judged.text
             continue
         if not listing:
             continue
@@ -344,6 +351,9 @@ def _listed_follow_ups(lines: list[str]) -> Iterator[tuple[int, str]]:
 
 
 _FOLLOW_UP_SCAN_LINES = 400
+#: A line of an answer labelled as the interviewer's follow-up.
+_FOLLOWS_UP = re.compile(r"\s{0,3}(?:\*\*|__)?(?:(?:面试官)?(?:又|还)?追问(?:了)?|follow[- ]?up(?:\s+question)?)(?:\*\*|__)?\s{0,2}[:：]"
+                         r"(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
 
 #: A line that follows up the question before it ("追问：为什么…"). (An English "Follow-up:" line
 #: stays a question of its own, as reports in English list them.)

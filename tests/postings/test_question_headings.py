@@ -62,3 +62,13 @@ def test_a_number_glued_to_a_word_continues_a_run_only_once_it_is_established() 
     line = "一面 1. 自我介绍2. 项目介绍3. 吞吐量如何增加4. 为什么没有q的cache5. flash attention"
     assert split_line(line)[-2:] == ["4. 为什么没有q的cache", "5. flash attention"]
     assert split_line("用 x86. 还是 arm1. 都行") == ["用 x86. 还是 arm1. 都行"]
+
+
+def test_a_follow_up_line_inside_an_answer_is_a_question() -> None:
+    text = ("## 某公司一面\n#### 1.epoll 底层用什么数据结构\n红黑树管理注册的 fd，就绪链表存放就绪事件。\n"
+            "追问:为什么不用哈希表？\n红黑树有序，删除和查找都稳定。\n"
+            "* **Follow-up:** What happens when the ready list grows faster than you drain it?\n"
+            "It keeps growing until you read.\n"
+            "#### 2.select 和 poll 的区别是什么？\nselect 有 1024 的上限，poll 没有。\n")
+    assert _questions(text) == ["epoll 底层用什么数据结构", "为什么不用哈希表？",
+                                "What happens when the ready list grows faster than you drain it?", "select 和 poll 的区别是什么？"]
