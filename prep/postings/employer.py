@@ -207,3 +207,45 @@ def recurring_organisation(lines: Sequence[str]) -> str | None:
 #: Capitalised words that open a phrase like an organisation's name but are not one ("The Cloud", "Our Systems").
 _GENERIC_BRANDS = frozenset("the our your their this that a an and for with at in on of to we you all new senior staff "
                             "principal junior lead software hardware open".split()) | JOB_BOARDS
+
+
+#: Where the candidate went or the job is, with a name no list of companies holds: "SWE Interviews
+#: at Rubrik", "How I cracked an Internship at Nutanix", "the Compiler Engineer position at Oxmiq
+#: Labs", "Working at Codeplay offers …".
+_CUED_EMPLOYER = re.compile(
+    r"\b(?:interview(?:s|ed|ing)?|internships?|intern|offers?|onsite|on-site|positions?|roles?|jobs?|openings?|loop|"
+    r"work(?:ing|ed|s)?|careers?|applied|hired|joined|joining)\b[^.?!\n]{0,40}?\s(?:at|@)\s{1,2}"
+    r"(?P<n>(?-i:[A-Z][A-Za-z0-9&-]{1,30})(?:\s(?-i:[A-Z][A-Za-z0-9&-]{1,30})){0,2})",
+    re.IGNORECASE)
+#: Capitalised words that follow "at" without naming an employer.
+_NOT_CUED = frozenset("the a an my our your their this that least first last home night work school university "
+                      "college campus scale least most all".split())
+
+
+def cued_employer(lines: Sequence[str]) -> tuple[str, int] | None:
+    """The employer a document says the candidate went to or the job is at, when it names it twice
+    or more (its first word counted as written, "Oxmiq" for "Oxmiq Labs"), with that count."""
+    best: tuple[str, int] | None = None
+    text_lines = [line[:2000] for line in lines[:SCAN_LINES]]
+    for line in text_lines[:_CUE_LINES]:
+        for match in _CUED_EMPLOYER.finditer(line):
+            name = match["n"].strip()
+            first = name.split()[0]
+            if first.casefold() in _NOT_CUED or first.casefold() in JOB_BOARDS or _LEVEL.fullmatch(first):
+                continue  # (never a level: "Offer at E4")
+            word = re.compile(r"(?<![A-Za-z0-9])" + re.escape(first) + r"(?![A-Za-z0-9])")
+            count = sum(len(word.findall(text)) for text in text_lines)
+            if count >= 2 and (best is None or count > best[1]):
+                best = (name, count)
+    return best
+
+
+def mentions(name: str, lines: Sequence[str]) -> int:
+    """How often the document writes ``name`` (case aside)."""
+    folded = name.casefold()
+    return sum(line[:2000].casefold().count(folded) for line in lines[:SCAN_LINES]) if folded else 0
+
+
+_LEVEL = re.compile(r"[A-Z]{1,3}\d{1,2}")
+#: The lines a cue is looked for in (a title, an opening paragraph, a posting's first lines).
+_CUE_LINES = 40

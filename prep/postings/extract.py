@@ -35,7 +35,7 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import judge_line, question_kind, question_text, strip_list_marker
 from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
-from .employer import borne_out, document_employer, plausible_employer, recurring_organisation
+from .employer import borne_out, cued_employer, document_employer, mentions, plausible_employer, recurring_organisation
 from .identity import find_identity, known_company, looks_like_role
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
@@ -175,6 +175,9 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
                    or document_employer(lines, None))
     if report or listing:
         company = borne_out(company, lines)
+    cued = cued_employer(lines)  # "Interviews at Rubrik", "Working at Codeplay …": named more than the one found
+    if cued and cued[0] != company and cued[1] > mentions(company or "", lines):
+        company = cued[0]
     return ExtractionResult(
         company=company if not company or known_company(company) else back(company),  # (a known one by its own name: 腾讯)
         title=title and back(title),
@@ -324,7 +327,16 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             broken = False
         else:
             tail.append(line)
+    if lines:
+        dated = _DATE_FIRST.match(lines[0])
+        if dated and len(lines[0]) - dated.end() >= 4:
+            lines[0] = lines[0][dated.end():]  # "2022年1月21日 Singularity Data 存储引擎工程师面经": the title after its date
     return lines, tail
+
+
+#: A date that opens a title: "2022年1月21日 ", "2024-03-05 ", "2023.7.1：".
+_DATE_FIRST = re.compile(r"\s{0,3}(?:\d{4}\s{0,2}年\s{0,2}\d{1,2}\s{0,2}月(?:\s{0,2}\d{1,2}\s{0,2}[日号])?|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?)"
+                         r"\s{0,3}[,，:：|｜-]?\s{1,3}")
 
 
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.

@@ -108,3 +108,28 @@ def test_a_question_list_titled_by_its_topic_names_no_employer() -> None:
             "3. What is a default gateway\n\n## Transport\n1. What is the difference between TCP and UDP\n"
             "  * reliability\n  * ordering\n2. What does a TCP handshake look like\n")
     assert extract_posting(text).company is None  # its first heading is a topic, named on no other line
+
+
+@pytest.mark.parametrize(("text", "company"), [
+    pytest.param("I recently went through SDE2 interviews at Quorvane. This post gives back to the community.\n"
+                 "Round 1: design a rate limiter.\nRound 2: implement a thread-safe LRU cache.\n"
+                 "Quorvane cares a lot about concurrency.\n", "Quorvane", id="interviews-at-in-prose"),
+    pytest.param("# How I landed an internship at Brindle Labs in my third year\n\nBrindle Labs visited our campus "
+                 "in July.\n\n- **Computer Networks**\n- **Operating Systems**\n\nWhat is a VLAN?\n"
+                 "How does ARP work?\n", "Brindle Labs", id="internship-at-in-title"),
+    pytest.param("Compiler Engineer (GPU Backend)\nKey Responsibilities\n- Build MLIR passes for NVIDIA and AMD targets.\n"
+                 "- Tune LLVM backends for NVIDIA GPUs.\nWorking at Tessaract offers a small team. Tessaract builds "
+                 "compilers for Tessaract chips.\n", "Tessaract", id="working-at-over-a-named-vendor"),
+])
+def test_an_employer_no_list_holds_is_taken_where_the_text_says_the_candidate_went(text: str, company: str) -> None:
+    assert extract_posting(text).company == company
+
+
+def test_an_offer_at_a_level_names_no_employer() -> None:
+    text = "# My loop\n\nPhone screen, then four rounds.\n\nWhat is a B-tree?\nHow does Raft elect a leader?\n\nOffer at E4. Signed.\n"
+    assert extract_posting(text).company != "E4"
+
+
+def test_a_dated_title_names_its_employer() -> None:
+    text = "2026年3月2日 Quorvane 存储引擎工程师（实习）面经\n一面\n1. LSM tree 的写放大怎么算？\n2. 讲讲 compaction 的策略\n"
+    assert extract_posting(text).company == "Quorvane"
