@@ -46,6 +46,7 @@ _INTERVIEW_HEADINGS = re.compile(
     r"(?:questions|topics|problems)|topics\s+(?:we|we'll|we\s+will|you)\s+.{0,30}|"
     r"what\s+(?:we'll|we\s+will|we)\s+(?:ask|discuss|cover|talk\s+about)(?:\s+.{0,30})?|"
     r"in\s+the\s+interview.{0,50}|questions?\s+(?:you\s+(?:may|might|could|will)\s+be\s+asked|to\s+expect|we\s+ask)|"
+    r"expect\s+(?:questions|to\s+be\s+asked)(?:\s+(?:around|on|about|like|such\s+as|covering))?|"
     r"(?:how to prepare|preparing)(?:\s+for\s+(?:the|your|an)\s+interview)?|"
     r"how\s+we\s+interview|(?:our|the)\s+(?:interview(?:ing)?|selection|hiring)\s+(?:process|loop)|(?:the\s+)?selection\s+process|(?:the\s+)?(?:kinds?|types?|examples?)\s+of\s+(?:questions|prompts)(?:\s+.{0,30})?|"
     r"topics\s+(?:to\s+(?:expect|prepare)|for\s+(?:the\s+)?interviews?)|"

@@ -212,7 +212,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
 
 
 _MARKDOWN_LEVEL = re.compile(r"(#{1,6})\s")
-_BOLD_LINE = re.compile(r"(\*\*|__)(?!\s)(?:(?!\1).){2,300}\1\s{0,2}[:：]?\s{0,2}$")  # ("**What is `__syncthreads()`?**")
+_BOLD_LINE = re.compile(r"(?:\d{1,3}\s{0,2}[.、)）]\s{0,2})?(\*\*|__)(?!\s)(?:(?!\1).){2,300}\1\s{0,2}[:：]?\s{0,2}$")  # ("**What is `__syncthreads()`?**", "1.**虚函数和纯虚函数的区别**：")
 _MARKUP = re.compile(r"#{1,6}\s{1,3}|(?:\*\*|__)")
 _SECTION_NUMBER = re.compile(r"\d{1,3}(?:[.．]\d{1,3}){1,3}[.．]?\s{0,2}")
 

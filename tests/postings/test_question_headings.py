@@ -72,3 +72,10 @@ def test_a_follow_up_line_inside_an_answer_is_a_question() -> None:
             "#### 2.select 和 poll 的区别是什么？\nselect 有 1024 的上限，poll 没有。\n")
     assert _questions(text) == ["epoll 底层用什么数据结构", "为什么不用哈希表？",
                                 "What happens when the ready list grows faster than you drain it?", "select 和 poll 的区别是什么？"]
+
+
+def test_questions_a_page_says_to_expect_are_its_questions() -> None:
+    text = ("# Storage Interview Themes\n\nMost storage interviews test how you reason about failure.\n\n"
+            "Expect questions around:\n\n- debugging slow writes on one NVMe replica\n"
+            "- trade-offs between erasure coding and replication\n")
+    assert _questions(text) == ["debugging slow writes on one NVMe replica", "trade-offs between erasure coding and replication"]
