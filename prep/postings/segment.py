@@ -121,6 +121,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             answering = level
             continue
         if answering is not None and (level is not None or generic_heading(line)):
+            if FOLLOW_UPS_NAME.fullmatch(undecorate(line)):
+                blocks[-1].lines.append(line)  # "#### 追问" in an answer: the label over the follow-ups it lists
             continue  # a sub-heading of the answer ("**Why it matters**", "#### Example")
         heading = match_heading(line)
         if heading and heading[2] and heading[1] == "nice" and opens_asking(heading[2][:300]):
@@ -283,7 +285,7 @@ def _asking_heading_runs(lines: list[str]) -> set[int]:
             runs.append(current.pop(open_level))
         parent = _heading_text(line).strip(" :：")
     runs.extend(current.values())
-    chosen: set[int] = set()
+    chosen: set[int] = _asking_sibling_headings(lines)
     for run in runs:
         if run[0] in tasks:  # "## Coding" over "### 1. Meeting Rooms", "### 2. Wiggle Sort": the problems
             chosen.update(i for i in run if 2 <= len(_heading_text(lines[i])) <= 80)
@@ -297,6 +299,42 @@ def _asking_heading_runs(lines: list[str]) -> set[int]:
             chosen.update(i for i in run if i not in asking and 2 <= len(texts[i]) <= 80
                           and not round_line(texts[i]) and not match_heading(lines[i]))
     return chosen
+
+
+def _asking_sibling_headings(lines: list[str]) -> set[int]:
+    """Indices of the Markdown headings that are questions by their siblings: among at least
+    :data:`_MIN_SIBLINGS` headings of one level under one parent, without numbers, of which most
+    ask or name a topic and some ask ("#### 不同线程之间是否可以共享套接字", "#### 如何提升memcpy的效率"
+    beside "#### 进程状态图"), the others are short topics of the same bank, not sections."""
+    groups: list[list[int]] = []
+    open_groups: dict[int, list[int]] = {}  # level -> the siblings seen under the current parent
+    for index, line in enumerate(lines):
+        marks = _MARKDOWN_LEVEL.match(line)
+        if not marks:
+            continue
+        level = len(marks[1])
+        for deeper in [lvl for lvl in open_groups if lvl > level]:
+            groups.append(open_groups.pop(deeper))  # a higher heading is a new parent
+        if _NUMBERED_HEADING.match(line):
+            continue  # (numbered runs are judged by :func:`_asking_heading_runs`)
+        open_groups.setdefault(level, []).append(index)
+    groups.extend(open_groups.values())
+    chosen: set[int] = set()
+    for group in groups:
+        if len(group) < _MIN_SIBLINGS:
+            continue
+        texts = {i: _heading_text(lines[i]) for i in group}
+        asking = [i for i in group if _asking_heading(texts[i], lines[i], len(_MARKDOWN_LEVEL.match(lines[i])[1]))]
+        topics = [i for i in group if i not in asking and judge_line(texts[i]).topic]
+        if len(asking) >= 2 and len(asking) + len(topics) >= _SIBLING_SHARE * len(group):
+            chosen.update(i for i in group if i not in asking and 2 <= len(texts[i]) <= 60
+                          and not round_line(texts[i]) and not match_heading(lines[i]))
+    return chosen
+
+
+#: Unnumbered sibling headings are a bank's questions from this many, this share asking or naming a topic.
+_MIN_SIBLINGS = 4
+_SIBLING_SHARE = 0.6
 
 
 def _explicit_question(text: str) -> bool:

@@ -79,3 +79,18 @@ def test_questions_a_page_says_to_expect_are_its_questions() -> None:
             "Expect questions around:\n\n- debugging slow writes on one NVMe replica\n"
             "- trade-offs between erasure coding and replication\n")
     assert _questions(text) == ["debugging slow writes on one NVMe replica", "trade-offs between erasure coding and replication"]
+
+
+def test_topic_headings_beside_asking_ones_are_a_banks_questions() -> None:
+    text = ("# 面试题整理\n## 系统\n#### 并行运算\n见另一篇笔记。\n#### 进程和线程有什么区别？\n进程有独立地址空间。\n"
+            "#### 不同线程之间是否可以共享套接字\nUDP 可以。\n#### 如何提升memcpy的效率\n按对齐的块复制。\n"
+            "#### 进程状态图\n就绪、运行、阻塞。\n")
+    assert _questions(text) == ["并行运算", "进程和线程有什么区别？", "不同线程之间是否可以共享套接字", "如何提升memcpy的效率", "进程状态图"]
+
+
+def test_a_follow_ups_heading_inside_an_answer_lists_questions() -> None:
+    text = ("# 显存\n## 状态分片\n### Q-001 · ZeRO 三个阶段各切分什么\n#### 答案\n优化器状态、梯度、参数。\n"
+            "#### 追问\n- 为什么 ZeRO-3 可能更慢？\n- FSDP 和 ZeRO-3 有什么区别？\n"
+            "### Q-002 · 激活重计算用时间换了多少显存？\n#### 答案\n大约省掉中间激活。\n")
+    assert _questions(text) == ["Q-001 · ZeRO 三个阶段各切分什么", "为什么 ZeRO-3 可能更慢？", "FSDP 和 ZeRO-3 有什么区别？",
+                                "Q-002 · 激活重计算用时间换了多少显存？"]
