@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from prep.skills.taxonomy import find_skills
+
 from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker, task_names
 from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND, undecorate
 from .prose import is_prose, prose_questions, sentences
@@ -421,4 +423,6 @@ _ADVISING = re.compile(r"建议|推荐|阅读|关注|复习|准备|了解一下|
 
 
 def _looks_technical(text: str) -> bool:
-    return bool(_TECHNICAL.match(text))
+    """Whether a short item names a technical thing: an acronym, a code word, a technical noun, or a
+    skill of the taxonomy by any of its names ("虚拟地址到物理地址的映射", "信号量与完成量")."""
+    return bool(_TECHNICAL.match(text)) or bool(find_skills(text[:300]))
