@@ -227,16 +227,18 @@ def cued_employer(lines: Sequence[str]) -> tuple[str, int] | None:
     or more (its first word counted as written, "Oxmiq" for "Oxmiq Labs"), with that count."""
     best: tuple[str, int] | None = None
     text_lines = [line[:2000] for line in lines[:SCAN_LINES]]
-    for line in text_lines[:_CUE_LINES]:
-        for match in _CUED_EMPLOYER.finditer(line):
-            name = match["n"].strip()
-            first = name.split()[0]
-            if first.casefold() in _NOT_CUED or first.casefold() in JOB_BOARDS or _LEVEL.fullmatch(first):
-                continue  # (never a level: "Offer at E4")
-            word = re.compile(r"(?<![A-Za-z0-9])" + re.escape(first) + r"(?![A-Za-z0-9])")
-            count = sum(len(word.findall(text)) for text in text_lines)
-            if count >= 2 and (best is None or count > best[1]):
-                best = (name, count)
+    cued = [match for line in text_lines[:_CUE_LINES] for match in _CUED_EMPLOYER.finditer(line)]
+    # a name that is somewhere a venue ("Online Assessment at SOA university") is no employer
+    venues = {match["n"] for line in text_lines[:_CUE_LINES] for match in _AT_VENUE.finditer(line)}
+    for match in cued:
+        name = match["n"].strip()
+        first = name.split()[0]
+        if first.casefold() in _NOT_CUED or first.casefold() in JOB_BOARDS or _LEVEL.fullmatch(first) or first in venues:
+            continue  # (never a level: "Offer at E4")
+        word = re.compile(r"(?<![A-Za-z0-9])" + re.escape(first) + r"(?![A-Za-z0-9])")
+        count = sum(len(word.findall(text)) for text in text_lines)
+        if count >= 2 and (best is None or count > best[1]):
+            best = (name, count)
     return best
 
 
@@ -247,5 +249,9 @@ def mentions(name: str, lines: Sequence[str]) -> int:
 
 
 _LEVEL = re.compile(r"[A-Z]{1,3}\d{1,2}")
+#: A name followed by the word that makes it a place: "at SOA university", "at the Hilton hotel".
+_AT_VENUE = re.compile(r"\bat\s{1,2}(?:the\s)?(?P<n>(?-i:[A-Z][A-Za-z0-9&-]{1,30}))(?:\s(?-i:[A-Z][A-Za-z0-9&-]{1,30})){0,2}\s{1,2}"
+                       r"(?:university|college|campus|institute|school|hall|auditorium|hotel|office|centre|center)\b",
+                       re.IGNORECASE)
 #: The lines a cue is looked for in (a title, an opening paragraph, a posting's first lines).
 _CUE_LINES = 40

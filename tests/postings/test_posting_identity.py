@@ -133,3 +133,11 @@ def test_an_offer_at_a_level_names_no_employer() -> None:
 def test_a_dated_title_names_its_employer() -> None:
     text = "2026年3月2日 Quorvane 存储引擎工程师（实习）面经\n一面\n1. LSM tree 的写放大怎么算？\n2. 讲讲 compaction 的策略\n"
     assert extract_posting(text).company == "Quorvane"
+
+
+def test_a_venue_after_at_is_no_employer() -> None:
+    text = ("# Campus drive: Kestrel Networks R&D\n\nKestrel Networks visited our college in August.\n\n"
+            "### Round 1: Online test at NIT university\n- aptitude and C\n"
+            "### Round 2: Technical interview (offline at NIT)\n- What is a VLAN?\n- How does OSPF pick a route?\n"
+            "### Round 3: HR interview (offline at NIT)\n- Why networking?\n")
+    assert extract_posting(text).company != "NIT"
