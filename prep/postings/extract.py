@@ -265,7 +265,10 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
         title = next((m for m in map(_FRONT_MATTER_TITLE.match, raws[1:settings - 1]) if m), None)
-        raws = ([title["v"].strip(" \"'")] if title else []) + raws[settings:]  # of them, only its title is read
+        employer = next((m for m in map(_FRONT_MATTER_COMPANY.match, raws[1:settings - 1]) if m), None)
+        # of them, only its title is read, and the employer a job board's file names ("companyName: …")
+        named = employer["v"].strip(" \"'") if employer else ""
+        raws = ([title["v"].strip(" \"'")] if title else []) + (["Company: " + named] if named else []) + raws[settings:]
     # "I: …" or "AB : …" over "Me: …": a transcript where "I" or a panel's initials are the
     # interviewers (the candidate writes "Me")
     mine = sum(1 for raw in raws[:MAX_LINES] if _MY_TURN.match(raw))
@@ -342,6 +345,8 @@ _DATE_FIRST = re.compile(r"\s{0,3}(?:\d{4}\s{0,2}年\s{0,2}\d{1,2}\s{0,2}月(?:\
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.
 _FRONT_MATTER_LINES = 80
 _FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}:\s{0,2}(?P<v>.{2,200})")
+_FRONT_MATTER_COMPANY = re.compile(r"(?:company|company_?name|employer|organi[sz]ation|hiring_?organi[sz]ation)\s{0,2}:\s{0,2}"
+                                   r"(?P<v>[^\[\]{}\n]{2,80})", re.IGNORECASE)
 _FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][A-Za-z0-9_-]{0,30}\s{0,2}:.*|-\s.*|)$")  # keys open in lower case (pubDate)
 
 

@@ -141,3 +141,11 @@ def test_a_venue_after_at_is_no_employer() -> None:
             "### Round 2: Technical interview (offline at NIT)\n- What is a VLAN?\n- How does OSPF pick a route?\n"
             "### Round 3: HR interview (offline at NIT)\n- Why networking?\n")
     assert extract_posting(text).company != "NIT"
+
+
+def test_a_job_boards_front_matter_names_the_employer() -> None:
+    text = ("---\ntitle: \"Linux Kernel Developer\"\nlocation: \"Remote\"\ncompanyName: \"Quorvane\"\n"
+            "timestamp: 1612310400000\n---\n\nWe build open-source graphics drivers.\n\n"
+            "What you will do\n- Write and upstream kernel drivers\n")
+    result = extract_posting(text)
+    assert (result.company, result.title) == ("Quorvane", "Linux Kernel Developer")
