@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import judge_line, question_kind, question_text, strip_list_marker
-from .headings import FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
+from .headings import CONTENT, FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
 from .employer import borne_out, cued_employer, document_employer, mentions, plausible_employer, recurring_organisation
 from .identity import find_identity, known_company, looks_like_role
 from .inline_lists import split_line
@@ -173,8 +173,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     if not plausible_employer(company):  # a section label, a job number, nothing: the name the text repeats
         company = (recurring_organisation(lines) or (company and known_company(company))
                    or document_employer(lines, None))
-    if report or listing:
-        company = borne_out(company, lines)
+    if report or (listing and not any(b.kind in _POSTING_SECTIONS for b in blocks)):
+        company = borne_out(company, lines)  # (a posting's first line is its employer, though named once)
     cued = cued_employer(lines)  # "Interviews at Rubrik", "Working at Codeplay …": named more than the one found
     if cued and cued[0] != company and cued[1] > mentions(company or "", lines):
         company = cued[0]
@@ -337,6 +337,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     return lines, tail
 
 
+#: The sections only a job posting has (a page with one of them is a posting, whatever it asks).
+_POSTING_SECTIONS = ("required", "responsibilities", "nice", CONTENT)
 #: A date that opens a title: "2022年1月21日 ", "2024-03-05 ", "2023.7.1：".
 _DATE_FIRST = re.compile(r"\s{0,3}(?:\d{4}\s{0,2}年\s{0,2}\d{1,2}\s{0,2}月(?:\s{0,2}\d{1,2}\s{0,2}[日号])?|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?)"
                          r"\s{0,3}[,，:：|｜-]?\s{1,3}")

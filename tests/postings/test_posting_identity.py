@@ -149,3 +149,8 @@ def test_a_job_boards_front_matter_names_the_employer() -> None:
             "What you will do\n- Write and upstream kernel drivers\n")
     result = extract_posting(text)
     assert (result.company, result.title) == ("Quorvane", "Linux Kernel Developer")
+
+
+def test_a_short_postings_first_line_names_its_employer_though_once() -> None:
+    text = "Acme GPU\nGPU 通信工程师\n职位详情\n负责 NCCL 优化。\n面试指南\n- 请解释Ring AllReduce的两个阶段\n- RDMA与TCP/IP相比有何优势？\n"
+    assert extract_posting(text).company == "Acme GPU"  # a posting with questions is no question bank titled by its topic
