@@ -79,7 +79,7 @@ class Taxonomy:
 
     skills: dict[str, Skill]
     _by_alias: dict[str, str] = field(default_factory=dict)
-    _matcher: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _matcher: list[tuple[re.Pattern[str], int]] | None = field(default=None, init=False, repr=False, compare=False)
     _group_skill: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -114,11 +114,10 @@ class Taxonomy:
 
     def skill_spans(self, text: str) -> list[tuple[int, int, str]]:
         """Every skill mention in ``text`` as ``(start, end, canonical name)``, left to right."""
-        matcher = self._compiled()
         spans = [
-            (m.start(), m.end(), self._group_skill[m.lastindex - 1])
-            for m in matcher.finditer(text)
-            if m.lastindex and not self._foreign_expansion(text, m.start(), m.end(), self._group_skill[m.lastindex - 1])
+            (start, end, name)
+            for start, end, name in self._matches(text)
+            if not self._foreign_expansion(text, start, end, name)
         ]
         shared = self._shared_word_spans(text) if "/" in text else []
         return sorted(set(spans + shared)) if shared else spans
@@ -155,8 +154,32 @@ class Taxonomy:
                         spans.append((at + word.start(), at + word.end(), name))
         return spans
 
-    def _compiled(self) -> re.Pattern[str]:
-        """Build (once) the matcher: every term in a prefix trie, compiled to one regex."""
+    def _matches(self, text: str) -> Iterator[tuple[int, int, str]]:
+        """The terms in ``text``, left to right, as one regex of the three tries would find them
+        (the leftmost match; at one position, the first trie's), each trie searched on its own:
+        alone, each keeps the regex engine's scan for the characters it can start with, which
+        one alternation of all three loses."""
+        branches = self._compiled()
+        found: list[re.Match[str] | None] = [branch.search(text) for branch, _ in branches]
+        while True:
+            best = None
+            for index, match in enumerate(found):
+                if match is not None and (best is None or match.start() < found[best].start()):
+                    best = index
+            if best is None:
+                return
+            match = found[best]
+            offset = branches[best][1]
+            if match.lastindex:
+                yield match.start(), match.end(), self._group_skill[offset + match.lastindex - 1]
+            end = match.end() if match.end() > match.start() else match.start() + 1
+            for index, other in enumerate(found):  # a trie's next match is looked for past this one
+                if other is not None and other.start() < end:
+                    found[index] = branches[index][0].search(text, end)
+
+    def _compiled(self) -> list[tuple[re.Pattern[str], int]]:
+        """Build (once) the matcher: every term in a prefix trie, each trie compiled to a regex,
+        with the number of the skills' groups before it."""
         if self._matcher is None:
             entries = [
                 (term.strip(), sensitive, skill.name)
@@ -179,8 +202,8 @@ class _TrieNode:
     terminal: tuple[str, str] | None = None
 
 
-def _compile_matcher(entries: list[tuple[str, bool, str]]) -> tuple[re.Pattern[str], list[str]]:
-    """Compile ``(term, case_sensitive, canonical)`` entries into one regex and its group map.
+def _compile_matcher(entries: list[tuple[str, bool, str]]) -> tuple[list[tuple[re.Pattern[str], int]], list[str]]:
+    """Compile ``(term, case_sensitive, canonical)`` entries into regexes (one a trie) and their group map.
 
     A flat alternation of a few hundred terms costs tens of milliseconds per posting, so the
     terms go into prefix tries: terms starting with a Latin letter or digit (behind a
@@ -228,12 +251,12 @@ def _compile_matcher(entries: list[tuple[str, bool, str]]) -> tuple[re.Pattern[s
             parts.append(guard + "()")
         return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
-    branches = []
+    branches: list[tuple[re.Pattern[str], int]] = []
     for kind, guard in (("latin", f"(?<![{_LATIN}])"), ("short", f"(?<![{_LATIN}-])"), ("other", "")):
         if tries[kind].children:
-            branches.append(guard + render(tries[kind]))
-    pattern = "|".join(branches) if branches else "(?!)"
-    return re.compile(pattern, re.IGNORECASE), group_skill
+            offset = len(group_skill)  # the groups of the tries before this one
+            branches.append((re.compile(guard + render(tries[kind]), re.IGNORECASE), offset))
+    return branches, group_skill
 
 
 def parse_taxonomy(data: object) -> Taxonomy:
