@@ -146,3 +146,22 @@ def test_parse_taxonomy_rejects_bad_structure(data: object) -> None:
 
 def test_load_taxonomy_is_cached() -> None:
     assert load_taxonomy() is load_taxonomy()
+
+
+def test_the_tries_searched_apart_find_what_one_alternation_finds() -> None:
+    """The matcher searches its three tries (Latin terms, short case-sensitive ones, the rest) apart
+    for speed; what it finds is what one regex of the three would: the leftmost match, and at one
+    position the first trie's."""
+    import re
+    from pathlib import Path
+
+    taxonomy = load_taxonomy()
+    branches = taxonomy._compiled()
+    combined = re.compile("|".join(branch.pattern for branch, _ in branches), re.IGNORECASE)
+    root = Path(__file__).parents[2]
+    texts = [path.read_text(encoding="utf-8") for path in sorted((root / "tests" / "data" / "corpus").glob("*.txt"))]
+    texts += ["DP和TP、EP，RDMA over RoCEv2；用CUDA写GEMM", "zero copy, ZeRO-3 offload; C/C++ and Go", "x" * 50 + "NCCL"]
+    for text in texts:
+        expected = [(m.start(), m.end(), taxonomy._group_skill[m.lastindex - 1]) for m in combined.finditer(text)
+                    if m.lastindex]
+        assert list(taxonomy._matches(text)) == expected
