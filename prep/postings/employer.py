@@ -230,15 +230,17 @@ def cued_employer(lines: Sequence[str]) -> tuple[str, int] | None:
     cued = [match for line in text_lines[:_CUE_LINES] for match in _CUED_EMPLOYER.finditer(line)]
     # a name that is somewhere a venue ("Online Assessment at SOA university") is no employer
     venues = {match["n"] for line in text_lines[:_CUE_LINES] for match in _AT_VENUE.finditer(line)}
+    counts: dict[str, int] = {}
     for match in cued:
         name = match["n"].strip()
         first = name.split()[0]
         if first.casefold() in _NOT_CUED or first.casefold() in JOB_BOARDS or _LEVEL.fullmatch(first) or first in venues:
             continue  # (never a level: "Offer at E4")
-        word = re.compile(r"(?<![A-Za-z0-9])" + re.escape(first) + r"(?![A-Za-z0-9])")
-        count = sum(len(word.findall(text)) for text in text_lines)
-        if count >= 2 and (best is None or count > best[1]):
-            best = (name, count)
+        if first not in counts:
+            word = re.compile(r"(?<![A-Za-z0-9])" + re.escape(first) + r"(?![A-Za-z0-9])")
+            counts[first] = sum(len(word.findall(text)) for text in text_lines)
+        if counts[first] >= 2 and (best is None or counts[first] > best[1]):
+            best = (name, counts[first])
     return best
 
 

@@ -392,7 +392,13 @@ _MIN_WRAPPED_CHARS = 40
 
 def _continues(previous: str, line: str) -> bool:
     """Whether ``line`` (indented deeper than the list item ``previous``) is that item wrapped."""
-    return (len(previous) >= _MIN_WRAPPED_CHARS and not previous.endswith(_TERMINAL) and strip_list_marker(line) == line
+    return _cut_at_width(previous, line, _MIN_WRAPPED_CHARS)
+
+
+def _cut_at_width(previous: str, line: str, width: int) -> bool:
+    """Whether ``previous`` is a line cut where the page ended (this long at least, no sentence
+    ended) and ``line``, no list item, could go on with it."""
+    return (len(previous) >= width and not previous.endswith(_TERMINAL) and strip_list_marker(line) == line
             and len(previous) + len(line) < _MAX_JOINED_CHARS)
 
 
@@ -405,9 +411,8 @@ def _wraps_on(previous: str, line: str) -> bool:
     line not ending a sentence, followed by one that opens as no sentence does, in lower case or with
     a digit ("…handling signals in a multi-threaded" over "program.", "(assume Linux" over "2.6+)
     does …"; never a bracket: "(Fixed-term, 3 years)" under a title is the title's note)."""
-    return (len(previous) >= _MIN_PARAGRAPH_WIDTH and not previous.endswith(_TERMINAL) and line[:1].isascii()
-            and (line[:1].islower() or line[:1].isdigit()) and strip_list_marker(line) == line
-            and len(previous) + len(line) < _MAX_JOINED_CHARS)
+    return line[:1].isascii() and (line[:1].islower() or line[:1].isdigit()) and _cut_at_width(previous, line,
+                                                                                               _MIN_PARAGRAPH_WIDTH)
 
 
 _NAMES_A_TASK = re.compile(r"implement|design|build|写|实现|设计|题", re.IGNORECASE)

@@ -290,15 +290,22 @@ def _asking_heading_runs(lines: list[str]) -> set[int]:
         if run[0] in tasks:  # "## Coding" over "### 1. Meeting Rooms", "### 2. Wiggle Sort": the problems
             chosen.update(i for i in run if 2 <= len(_heading_text(lines[i])) <= 80)
             continue
-        if len(run) < 3:
-            continue
-        texts = {i: _heading_text(lines[i]) for i in run}
-        asking = [i for i in run if _asking_heading(texts[i], lines[i], _heading_level(lines[i]) or 7)]
-        topics = [i for i in run if i not in asking and judge_line(texts[i]).topic]  # "### 1. Override vs. Overload"
-        if len(asking) + len(topics) >= _ASKING_RUN_SHARE * len(run) and len(asking) + len(topics) >= 2:
-            chosen.update(i for i in run if i not in asking and 2 <= len(texts[i]) <= 80
-                          and not round_line(texts[i]) and not match_heading(lines[i]))
+        if len(run) >= 3:  # ("### 1. Override vs. Overload" names a topic)
+            chosen.update(_topics_beside_questions(lines, run, share=_ASKING_RUN_SHARE, asking_min=0, longest=80))
     return chosen
+
+
+def _topics_beside_questions(lines: list[str], group: list[int], *, share: float, asking_min: int,
+                             longest: int) -> list[int]:
+    """The headings of ``group`` that do not ask, when this share of the group asks or names a topic
+    (two at least) and ``asking_min`` of it asks: short topics of one list of questions, not sections."""
+    texts = {i: _heading_text(lines[i]) for i in group}
+    asking = [i for i in group if _asking_heading(texts[i], lines[i], _heading_level(lines[i]) or 7)]
+    topics = [i for i in group if i not in asking and judge_line(texts[i]).topic]
+    if len(asking) < asking_min or len(asking) + len(topics) < max(2, share * len(group)):
+        return []
+    return [i for i in group if i not in asking and 2 <= len(texts[i]) <= longest
+            and not round_line(texts[i]) and not match_heading(lines[i])]
 
 
 def _asking_sibling_headings(lines: list[str]) -> set[int]:
@@ -319,17 +326,8 @@ def _asking_sibling_headings(lines: list[str]) -> set[int]:
             continue  # (numbered runs are judged by :func:`_asking_heading_runs`)
         open_groups.setdefault(level, []).append(index)
     groups.extend(open_groups.values())
-    chosen: set[int] = set()
-    for group in groups:
-        if len(group) < _MIN_SIBLINGS:
-            continue
-        texts = {i: _heading_text(lines[i]) for i in group}
-        asking = [i for i in group if _asking_heading(texts[i], lines[i], len(_MARKDOWN_LEVEL.match(lines[i])[1]))]
-        topics = [i for i in group if i not in asking and judge_line(texts[i]).topic]
-        if len(asking) >= 2 and len(asking) + len(topics) >= _SIBLING_SHARE * len(group):
-            chosen.update(i for i in group if i not in asking and 2 <= len(texts[i]) <= 60
-                          and not round_line(texts[i]) and not match_heading(lines[i]))
-    return chosen
+    return {i for group in groups if len(group) >= _MIN_SIBLINGS
+            for i in _topics_beside_questions(lines, group, share=_SIBLING_SHARE, asking_min=2, longest=60)}
 
 
 #: Unnumbered sibling headings are a bank's questions from this many, this share asking or naming a topic.
