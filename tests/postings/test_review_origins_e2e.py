@@ -72,6 +72,7 @@ def test_origins_untick_a_guess_add_a_missed_one_save(live_server, browser, lang
     page.fill("#new_question", texts[0])
     page.click("#review-add-button")
     page.wait_for_selector(f"#new_question-error >> text={says['dup']}")
+    page.wait_for_load_state("load")  # the page's script is what makes Enter add: not before it has run
     page.fill("#new_question", MISSED)
     page.press("#new_question", "Enter")  # Enter adds, as the button does
     page.wait_for_selector(f".review-row.added >> text={says['added']}")
