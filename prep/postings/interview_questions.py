@@ -332,18 +332,18 @@ def _listed_follow_ups(lines: list[str]) -> Iterator[tuple[int, str]]:
     one ("追问:红黑树的时间复杂度是多少？", "Follow-up: …?"), each with its line's index."""
     listing = False
     for index, line in enumerate(lines[:_FOLLOW_UP_SCAN_LINES]):
-        if len(line) <= 120 and FOLLOW_UPS_NAME.fullmatch(undecorate(strip_list_marker(line))):  # "* **Follow-ups**:"
+        body = strip_list_marker(line)
+        if len(line) <= 120 and FOLLOW_UPS_NAME.fullmatch(undecorate(body)):  # "* **Follow-ups**:"
             listing = True
             continue
-        labelled = _FOLLOWS_UP.match(strip_list_marker(line)) if len(line) <= MAX_LINE_CHARS else None
+        labelled = _FOLLOWS_UP.match(body) if len(line) <= MAX_LINE_CHARS else None
         if labelled:
-            judged = judge_line(strip_list_marker(line)[labelled.end():])
+            judged = judge_line(body[labelled.end():])
             if judged.asks and judged.dropped is None:
                 yield index, judged.text
             continue
         if not listing:
             continue
-        body = strip_list_marker(line)
         if body == line.strip() or _ANSWER_PART.match(line) or len(line) > MAX_LINE_CHARS:
             listing = False  # not an item, or the answer's next part
             continue

@@ -94,7 +94,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     noise = False
     current_round: str | None = None
     answering: int | None = None  # the level of the heading that asked, while its answer runs
-    in_asking_runs = _asking_heading_runs(lines)
+    in_asking_runs = _asking_heading_runs(lines) | _asking_sibling_headings(lines)
     for index, line in enumerate(lines):
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
@@ -285,7 +285,7 @@ def _asking_heading_runs(lines: list[str]) -> set[int]:
             runs.append(current.pop(open_level))
         parent = _heading_text(line).strip(" :：")
     runs.extend(current.values())
-    chosen: set[int] = _asking_sibling_headings(lines)
+    chosen: set[int] = set()
     for run in runs:
         if run[0] in tasks:  # "## Coding" over "### 1. Meeting Rooms", "### 2. Wiggle Sort": the problems
             chosen.update(i for i in run if 2 <= len(_heading_text(lines[i])) <= 80)
