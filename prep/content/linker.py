@@ -47,6 +47,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..chinese_script import simplified_characters
 from ..questions.normalize import normalize_question
 from .document import ExplanationDoc
 
@@ -169,11 +170,9 @@ class Link:
     listed: bool = False
 
 
-# Common Traditional characters of technical interview text, folded to Simplified (the pages are
-# written in Simplified): 說一下電腦訪問http的過程 reads as 说一下电脑访问http的过程. Characters only;
-# words that differ (記憶體/内存, 執行緒/线程) are not translated.
-_TRADITIONAL = str.maketrans("說這個麼們電腦訪問過傳輸層協議臺發結構鏈經戶進時數據庫務實現佔單題節點儲體記憶線執緒網絡頭況處變類繼態與關係區別較應該樣為從會對還運標準術開閉當讀寫錯誤斷緩衝隊棧針軟鎖號訊測試調優勢錄產預設計畫圖書學習練驗證論壓縮檔讓給裡並於後隻幾萬億兩雙條項級組織聯連際範圍國內間響擴減無來員長張門閱頁碼確認維護歷紀檢顯屬鍵詞語譯編異隨機寬頻帶遞遠資價費轉換選擇簡複雜樹邊尋陣總沒覺鐘職請嗎場辦紹難決夠講動靜啟聲氣亂舊則惡義參鬆緊髮觸離獨佇誌幣統視瀏覽騰華韌韓備輪詢覆蓋籤溝週卻強禮剛將緣廣殺戲劃嘗腳營業買賣創聽飛車輛軌閥擬權陳鑰憑",
-                             "说这个么们电脑访问过传输层协议台发结构链经户进时数据库务实现占单题节点储体记忆线执绪网络头况处变类继态与关系区别较应该样为从会对还运标准术开闭当读写错误断缓冲队栈针软锁号讯测试调优势录产预设计画图书学习练验证论压缩档让给里并于后只几万亿两双条项级组织联连际范围国内间响扩减无来员长张门阅页码确认维护历纪检显属键词语译编异随机宽频带递远资价费转换选择简复杂树边寻阵总没觉钟职请吗场办绍难决够讲动静启声气乱旧则恶义参松紧发触离独伫志币统视浏览腾华韧韩备轮询复盖签沟周却强礼刚将缘广杀戏划尝脚营业买卖创听飞车辆轨阀拟权陈钥凭")
+# Traditional characters folded to simplified (the pages are written in simplified): 說一下電腦訪問http的過程
+# reads as 说一下电脑访问http的过程. Characters only; words that differ (記憶體/内存, 執行緒/线程) are not translated.
+_TRADITIONAL = simplified_characters()
 
 
 def _nfkc_fold(text: str) -> str:

