@@ -160,7 +160,7 @@ _DROP_EN = re.compile(
     r"equal\s+opportunity|accommodations?\b|disabilit|privacy|(?:use|accept|allow|reject|manage|our)\s+(?:all\s+)?cookies|cookie\s+(?:policy|settings|preferences|consent)|"
     r"^(?:do|can|should|will|must|may)\s+i\b|^am\s+i\b|^is\s+(?:there|the\s+(?:role|position|job|salary|team))\b|"
     r"^(?:is|are)\s+(?:remote|on-?call|relocation)|on-?call\b|how\s+did\s+you\s+(?:hear|find|learn)\s+about|"
-    r"legally\s+authori[sz]ed|authori[sz]ation\s+to\s+work|gender|pronouns|ethnicity|\brace\b|veteran|"
+    r"legally\s+authori[sz]ed|authori[sz]ation\s+to\s+work|gender|pronouns|ethnicity|(?<!data\s)(?<!data-)\brace\b(?![\s-]{1,3}(?:conditions?|free|detect))|veteran|"
     r"^(?:can|could|do|does|did|are|is|will|has|have)\s+(?:the\s+candidates?|candidates|they)\b|"  # a rubric
     r"^are\s+you\s+(?:prepared|ready)\b|^did\s+you\s+know\b|^by\s+(?-i:[A-Z])|"  # a promotion, a byline
     r"linkedin\s+profile|cover\s+letter|^why\s+(?-i:[A-Z][a-z]{2,30}(?:\s[A-Z][a-z]{2,30})?)\s{0,2}\?\s{0,2}\*?$)",

@@ -43,7 +43,7 @@ from .origins import Origin, origin_of
 from .reports import read_as, titled_as_questions
 from .script import read_simplified
 from .segment import Block, segment
-from .sentence_model import refine
+from .sentence_model import match_key, refine
 
 __all__ = ["DOC_KINDS", "KINDS", "MAX_QUESTIONS", "UNCERTAIN_BELOW", "ExtractionResult", "Question",
            "extract_posting", "question_text", "strip_list_marker"]
@@ -165,7 +165,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
     header = blocks[0].lines if not report else lines[:8]
     if not report and lines and lines[0].startswith("#") and not blocks[0].lines:
         header = [lines[0].lstrip("# ")]  # a Markdown document's title heading
-    company, title, location = find_identity(header, kept, location_lines, report)
+    headings = [block.name for block in blocks[:8] if block.name]
+    company, title, location = find_identity(header, kept, location_lines, report, headings)
     if report or listing:  # a report names its employer in the text, not always in its header
         company = document_employer(lines, company)
     if title:
@@ -231,18 +232,45 @@ def read_questions(text: str) -> Reading:
     return Reading(lines, tail, blocks, recognised, report, listing, questions, truncated, restore)
 
 
-def _table_row(line: str) -> str:
-    """A Markdown table's row as the question finder reads it: its rule ("|---|---|") is no line, a
-    row with a cell that asks is that cell ("| 291 | TCP和RDMA的对比？ | [文章](…) |"), any other row
-    stays as it is."""
-    cells = [cell.strip() for cell in line[:4000].strip().strip("|").split("|")]
+def _table_cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line[:4000].strip().strip("|").split("|")]
+
+
+def _is_table_rule(line: str) -> bool:
+    """A Markdown table's rule under its header: "|---|:---:|", "--|-----|---" (at least two cells)."""
+    cells = _table_cells(line)
+    return len(cells) >= 2 and "-" in line and all(_TABLE_RULE.fullmatch(cell) for cell in cells)
+
+
+def _question_column(header: str) -> int | None:
+    """The column of a table's header that holds its questions ("Index | Question | Difficulty",
+    "| 题号 | 知识点 | 问题形式 |"), if one does."""
+    if "|" not in header:
+        return None
+    for index, cell in enumerate(_table_cells(header)):
+        if _QUESTION_HEADER.fullmatch(cell.strip("*_` ")):
+            return index
+    return None
+
+
+def _table_row(line: str, question_column: int | None) -> str:
+    """A Markdown table's row as the question finder reads it: its rule ("|---|---|") is no line; in a
+    table whose header names a question column, the row is that cell, as an item of a list ("1 |
+    What is a semaphore? | Easy" is "- What is a semaphore?"); otherwise a row with a cell that asks
+    is that cell ("| 291 | TCP和RDMA的对比？ | [文章](…) |"), any other row stays as it is."""
+    cells = _table_cells(line)
     if all(_TABLE_RULE.fullmatch(cell) for cell in cells):
         return ""
+    if question_column is not None and question_column < len(cells) and match_key(cells[question_column]):
+        return "- " + cells[question_column]
     asking = [cell for cell in cells if cell.endswith(("?", "？")) and len(cell) >= 4]
     return asking[0] if len(asking) == 1 else line
 
 
 _TABLE_RULE = re.compile(r":?-{1,200}:?|")
+#: A table header's cell over the questions: "Question", "Interview questions", "问题", "题目", "问题形式".
+_QUESTION_HEADER = re.compile(r"(?:(?:interview|sample|example)\s+)?questions?|问题(?:形式|描述|内容)?|题目(?:描述|内容)?|面试题|考题|"
+                              r"面试问题", re.IGNORECASE)
 _HEADCOUNT = re.compile(r"\s{0,2}[(（]\s{0,2}(?:\d{1,4}\s{0,2}(?:人|名|个)|若干(?:人|名)?|\d{1,4}\s{0,2}(?:openings?|positions?|hc))\s{0,2}[)）]\s{0,2}$",
                         re.IGNORECASE)
 
@@ -261,6 +289,9 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
     paragraph = False  # the previous line is a paragraph's (no list item, no heading, no table)
+    previous = ""  # the line before, as read (a table's header, when a rule follows it)
+    in_table = False  # among a table's rows, after its rule
+    question_column: int | None = None  # the column of that table's header that names its questions
     raws = text.splitlines()
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
@@ -287,8 +318,17 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
                 continue  # "[A](…)、[B](…)、[C](…)", "以上引用[…](…)": the author's references, not what was asked
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
-        if line.startswith("|") and line.count("|") >= 3:
-            line = _table_row(line)  # a Markdown table's row: the cell that asks, if one does
+        if "|" in line and _is_table_rule(line):  # "|---|---|" or "--|---|---": the header above names the columns
+            question_column = _question_column(previous)
+            in_table = True
+            continue
+        if in_table and "|" in line:
+            line = _table_row(line, question_column)  # a row of the table: its question, or the cell that asks
+        elif line.startswith("|") and line.count("|") >= 3:
+            line = _table_row(line, None)  # a Markdown table's row: the cell that asks, if one does
+        else:
+            in_table = False
+        previous = line
         if not line or _MARKUP_ONLY.fullmatch(line) or _THEMATIC_BREAK.fullmatch(line):
             # ("<br/>" between Markdown items, and a rule, "- - -" or "***", between questions, are breaks)
             broken = True  # (a list goes on after a blank line only with an item nested deeper)

@@ -88,7 +88,7 @@ _LATIN_REPORT_COMPANY = re.compile(r"(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]
 _AT_COMPANY = re.compile(r"\b(?:at|@)\s+(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
 _GENERIC_WORDS = frozenset({"ai", "inc", "labs", "lab", "tech", "team", "my", "the", "senior", "staff", "sde"})
 _COMPANY_SUFFIX = re.compile(
-    r".{1,60}?(?:有限公司|有限责任公司|股份公司|公司|集团|科技|智能|研究院|实验室|\binc\.?|\bltd\.?|\bllc|\bcorp(?:oration)?\.?|"
+    r".{1,60}?(?:有限公司|有限责任公司|股份公司|公司|集团|科技|智能|研究院|实验室|证券|银行|保险|基金|半导体|微电子|\binc\.?|\bltd\.?|\bllc|\bcorp(?:oration)?\.?|"
     r"\bgmbh|\btechnologies|\blabs?|\bco\.)",
     re.IGNORECASE,
 )
@@ -186,19 +186,21 @@ def _from_page_title(page_title: str, site: str | None) -> tuple[str | None, str
 
 
 def find_identity(
-    header: Sequence[str], kept: Sequence[str], location_lines: Sequence[str], is_report: bool
+    header: Sequence[str], kept: Sequence[str], location_lines: Sequence[str], is_report: bool,
+    headings: Sequence[str] = (),
 ) -> tuple[str | None, str | None, str | None]:
     """``(company, title, location)`` of a document, the employer as its brand ("杭州青禾数科技术有限公司"
     → "青禾数科", "Brightwave Cloud — Careers" → "Brightwave Cloud"), never a navigation bar or a place.
 
     ``header`` is the lines before the first section heading, ``kept`` every non-noise line (for
-    labels), ``location_lines`` the lines of a location section.
+    labels), ``location_lines`` the lines of a location section, ``headings`` the document's first
+    headings (a job board's "### Torc Robotics" under the title).
     """
     company, title, location = _find_identity(header, kept, location_lines, is_report)
     company = _cleaned(company)
     title = _cleaned(title)
     if not is_report:
-        company, title = _from_whole_document(company, title, header, kept)
+        company, title = _from_whole_document(company, title, header, kept, headings)
     if company is not None:
         company = AT_PREFIX.sub("", TAG_PREFIX.sub("", company)).strip()
         company = SHORT_NAMES.get(_REMARK.sub("", company), _REMARK.sub("", company))
@@ -247,13 +249,14 @@ _PLACES_NOTE = re.compile(r"\s{0,2}[(（](?P<p>[^)）]{2,30})[)）]$")  # "(深�
 
 
 def _from_whole_document(company: str | None, title: str | None, header: Sequence[str],
-                         kept: Sequence[str]) -> tuple[str | None, str | None]:
+                         kept: Sequence[str], headings: Sequence[str] = ()) -> tuple[str | None, str | None]:
     """Company and title of a posting from the whole text when its header did not give them.
 
     The employer, by decreasing strength: a known employer opening the first line ("腾讯大模型推理
-    优化研发工程师", "商汤大装置-云计算SDN网络开发工程师"), "作为X的…", "X is seeking …", then the
-    known employer the text names most often. The role: what "作为…的Y" or "looking for a Y"
-    says, when the header gave none or gave a line that names no role ("职位简介").
+    优化研发工程师", "商汤大装置-云计算SDN网络开发工程师"), "作为X的…", "X is seeking …", the
+    employer the text speaks as ("At d-Matrix, we …"), then the known employer the text names most
+    often. The role: what "作为…的Y" or "looking for a Y" says, when the header gave none or gave a
+    line that names no role ("职位简介").
     """
     first = next((line for line in header if line.strip()), "").lstrip("# ").strip()[:200]
     lead = known_company(first) if first else None
@@ -267,12 +270,16 @@ def _from_whole_document(company: str | None, title: str | None, header: Sequenc
             company, title = head.strip(), title if title and title != first else rest.strip()
         else:
             company = lead
+    if company is None and lead is None:
+        company, title = _dashed_title(TAG_PREFIX.sub("", first), title)
     if company is None and as_role and known_company(as_role["c"]):
         company = known_company(as_role["c"])
     if company is None:
         seeking = _SEEKING.search(prose)
         if seeking and not {w.casefold() for w in seeking["c"].split()} & _PRONOUNS:
             company = known_company(seeking["c"]) or seeking["c"]
+    if company is None:
+        company = speaking_employer([*header, *headings], prose)
     if company is None:
         company = _most_named_employer(kept)
     if title is not None and company is not None and lead is not None and title.startswith(company):
@@ -292,6 +299,79 @@ def _from_whole_document(company: str | None, title: str | None, header: Sequenc
             sought = match["t"] if match else None
         title = sought.strip() if sought else title
     return company, title
+
+
+#: A posting speaking as its employer: "At d-Matrix, we …", "Torc's virtual driver software …",
+#: "Acme is proud to be an equal opportunity employer", "Acme does not accept resumes from agencies",
+#: "Join Acme", "The Acme compiler team". A name is one to three capitalised words.
+_NAME = r"(?P<c>(?-i:[A-Z][A-Za-z0-9&.-]{1,30}|[a-z]-(?-i:[A-Z])[A-Za-z0-9&-]{1,30})(?:[ ](?-i:[A-Z])[A-Za-z0-9&.-]{1,30}){0,2})"
+_SPEAKS_AS = re.compile(
+    r"\bat\s" + _NAME + r"\s{0,2},\s{0,2}(?:we|our)\b"
+    r"|\b" + _NAME.replace("?P<c>", "?P<o>") + r"['’]s\s(?=[a-z])"
+    r"|\b" + _NAME.replace("?P<c>", "?P<s>") + r"\s(?:is|are)\s(?:an?\s)?(?:proud|committed|equal\s+opportunity|dedicated|"
+    r"headquartered|based\s+in|backed|(?:the\s|a\s)?(?:leading|leader|global|fast-growing|pioneer))\b"
+    r"|\b" + _NAME.replace("?P<c>", "?P<n>") + r"\sdoes\snot\saccept\b"
+    r"|\bjoin\s" + _NAME.replace("?P<c>", "?P<j>") + r"(?=\s{0,2}(?:[.,!;]|and\b|as\b|in\b|to\b|$))"
+    # a sentence whose subject is the name and that goes on in the first person ("Torc cares about our team")
+    r"|(?:(?<![^\n])|(?<=[.!?])\s{1,3})" + _NAME.replace("?P<c>", "?P<v>") + r"\s(?-i:[a-z]{2,20})\b[^.!?\n]{0,100}\b(?:we|our|us)\b",
+    re.IGNORECASE,
+)
+#: What bold or code marks leave around a name ("At **d-Matrix** , we").
+_EMPHASIS = re.compile(r"\*{1,3}|_{2,3}|`")
+#: At most this many characters of a posting are read for the employer speaking.
+_SPEAKING_CHARS = 20_000
+
+
+def speaking_employer(header: Sequence[str], prose: str) -> str | None:
+    """The employer a posting speaks as ("At d-Matrix, we …", "d-Matrix is proud to …", "Torc's
+    virtual driver software …"): a name said so twice or more, and more often than any other; its
+    full name when a line of the header is that name ("Torc Robotics" over "Torc's …")."""
+    text = _EMPHASIS.sub("", prose[:_SPEAKING_CHARS])
+    text = re.sub(r"[ \t]{1,8}(?=[,.])", "", text)  # "d-Matrix ," once the bold marks are gone
+    counts: dict[str, int] = {}
+    for match in _SPEAKS_AS.finditer(text):
+        name = next(v for v in match.groups() if v)
+        if name.casefold() in _PRONOUNS or name.split()[0].casefold() in _NOT_SPEAKER:
+            continue
+        counts[name] = counts.get(name, 0) + 1
+    if not counts:
+        return None
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    best, count = ranked[0]
+    if count < 2 or (len(ranked) > 1 and ranked[1][1] == count):
+        return None
+    for line in header[:12]:  # "### Torc Robotics": the full name on a line of its own
+        line = _EMPHASIS.sub("", line).lstrip("# ").strip()
+        if line.startswith(best + " ") and len(line) <= 40 and looks_like_company(line) or (
+                line.startswith(best + " ") and len(line.split()) <= 3 and not looks_like_role(line)):
+            return line
+    return best
+
+
+#: Capitalised words that open a sentence like a name but are none ("This role's …", "Our team's …").
+_NOT_SPEAKER = frozenset("this that these the our your their its his her my a an today everyone everything "
+                         "applicants candidates team company role position world industry bachelor bachelors master "
+                         "masters doctor associate".split())
+
+
+#: A department in a title's middle part ("信息技术部", "基础架构中心", "AI Lab").
+_DEPARTMENT = re.compile(r"(?:部|部门|中心|事业部|事业群|团队|小组|实验室|研究院|\blab|\bteam|\bgroup|\bdepartment)$", re.IGNORECASE)
+_TITLE_DASH = re.compile(r"\s{0,2}[-–—]\s{0,2}")
+
+
+def _dashed_title(first: str, title: str | None) -> tuple[str | None, str | None]:
+    """The employer and role of a title written "employer-department-role" ("华泰证券-信息技术部-AI平台开发工程师")
+    or "employer-role" where the employer's name says it is one ("星河证券-推理工程师"); the title as it was
+    otherwise ("星图大模型推理优化研发工程师-算子优化")."""
+    parts = [p.strip() for p in _TITLE_DASH.split(first[:200])]
+    if not 2 <= len(parts) <= 4 or not all(parts) or not looks_like_role(parts[-1]):
+        return None, title
+    head = parts[0]
+    if not 2 <= len(head) <= 20 or looks_like_role(head) or _FIELD_PHRASE.search(head) or not is_organisation_name(head):
+        return None, title
+    if looks_like_company(head) or (len(parts) >= 3 and _DEPARTMENT.search(parts[1])):
+        return head, title if title and TAG_PREFIX.sub("", title).strip() != first.strip() else parts[-1]
+    return None, title
 
 
 def _most_named_employer(lines: Sequence[str]) -> str | None:
@@ -474,7 +554,7 @@ def _find_identity(
 _ROUND_LINE = re.compile(  # a round's heading ("Technical phone screen:", "一面（60min）") is not a report title
     r"(?:technical\s+|recruiter\s+)?phone\s+screen(?:ing)?\s{0,2}[:：]?\s{0,2}$|"
     r"(?:一|二|三|四|终|hr|技术|主管)\s{0,2}面\s{0,2}(?:[(（][^)）]{0,20}[)）])?\s{0,2}[:：]?\s{0,2}$|"
-    r"on-?site\s{0,2}[:：]?\s{0,2}$|round\s{0,2}\d{1,2}\b",
+    r"on-?site\s{0,2}[:：]?\s{0,2}$|round(?:\s{0,2}|\s?[-_#]\s?)\d{1,2}\b",
     re.IGNORECASE,
 )
 _REPORT_TITLE_LINE = re.compile(

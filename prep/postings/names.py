@@ -111,7 +111,9 @@ _NOT_AN_ORGANISATION = re.compile(
     r"(?:返回|提交|查看|登录|注册|分享|收藏|举报|点击|关注|下载).{0,20}|"  # a page's button: "返回职位列表", "提交建议"
     r"(?:senior|staff|principal|junior|lead|candidate|interviewer|local\s+preview|view\s+on|sign\s+in|log\s+in)\b.{0,60}|"
     r"(?:how|what|why|which|when|where)\b.{0,80}|"  # a title that asks: "How variable spilling works"
-    r"(?:phone|video|virtual|onsite|on-site|technical|coding|final|behaviou?ral|screening|take-home)",  # a kind of interview
+    r"(?:phone|video|virtual|onsite|on-site|technical|coding|final|behaviou?ral|screening|take-home)|"  # a kind of interview
+    r"(?:common|top|basic|advanced|general|popular|important|frequently|tricky|sample|typical|essential)|"  # how a list calls its questions
+    r".{0,80}?[|｜].{0,80}",  # a table's row ("Field | Details")
     re.IGNORECASE,
 )
 #: More words than an employer's name has: a sentence or a title.

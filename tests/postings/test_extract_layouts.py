@@ -276,3 +276,61 @@ def test_a_posting_between_rules_is_no_front_matter() -> None:
     result = extract_posting("---\nLocation: Remote (US)\nTeam: Collective Communications\n---\n"
                              "Senior Software Engineer, NCCL\n\nRequirements\n- 5+ years of C++\n- RDMA experience\n")
     assert result.location and "Remote" in result.location
+
+
+def test_a_table_without_outer_pipes_gives_its_question_column() -> None:
+    assert _questions(
+        "## Systems interview questions",
+        "",
+        "No | Question | Level | Asked",
+        "--|------------|-------|---",
+        "1 | [What does the page cache hold?](https://example.com/page-cache) | Easy | ***",
+        "2 | Explain copy-on-write after fork | Medium | **",
+        "3 | Cost of a TLB shootdown | Hard | *",
+        "",
+        "These came up in three onsite loops last year.",
+    ) == ["What does the page cache hold?", "Explain copy-on-write after fork", "Cost of a TLB shootdown"]
+
+
+def test_a_table_whose_header_names_the_questions_gives_that_column_and_not_the_others() -> None:
+    assert _questions(
+        "# 笔试回顾",
+        "| 题号 | 知识点 | 问题形式 |",
+        "| --- | --- | --- |",
+        "| 1 | 虚拟内存 | 缺页中断发生后内核做了什么 |",
+        "| 2 | 网络 | TIME_WAIT 为什么要等 2MSL？ |",
+    ) == ["缺页中断发生后内核做了什么", "TIME_WAIT 为什么要等 2MSL？"]
+
+
+def test_a_table_without_a_question_column_gives_only_the_cell_that_asks() -> None:
+    assert _questions(
+        "## 面试题",
+        "| # | 内容 | 链接 |",
+        "|---|---|---|",
+        "| 1 | TCP和RDMA的对比？ | 文章 |",
+        "| 2 | 参考资料 | 文章 |",
+    ) == ["TCP和RDMA的对比？"]
+
+
+def test_a_round_numbered_with_a_hyphen_is_a_round_and_not_the_company() -> None:
+    result = extract_posting("\n".join([
+        "Round-1(Coding):",
+        "- merge two sorted lists in place",
+        "- What is a function pointer used for?",
+        "",
+        "Round-2 (OS):",
+        "- How does the loader resolve symbols?",
+    ]))
+    assert [q.text for q in result.questions] == [
+        "merge two sorted lists in place", "What is a function pointer used for?", "How does the loader resolve symbols?"]
+    assert [q.round for q in result.questions] == ["Round-1", "Round-1", "Round-2"]
+    assert result.company is None
+
+
+def test_race_conditions_and_data_races_are_questions_and_a_candidates_race_is_not() -> None:
+    assert _questions(
+        "## Linux kernel interview questions",
+        "1. Explain Linux concurrency and race conditions?",
+        "2. How do you find a data race in a driver?",
+        "3. What is your race?",
+    ) == ["Explain Linux concurrency and race conditions?", "How do you find a data race in a driver?"]

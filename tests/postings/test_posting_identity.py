@@ -154,3 +154,32 @@ def test_a_job_boards_front_matter_names_the_employer() -> None:
 def test_a_short_postings_first_line_names_its_employer_though_once() -> None:
     text = "Acme GPU\nGPU 通信工程师\n职位详情\n负责 NCCL 优化。\n面试指南\n- 请解释Ring AllReduce的两个阶段\n- RDMA与TCP/IP相比有何优势？\n"
     assert extract_posting(text).company == "Acme GPU"  # a posting with questions is no question bank titled by its topic
+
+
+@pytest.mark.parametrize(("text", "company"), [
+    pytest.param("# Staff Compiler Engineer\n\nAt **Quillfork** , we build inference chips.\n\n## What you will do\n"
+                 "- Lower graphs to our ISA with MLIR\n\n## About us\n**Quillfork** is proud to be an equal opportunity "
+                 "employer. Quillfork does not accept resumes from agencies.\n", "Quillfork", id="at-x-we-and-eeo"),
+    pytest.param("# Senior GPU Performance Engineer\n### Harrow Dynamics\n\n**Meet the team**\n\nHarrow's planning stack "
+                 "runs on NVIDIA Orin.\n\n**What you'll do**\n- Tune CUDA kernels for NVIDIA hardware\n\n**Perks**\n\n"
+                 "Harrow cares about our people and we offer a learning budget.\n", "Harrow Dynamics",
+                 id="full-name-on-its-own-line-over-the-possessive"),
+    pytest.param("# Performance Engineer\n\nAt Tessel, we ship fast.\n\n## Requirements\n- CUDA\n", None,
+                 id="said-once-is-not-enough"),
+    pytest.param("# Performance Engineer\n\n## Requirements\n- A Bachelor's degree; a Master's preferred\n"
+                 "- Bachelor's in CS or EE\n- CUDA\n", None, id="a-degree-is-no-speaker"),
+])
+def test_the_employer_a_posting_speaks_as(text: str, company: str | None) -> None:
+    assert extract_posting(text).company == company
+
+
+@pytest.mark.parametrize(("text", "company", "title"), [
+    pytest.param("[社招] 澄江证券-信息技术部-AI平台开发工程师\n岗位描述\n1、负责云原生 AI 平台\n", "澄江证券", "AI平台开发工程师",
+                 id="employer-department-role"),
+    pytest.param("Acme-Platform Team-Senior GPU Engineer\nRequirements\n- CUDA\n", "Acme", "Senior GPU Engineer",
+                 id="employer-team-role"),
+    pytest.param("云计算-网络开发工程师\n任职要求\n- RDMA\n", None, "云计算-网络开发工程师", id="a-field-and-a-role"),
+])
+def test_a_dashed_title_names_employer_department_and_role(text: str, company: str | None, title: str) -> None:
+    result = extract_posting(text)
+    assert (result.company, result.title) == (company, title)
