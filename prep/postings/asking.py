@@ -107,7 +107,8 @@ _CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce �
 
 _ZH_QUESTION_WORD = re.compile(
     r"怎么|如何|为什么|为何|什么|哪些|哪个|哪几|哪种|多少|几[种次个倍层步轮路条类级]|多(?:大|久|长|快|高|远)|是否|有何|"
-    r"有什么|能否|谁|干啥|干嘛|吗$|呢$")
+    r"有什么|能否|谁|干啥|干嘛|吗$|呢$|"
+    r"(?P<a>[\u4e00-\u9fff])[不没](?P=a)")  # the A-not-A question: 能不能, 是不是, 有没有, 了不了解, 支不支持
 #: A Chinese question that ends with a colon, its answer below: a question word, no word of a label
 #: ("面试官问了如下问题:", "常见问题:", "注意事项:") and no advice ("如何准备面试:").
 _ASKS_OVER_ANSWER = re.compile(r"(?!.{0,40}(?:问题|题目|如下|以下|下面|准备|复习|注意|建议|技巧))"
@@ -141,7 +142,7 @@ _DROP_ZH = re.compile(
     r"楼主|同问|码住|插眼|求内推|内推码|点赞|收藏|举报|投递|网申|笔试时间|面试时间|面试体验|"
     r"面试官(?:人)?(?:很|挺|非常)?(?:好|nice|和蔼)|面试流程|招聘流程|氛围|面经(?!历)|凉经|面试经验|值得|卷吗|大家|"
     r"有没有人|有人知道|求问|难不难|难度如何|难度怎么样|多不多|(?<![a-z])hr\s{0,2}(?:问了?|聊了?|说)|点个?赞|一键三连|"
-    r"远程办公|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
+    r"远程办公|(?<!\d)(?:996|007)(?!\d)|几轮|多少轮|多久.{0,4}(?:反馈|回复|结果|通知)|加班|出差|转正|留用|学历要求|(?:需要|要求).{0,12}经验吗)",
     re.IGNORECASE,
 )
 #: The candidate answering in the first person ("我觉得是…", "嗯，我当时说…"): an answer, not a question.

@@ -304,7 +304,11 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     # interviewers (the candidate writes "Me")
     mine = sum(1 for raw in raws[:MAX_LINES] if _MY_TURN.match(raw))
     interviewer_i = mine >= 2 and sum(1 for raw in raws[:MAX_LINES] if _THEIR_TURN.match(raw)) >= 2
-    for raw in raws:
+    prose_fences = _prose_fences(raws)  # "```" around a task written in words: read as text
+    for number, raw in enumerate(raws):
+        if number in prose_fences:
+            broken = True
+            continue
         if interviewer_i and _THEIR_TURN.match(raw):
             raw = "Interviewer: " + _THEIR_TURN.sub("", raw, count=1)
         elif interviewer_i and _MY_TURN.match(raw):
@@ -382,6 +386,43 @@ _POSTING_SECTIONS = ("required", "responsibilities", "nice", CONTENT)
 #: A date that opens a title: "2022年1月21日 ", "2024-03-05 ", "2023.7.1：".
 _DATE_FIRST = re.compile(r"\s{0,3}(?:\d{4}\s{0,2}年\s{0,2}\d{1,2}\s{0,2}月(?:\s{0,2}\d{1,2}\s{0,2}[日号])?|\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?)"
                          r"\s{0,3}[,，:：|｜-]?\s{1,3}")
+
+
+#: A fenced block whose info string is one of these (or none) may hold words, not code.
+_PLAIN_FENCE = frozenset({"", "text", "txt", "plain", "plaintext", "markdown", "md"})
+#: A fenced block of words is at most this many lines (a longer one is a log or a listing).
+_MAX_PROSE_FENCE_LINES = 40
+#: A line of code: ends a statement or a block, opens with a directive, a keyword, a comment,
+#: a prompt, a tag or an assignment.
+_CODE_LINE = re.compile(r"\s*(?:#include|#define|#!|def\s|class\s|import\s|from\s+\S+\s+import|return\b|"
+                        r"(?:for|while|if|switch)\s*\(|//|/\*|\*/|\$\s|>>>|<[A-Za-z/!]|[A-Za-z_][\w.\[\]]{0,40}\s*[+\-*/]?=\s*\S)")
+
+
+def _prose_fences(raws: list[str]) -> set[int]:
+    """The fence lines ("```", "~~~~") of blocks that hold words, not code: a task or a question its
+    author set apart ("有两个文件，A 文件是待判断数据集……怎么快速判断…", "Q: How would you …?"). A block
+    is words when its fence names no language, it is short, no line of it reads as code, and it
+    writes Chinese or asks. One pass over the lines."""
+    found: set[int] = set()
+    opened = -1
+    fence = ""
+    for index, raw in enumerate(raws):
+        line = raw.strip()
+        if not fence:
+            if line.startswith(("```", "~~~")):
+                fence, opened = line[:3], index
+            continue
+        if not line.startswith(fence):
+            continue
+        body = [r.strip() for r in raws[opened + 1: index] if r.strip()]
+        info = raws[opened].strip().lstrip("`~").strip().casefold()
+        if info in _PLAIN_FENCE and 0 < len(body) <= _MAX_PROSE_FENCE_LINES \
+                and not any(b.endswith((";", "{", "}")) or _CODE_LINE.match(b[:400]) for b in body) \
+                and (sum(1 for b in body for c in b if "\u4e00" <= c <= "\u9fff") >= 8
+                     or any(b.endswith(("?", "？")) for b in body)):
+            found.update((opened, index))
+        fence = ""
+    return found
 
 
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.

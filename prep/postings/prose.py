@@ -59,7 +59,8 @@ _CUE_EN = re.compile(
     re.IGNORECASE,
 )
 # Where the candidate's answer or the narration takes over again after a question.
-_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为))")
+_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)|"
+                        r"(?:讨论|争论|聊)了(?=[\d一二三两四五六七八九十几半]{1,3}\s{0,2}(?:分钟|小时|min)))")  # "，讨论了十分钟"
 _ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|mentioned|talked|went|used|did|wrote)\b",
                         re.IGNORECASE)
 _LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s+(?=\S)|(?:以及|还有|另外|然后)[，,]?",

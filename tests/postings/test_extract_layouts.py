@@ -2,6 +2,7 @@
 document in, the questions out."""
 from __future__ import annotations
 
+from prep.postings.asking import judge_line
 from prep.postings.extract import extract_posting
 
 
@@ -334,3 +335,32 @@ def test_race_conditions_and_data_races_are_questions_and_a_candidates_race_is_n
         "2. How do you find a data race in a driver?",
         "3. What is your race?",
     ) == ["Explain Linux concurrency and race conditions?", "How do you find a data race in a driver?"]
+
+
+def test_a_fenced_task_written_in_words_is_read_and_fenced_code_is_not() -> None:
+    assert _questions(
+        "## 二面",
+        "1. 进程和线程的区别？",
+        "",
+        "### 开放题",
+        "```",
+        "有两个日志文件，A 是待查的请求，B 是黑名单，怎么快速判断 A 中的条目有没有出现在 B 中",
+        "```",
+        "",
+        "### 手撕",
+        "```cpp",
+        "// 为什么这里会死锁？",
+        "std::lock_guard<std::mutex> g(m);",
+        "```",
+        "```",
+        "int main() { return 0; }",
+        "```",
+    ) == ["进程和线程的区别？", "有两个日志文件，A 是待查的请求，B 是黑名单，怎么快速判断 A 中的条目有没有出现在 B 中"]
+
+
+def test_an_a_not_a_question_asks_and_a_schedule_question_is_logistics() -> None:
+    assert judge_line("ping 能不能探测到端口这一层").verb
+    assert judge_line("HashMap 支不支持并发写入").verb
+    assert judge_line("了不了解阻塞队列").verb
+    assert not judge_line("我们不得不重启服务").verb
+    assert judge_line("能不能接受 996 的节奏").dropped == "not a technical question"
