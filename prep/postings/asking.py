@@ -119,7 +119,8 @@ _LABEL_DASH = re.compile(r"\s[-–—]\s")
 _NARRATIVE_PREFIX = re.compile(
     r"(?:然后|接着|最后|之后|又|还|再)?(?:让我|叫我|要求我?|让)(?:写|做|手写|手撕|撕)(?:了)?(?:个|一个|一道|道|两道)?"
     r"(?:题|算法题|代码题|代码|编程题)?[，,：:\s]{1,3}"
-    r"|(?:面试官)?(?:又|还)?追问(?:了)?\s{0,2}[:：]\s{0,2}|(?:interviewer\s+)?follow[- ]?up\s{0,2}[:：]\s{0,2}",
+    r"|(?:面试官)?(?:又|还)?追问(?:了)?\s{0,2}[:：]\s{0,2}|(?:interviewer\s+)?follow[- ]?up\s{0,2}[:：]\s{0,2}"
+    r"|(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多])",  # "问了线程同步" → "线程同步"
     re.IGNORECASE)
 
 
@@ -190,11 +191,17 @@ _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技�
                         r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析)\s{0,2}[:：]",
                         re.IGNORECASE)
 _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
-                         r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了)|"
+                         r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了)|[，,]\s{0,2}我(?:又|也|就|还|当时|先)(?:说了?|答了?|讲了?|回答了?|用了|写了|提到了?)|"
+                         r"[，,]\s{0,2}这是一道|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
 #: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
 _QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}(?:[(（][^()（）]{1,8}[)）])?\s{0,2}[：:]\s{0,2}",
                              re.IGNORECASE)
+
+#: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
+_QUOTE_OPENERS = "\"'“‘「『"
+_BOLD_LABEL = re.compile(r"(?:\*\*|__)?(?![AaＡ]\s{0,2}[：:]|答|answer)[^*_\n：:?？]{1,16}[：:]\s{0,2}(?:\*\*|__)\s{0,2}(?=\S)",
+                         re.IGNORECASE)
 
 # --- Kinds --------------------------------------------------------------------------------------
 
@@ -276,6 +283,9 @@ def clean_question(line: str) -> str:
     label = _QUESTION_LABEL.match(text)
     if label and len(text) - label.end() >= 4:
         text = text[label.end():]
+    bold = _BOLD_LABEL.match(text)  # "**L2：**推导公式…", "**反例：**启用…": a tag in bold before the question
+    if bold and len(text) - bold.end() >= 4 and text[bold.end()] not in _QUOTE_OPENERS:  # ('**Common Mistake:** "…"')
+        text = text[bold.end():]
     turn = _INTERVIEWER_TURN.match(text)  # '**Interviewer:** "We train …. Why?"': the quoted turn is the question
     # … and so is a whole line in quotes ('- “Implement an LRU cache …”', an example question)
     quoted = _QUOTED.fullmatch(text[turn.end():].strip() if turn else text.strip().strip("*_"))

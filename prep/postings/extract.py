@@ -322,6 +322,12 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
                 continue  # "[A](…)、[B](…)、[C](…)", "以上引用[…](…)": the author's references, not what was asked
             line = _MARKDOWN_LINK.sub(lambda m: "" if m.group(1) else m.group(2), line).strip()
+        if "<" in line and ">" in line:
+            summary = _SUMMARY.search(line[:2000])
+            if summary:  # "<details><summary>为什么用 BIGINT 不用 UUID？</summary>": a collapsible answer's heading
+                line = "### " + _INLINE_TAG.sub("", summary["t"]).strip()
+            elif not _MARKUP_ONLY.fullmatch(line):
+                line = _INLINE_TAG.sub("", line[:20_000]).strip() or line  # "幻读<strong>（Phantom Read）</strong>": the words
         if "|" in line and _is_table_rule(line):  # "|---|---|" or "--|---|---": the header above names the columns
             question_column = _question_column(previous)
             in_table = True
@@ -431,6 +437,9 @@ _FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}:\s{0,2}(?P<v>.{2,200})")
 _FRONT_MATTER_COMPANY = re.compile(r"(?:company|company_?name|employer|organi[sz]ation|hiring_?organi[sz]ation)\s{0,2}:\s{0,2}"
                                    r"(?P<v>[^\[\]{}\n]{2,80})", re.IGNORECASE)
 _FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][A-Za-z0-9_-]{0,30}\s{0,2}:.*|-\s.*|)$")  # keys open in lower case (pubDate)
+#: A key that opens in upper case (Hugo's "ShowToc: true", "TocOpen: false"): front matter only beside
+#: keys in lower case (a block of "Company: …" / "Role: …" lines between rules is the text's).
+_FRONT_MATTER_UPPER_KEY = re.compile(r"\s{0,4}[A-Z][A-Za-z0-9_-]{0,30}\s{0,2}:.*")
 
 
 def _front_matter_end(raws: list[str]) -> int:
@@ -438,10 +447,15 @@ def _front_matter_end(raws: list[str]) -> int:
     "---", lines of keys, comments and list items, "---"."""
     if not raws or raws[0].strip() != "---":
         return 0
+    lower = upper = False  # a key in lower case, one in upper case seen
     for index, raw in enumerate(raws[1:_FRONT_MATTER_LINES + 1], start=1):
         if raw.strip() == "---":
-            return index + 1
-        if not _FRONT_MATTER_KEY.fullmatch(raw):
+            return index + 1 if lower or not upper else 0
+        if _FRONT_MATTER_KEY.fullmatch(raw):
+            lower = lower or raw.lstrip()[:1].islower()
+        elif _FRONT_MATTER_UPPER_KEY.fullmatch(raw):
+            upper = True
+        else:
             return 0  # prose after a rule: no front matter
     return 0
 
@@ -460,6 +474,11 @@ _LINK_GLUE = re.compile(r"[\s、,，;；|/｜>*+\-•·.。:：]+|参考|引用|
 #: A line that only cites a source: "以上引用[…](…)", "参考：[…](…)", "Source: […](…)".
 _CITES = re.compile(r"\s{0,8}(?:[-*>]\s{0,2})?(?:以上)?(?:引用|参考|转载|来源|出处|原文|source|via|from)\s{0,2}(?:自|于)?[:：]?\s{0,2}$",
                     re.IGNORECASE)
+#: A collapsible block's summary line (Markdown with raw HTML): ``<summary><b>Q3. …?</b></summary>``.
+_SUMMARY = re.compile(r"<summary(?:\s[^<>]{0,200})?>(?P<t>.{1,1000}?)</summary>", re.IGNORECASE)
+#: An inline HTML tag inside a line of Markdown (``<strong>``, ``<mark style="…">``, ``<br/>``).
+_INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|u|mark|code|span|sup|sub|font|kbd|br|small|big|del|ins|s)(?:\s[^<>]{0,200})?/?>",
+                         re.IGNORECASE)
 _MARKUP_ONLY = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]{0,10}(?:\s[^<>]{0,80})?/?>\s{0,3}){1,8}")
 #: A Markdown rule between parts of a page: "---", "- - -", "* * *", "___".
 _THEMATIC_BREAK = re.compile(r"(?:[-*_=]\s{0,3}){3,200}")

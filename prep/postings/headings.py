@@ -102,6 +102,11 @@ def _keys(block: str) -> frozenset[str]:
 _SECTION_KINDS = {"required": _keys(_REQUIRED), "responsibilities": _keys(_RESPONSIBILITIES),
                   "nice": _keys(_NICE), "content": _keys(_OTHER)}
 #: Kinds of block besides the section kinds above (see :mod:`.segment`).
+#: A heading over an answer ("参考答案", "Sample Answer", "Solution"): its lines answer, they do not ask.
+ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|(?:核心|解题)?思路|我的回答|参考回答|答题要点|回答要点|解决(?:方法|步骤|思路|方案)|解法|"
+                             r"(?:(?:sample|example|model|reference|expected|suggested|ideal|strong|good)\s+)?answers?|"
+                             r"solution|my\s+answer|approach", re.IGNORECASE)
+
 CONTENT, INTERVIEW, NOISE, ROUND_KIND, GENERIC = "content", "interview", "noise", "round", "generic"
 
 

@@ -21,7 +21,7 @@ from .stated_role import interviewed_at, review_heading_role, stated_role, witho
 
 _LABELS = {
     "company": re.compile(
-        r"(?:公司名称|公司|企业名称|企业|招聘公司|雇主|所属公司|company(?:\s+name)?|employer|organi[sz]ation|"
+        r"(?:公司名称|公司|企业名称|企业|招聘公司|面试公司|应聘公司|投递公司|雇主|所属公司|company(?:\s+name)?|employer|organi[sz]ation|"
         r"hiring\s+organi[sz]ation)\s{0,3}[:：]\s{0,3}(?P<v>\S.{0,79})",
         re.IGNORECASE,
     ),
@@ -82,7 +82,7 @@ _REPORT_COMPANY = re.compile(
     re.IGNORECASE,
 )
 #: A Latin report title that opens with the employer's name, in one to three words: "Cinderpath Systems Interview - Onsite".
-_LATIN_REPORT_COMPANY = re.compile(r"(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{1,30}){0,2}?)\s{1,2}"
+_LATIN_REPORT_COMPANY = re.compile(r"(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{1,30}){0,2}?)(?:\s{1,2}\([^()]{1,30}\))?\s{1,2}"
                                    r"(?:Interview|Onsite|On-site|Phone\s+Screen)(?:\b|$)")
 #: "… interview loop at Tidewater AI (and what …)": the employer after "at" in a report's title.
 _AT_COMPANY = re.compile(r"\b(?:at|@)\s+(?P<n>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{0,30}){0,3})")
@@ -272,6 +272,12 @@ def _from_whole_document(company: str | None, title: str | None, header: Sequenc
             company = lead
     if company is None and lead is None:
         company, title = _dashed_title(TAG_PREFIX.sub("", first), title)
+    if company is None and lead is None:  # "【OOCLAB】远程Linux工程师": the employer in the title's brackets
+        tagged = _BRACKETED_EMPLOYER.match(TAG_PREFIX.sub("", first))
+        if tagged and looks_like_role(first[tagged.end():]) and plausible_employer(tagged["n"].strip()) \
+                and not TAG_PREFIX.match(f"【{tagged['n'].strip()}】") \
+                and not city(tagged["n"]) and not _FIELD_PHRASE.search(tagged["n"]):
+            company = tagged["n"].strip()
     if company is None and as_role and known_company(as_role["c"]):
         company = known_company(as_role["c"])
     if company is None:
@@ -312,8 +318,9 @@ _SPEAKS_AS = re.compile(
     r"headquartered|based\s+in|backed|(?:the\s|a\s)?(?:leading|leader|global|fast-growing|pioneer))\b"
     r"|\b" + _NAME.replace("?P<c>", "?P<n>") + r"\sdoes\snot\saccept\b"
     r"|\bjoin\s" + _NAME.replace("?P<c>", "?P<j>") + r"(?=\s{0,2}(?:[.,!;]|and\b|as\b|in\b|to\b|$))"
-    # a sentence whose subject is the name and that goes on in the first person ("Torc cares about our team")
-    r"|(?:(?<![^\n])|(?<=[.!?])\s{1,3})" + _NAME.replace("?P<c>", "?P<v>") + r"\s(?-i:[a-z]{2,20})\b[^.!?\n]{0,100}\b(?:we|our|us)\b",
+    # a sentence whose subject is the name, its verb in the third person, that goes on in the first person
+    # ("Torc cares about our team")
+    r"|(?:(?<![^\n])|(?<=[.!?])\s{1,3})" + _NAME.replace("?P<c>", "?P<v>") + r"\s(?-i:[a-z]{1,20}s)\b[^.!?\n]{0,100}\b(?:we|our|us)\b",
     re.IGNORECASE,
 )
 #: What bold or code marks leave around a name ("At **d-Matrix** , we").
@@ -354,6 +361,7 @@ _NOT_SPEAKER = frozenset("this that these the our your their its his her my a an
                          "masters doctor associate".split())
 
 
+_BRACKETED_EMPLOYER = re.compile(r"\s{0,3}[【\[]?(?P<n>[^】\]【\[]{2,24})[】\]]\s{0,3}")
 #: A department in a title's middle part ("信息技术部", "基础架构中心", "AI Lab").
 _DEPARTMENT = re.compile(r"(?:部|部门|中心|事业部|事业群|团队|小组|实验室|研究院|\blab|\bteam|\bgroup|\bdepartment)$", re.IGNORECASE)
 _TITLE_DASH = re.compile(r"\s{0,2}[-–—]\s{0,2}")
@@ -467,10 +475,15 @@ def _find_identity(
                 company = at["n"].strip()
         if company is None and title_line:  # "Last month I had a phone screen with Larkspur Networks …"
             company = interviewed_at([title_line])
-        if company is None and title_line:  # "Cinderpath Systems Interview - Onsite"
-            latin = _LATIN_REPORT_COMPANY.match(title_line.lstrip("# ")[:120])
-            if latin and latin["n"].casefold() not in _GENERIC_WORDS and not looks_like_role(latin["n"]):
-                company = latin["n"]
+        if company is None and title_line:  # "Cinderpath Systems Interview - Onsite", in the header's first title
+            # line or another ("My Interview Experience" over "### Media.net (Directi) Interview Experience …")
+            titles = [title_line, *(line for line in content_header[:8]
+                                    if line != title_line and _REPORT_TITLE_LINE.match(line[:200]))]
+            for line in titles:
+                latin = _LATIN_REPORT_COMPANY.match(line.lstrip("# ")[:120])
+                if latin and latin["n"].casefold() not in _GENERIC_WORDS and not looks_like_role(latin["n"]):
+                    company = latin["n"]
+                    break
         if company is None and title_line:
             match = _REPORT_COMPANY.match(title_line[:120])
             if match and not match["n"].isdigit() and match["n"].casefold() not in _GENERIC_WORDS:
@@ -490,7 +503,8 @@ def _find_identity(
             if not named:  # "Senior CUDA Kernel Engineer — Helix AI": the part that is not a job
                 roles = [p for p in parts if looks_like_role(p)]
                 if len(roles) == 1:  # … unless it is the role's field ("… - Deep Learning and HPC Communications")
-                    named = [p for p in parts if p != roles[0] and not _FIELD_PHRASE.search(p)]
+                    named = [p for p in parts if p != roles[0] and not _FIELD_PHRASE.search(p)  # or where it is ("US Remote")
+                             and not PLACE.match(p) and not city(p)]
             if len(named) == 1:
                 role = parts[1] if named[0] == parts[0] else parts[0]
                 role = re.sub(r"\s{0,2}[（(][^）)]{1,20}[）)]$", "", role).strip()

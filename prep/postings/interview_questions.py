@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from prep.skills.taxonomy import find_skills
 
 from .asking import interviewer_turn, judge_line, split_questions, strip_list_marker, task_names
-from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND, undecorate
+from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND, undecorate
 from .prose import is_prose, prose_questions, sentences
 from .reports import REPORT_TITLE as _REPORT_TITLE
 from .rounds import REVERSE
@@ -106,7 +106,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 found.setdefault(heading.text.casefold(), (heading.text, section, block.round, 0.7))
         task_block = bool(block.name) and _TASK_HEADING.fullmatch(block.name) is not None \
             and not any(judge_line(line).asks for line in block.lines[:20])  # else its asking lines are the task
-        answer_marker = "" if block.name and _ANSWER_HEADING.fullmatch(block.name) else None  # inside "答案:"
+        answer_marker = "" if block.name and ANSWER_HEADING.fullmatch(block.name) else None  # inside "答案:"
         notes = _discussion_notes(block.lines)
         task_next = False  # the line after a bare "手撕" / "Coding:" line states the task
         reverse_part = False  # after a listed "QA：" label: the candidate's questions
@@ -128,7 +128,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
             if line.startswith(">") and _QUOTED_TASK.match(line):
                 line = line.lstrip("> \t")  # "> 输入一个 M×N 的矩阵，输出…": the task, quoted
             body = strip_list_marker(line)
-            if _ANSWER_HEADING.fullmatch(body.rstrip(":： ")):  # "Answer" on a line of its own: an answer follows
+            if ANSWER_HEADING.fullmatch(body.rstrip(":： ")):  # "Answer" on a line of its own: an answer follows
                 answer_marker = ""
                 continue
             if body != line.strip() and REVERSE.fullmatch(body):  # "- QA：" over the candidate's own questions
@@ -245,8 +245,6 @@ _ANOTHER_REPORT = re.compile(r".{0,16}?(?:[一二三四五终]面|\d面|面经|�
 
 
 #: A heading over an answer ("答案:", "Answer", "参考答案", "思路"): its lines are not questions.
-_ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|(?:核心|解题)?思路|我的回答|解决(?:方法|步骤|思路|方案)|解法|"
-                             r"answers?|solution|my\s+answer|approach", re.IGNORECASE)
 
 
 def _marker_kind(line: str) -> str:

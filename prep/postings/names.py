@@ -44,7 +44,8 @@ TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校�
 _CAREERS = r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$"
 CAREERS_SUFFIX = re.compile(_CAREERS, re.IGNORECASE)
 _LEGAL_FORM = re.compile(
-    r"(?:科技|技术)?(?:[(（][\u4e00-\u9fff]{2,4}[)）])?(?:股份)?有限(?:责任)?公司$|(?<=[\u4e00-\u9fff]{2})科技$"
+    r"(?:科技|技术)?(?:国际|中国)?(?:[(（][\u4e00-\u9fff]{2,4}[)）])?(?:股份)?有限(?:责任)?公司$|(?<=[\u4e00-\u9fff]{2})科技$"
+    r"|(?<=[\u4e00-\u9fff])\s{0,2}[(（][A-Za-z][A-Za-z0-9 .&-]{1,30}[)）]$"  # "…有限公司（chinamcloud）": its Latin name
     r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$|" + _CAREERS,
     re.IGNORECASE,
 )
@@ -62,7 +63,7 @@ _NAV_WORDS = re.compile(
 _NAV_TOKENS = re.compile(r"(?:[\u4e00-\u9fff]{1,4}\s{1,6}){2,}(?:[\u4e00-\u9fff]{1,4}|app|APP)")
 PLACE = re.compile(
     r"[A-Z][A-Za-z .'-]{1,30},\s{0,2}[A-Z]{2}(?:\s{1,2}\d{5})?(?:\s{0,2}[(（][^)）]{0,30}[)）])?\s{0,2}$|(?:greater\s+)?[A-Z][\w .'-]{1,30}\s(?:bay\s+)?"
-    r"(?:metropolitan\s+)?area$|remote\b",
+    r"(?:metropolitan\s+)?area$|remote\b|[A-Za-z .,/-]{2,30}?[\s,/(-]remote\)?\s{0,2}$",  # "US Remote", "US,Remote"
     re.IGNORECASE,
 )
 
@@ -113,7 +114,7 @@ _NOT_AN_ORGANISATION = re.compile(
     r"(?:how|what|why|which|when|where)\b.{0,80}|"  # a title that asks: "How variable spilling works"
     r"(?:phone|video|virtual|onsite|on-site|technical|coding|final|behaviou?ral|screening|take-home)|"  # a kind of interview
     r"(?:common|top|basic|advanced|general|popular|important|frequently|tricky|sample|typical|essential)|"  # how a list calls its questions
-    r".{0,80}?[|｜].{0,80}",  # a table's row ("Field | Details")
+    r".{0,80}?[|｜{}<>].{0,80}",  # a table's row ("Field | Details"), a template's or a page's markup ("{{#include intro.md}}")
     re.IGNORECASE,
 )
 #: More words than an employer's name has: a sentence or a title.

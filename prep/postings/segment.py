@@ -210,7 +210,36 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 # "Q1: …" under a heading of the author's own: a section named for what it holds
                 blocks.append(Block("问题" if CJK.search(line[:80]) else "Questions", INTERVIEW, None))
         blocks[-1].lines.append(line)
+    for block in blocks:
+        if block.answer and _lists_questions(block.lines):
+            block.answer = False  # "### 链 A：为什么需要 KV" over "1. What is KV Cache …?" items: the questions under it
     return blocks, recognised
+
+
+#: Under a heading that asks, a list is its questions (not its answer) when it has this many items
+#: at least, this share of them ask, and they are this share of the lines.
+_MIN_QUESTION_ITEMS = 3
+_ASKING_ITEMS_SHARE = 0.75
+_ITEMS_SHARE = 0.6
+
+
+def _lists_questions(lines: list[str]) -> bool:
+    """Whether what follows a heading that asks is a list of questions ("1. **L1：**What is KV Cache?",
+    "2. **L2：**推导公式；解释…"), not the heading's answer: enough list items, nearly all of them asking,
+    one with a question mark, and few other lines."""
+    items = [line for line in lines[:200] if strip_list_marker(line) != line.strip()]
+    if len(items) < _MIN_QUESTION_ITEMS or len(items) < _ITEMS_SHARE * min(len(lines), 200):
+        return False
+    asking = marked = 0
+    for item in items:
+        # an item asks when one of its first sentences does ("56 GiB …；若每个还生成 4K，是否仍安全？必须重算。")
+        judged = [judge_line(piece) for piece in _ITEM_SENTENCE.split(strip_list_marker(item)[:600], 4) if piece.strip()]
+        asking += any(j.asks for j in judged)
+        marked += any(j.mark for j in judged)
+    return asking >= _ASKING_ITEMS_SHARE * len(items) and marked > 0
+
+
+_ITEM_SENTENCE = re.compile(r"(?<=[。；;？?！!])\s{0,3}")
 
 
 _MARKDOWN_LEVEL = re.compile(r"(#{1,6})\s")

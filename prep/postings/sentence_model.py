@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .asking import interviewer_turn, judge_line, strip_list_marker
-from .headings import CONTENT, GENERIC, INTERVIEW, ROUND_KIND
+from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
 MODEL_PATH = Path(__file__).with_name("question_model.json")
@@ -338,6 +338,7 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                 yield Candidate(named.text, number, -1, False,
                                 feats + ("heading-name", f"heading-name|mark={named.mark}", f"heading-name|verb={named.verb}",
                                          f"heading-name|next={_shape(lines[0])}"))
+        answers = bool(block.name) and ANSWER_HEADING.fullmatch(block.name) is not None  # under "Sample Answer:"
         for index, line in enumerate(lines[:20_000]):
             previous = lines[index - 1] if index else ""
             following = lines[index + 1] if index + 1 < len(lines) else ""
@@ -347,8 +348,8 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                 text = found_text if interviewer_turn(line) else _without_explanation(found_text)
                 feats = sentence_features(text, 0, 1, line, previous, following, block, report, listing, True)
                 yield Candidate(text, number, index, True, feats, found_text)
-            if block.reverse or line.startswith("答："):
-                continue  # the candidate's questions; an answer the reading put on a line of its own
+            if block.reverse or line.startswith("答：") or (answers and not line.rstrip().endswith(("?", "？"))):
+                continue  # the candidate's questions; an answer the reading put on a line of its own, or under its heading
             parts = sentences(line[:4000])
             whole = len(parts)
             parts += quoted_questions(line[:4000])

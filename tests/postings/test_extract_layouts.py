@@ -364,3 +364,112 @@ def test_an_a_not_a_question_asks_and_a_schedule_question_is_logistics() -> None
     assert judge_line("了不了解阻塞队列").verb
     assert not judge_line("我们不得不重启服务").verb
     assert judge_line("能不能接受 996 的节奏").dropped == "not a technical question"
+
+
+def test_a_heading_that_asks_over_a_list_of_questions_keeps_the_questions() -> None:
+    found = _questions(
+        "## 追问链",
+        "### 链 A：为什么 RDMA 快，为什么还会慢",
+        "1. **L1：**What does kernel bypass save on each message?",
+        "2. **L2：**画出一次 RDMA WRITE 的路径；解释 lkey 和 rkey 各自的作用。",
+        "3. **L3：**队列深度调到 1024 后吞吐下降；可能是什么原因？",
+        "4. **反例：**MR 注册很慢。列出三个可能的原因。",
+    )
+    assert "What does kernel bypass save on each message?" in found
+    assert "队列深度调到 1024 后吞吐下降；可能是什么原因？" in found
+    assert not any(q.startswith("L1") for q in found)
+
+
+def test_an_answer_under_a_question_heading_stays_an_answer() -> None:
+    found = _questions(
+        "### 1. What are the four conditions for a deadlock?",
+        "1. Mutual exclusion: a resource is held by one thread at a time.",
+        "2. Hold and wait: a thread holds one lock while it waits for another.",
+        "3. No preemption: a lock is only released by its holder.",
+        "4. Circular wait: each waits for the next.",
+    )
+    assert not any(q.startswith(("Mutual", "Hold", "No preemption", "Circular")) for q in found)
+
+
+def test_hugo_front_matter_with_camel_case_keys_is_settings_not_text() -> None:
+    result = extract_posting("\n".join([
+        "---",
+        'title: "上周的面试记录"',
+        "date: 2023-05-22T00:40:05-04:00",
+        "ShowToc: true",
+        "TocOpen: false",
+        "cover:",
+        '    image: "<image path/url>"',
+        "---",
+        "",
+        "## 快手后端面试",
+        "### 一面",
+        "- 进程和线程有什么区别？",
+    ]))
+    assert [q.text for q in result.questions] == ["进程和线程有什么区别？"]
+    assert result.company == "快手"
+
+
+def test_a_sample_answers_numbered_points_are_no_questions() -> None:
+    assert _questions(
+        "# Common Interview Questions",
+        "",
+        "## Technical Questions",
+        "",
+        "### Serving",
+        "",
+        "**Q: How does continuous batching work?**",
+        "",
+        "**Sample Answer:**",
+        "The scheduler admits requests between decode steps. The process involves:",
+        "1. **Admission**: Checks free KV cache blocks before a request joins",
+        "2. **Step**: Runs one decode step for every running sequence",
+        "3. **Eviction**: Preempts a sequence when blocks run out",
+        "",
+        "The key idea is that no request waits for the slowest one in its batch.",
+        "",
+        "---",
+        "",
+        "**Q: What does prefix caching save?**",
+        "",
+        "**Sample Answer:**",
+        "- **Compute**: The prefill of a shared prompt runs once.",
+        "- **Memory**: Requests share the same KV blocks.",
+    ) == ["How does continuous batching work?", "What does prefix caching save?"]
+
+
+def test_a_narrated_item_keeps_the_question_and_not_the_narration() -> None:
+    found = _questions(
+        "## 二面",
+        "- 问了线程同步，我又说了synchronized，还是参考那篇博客。",
+        "- 算法题：求矩形左上角到右下角的最短路径，只能向右或向下走，这是一道简单的动态规划题。",
+    )
+    assert found[0] == "线程同步"
+    assert "这是一道" not in found[1] and "求矩形左上角到右下角的最短路径" in found[1]
+
+
+def test_a_collapsible_blocks_summary_is_its_question() -> None:
+    found = _questions(
+        "# 数据库面试题",
+        "",
+        "<details>",
+        "<summary>可重复读（<strong>Repeatable Read</strong>）和幻读有什么区别？</summary>",
+        "",
+        "可重复读：事务内多次读取同一数据的结果一致，快照读由 <mark>ReadView</mark> 保证。",
+        "",
+        "</details>",
+        "",
+        "<details>",
+        "<summary><b>为什么推荐自增主键，而不用 UUID？</b></summary>",
+        "",
+        "顺序写入避免页分裂，主键更短，二级索引更小，缓冲池命中率更高。",
+        "",
+        "</details>",
+        "",
+        "<details><summary>如何定位一条慢查询？</summary>",
+        "",
+        "先开慢查询日志，再用 EXPLAIN 看执行计划，最后看索引是否被用上。",
+        "",
+        "</details>",
+    )
+    assert found == ["可重复读（Repeatable Read）和幻读有什么区别？", "为什么推荐自增主键，而不用 UUID？", "如何定位一条慢查询？"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from prep.postings import extract_posting
-from prep.postings.names import is_organisation_name
+from prep.postings.names import brand, is_organisation_name
 
 
 @pytest.mark.parametrize(("text", "company", "title"), [
@@ -183,3 +183,28 @@ def test_the_employer_a_posting_speaks_as(text: str, company: str | None) -> Non
 def test_a_dashed_title_names_employer_department_and_role(text: str, company: str | None, title: str) -> None:
     result = extract_posting(text)
     assert (result.company, result.title) == (company, title)
+
+
+@pytest.mark.parametrize(("text", "company"), [
+    pytest.param("# 岭南云视频算法岗面试经验\n\n面试公司：成都岭南云科技有限公司（lingnancloud）\n面试岗位：视频算法\n\n"
+                 "问：为什么从上一家公司离职？\n", "岭南云", id="a-labelled-employer-and-its-latin-name"),
+    pytest.param("---\ntitle: My Interview Experience\n---\n\n### Kestrel.io (Brightline) Interview Experience for SRE Role\n\n"
+                 "Kestrel.io came to our campus for an SRE role.\n\n1. What happens when you type a URL?\n", "Kestrel.io",
+                 id="the-employer-in-a-second-title-line"),
+])
+def test_a_reports_employer(text: str, company: str) -> None:
+    assert brand(extract_posting(text).company or "") == company
+
+
+@pytest.mark.parametrize(("text", "company"), [
+    pytest.param("# [HPC Engineer, ML Infrastructure - US Remote](https://jobs.example.org/x)\n### Fernhill Labs\n\n"
+                 "Description\n\nHere at Fernhill Labs, we're on a journey to make models easy to run.\n\n"
+                 "**Responsibilities**\n\n* Run large clusters\n\nFernhill Labs is an equal opportunity employer and we "
+                 "value diversity.\n", "Fernhill Labs", id="a-place-after-the-dash-and-the-voice-of-the-text"),
+    pytest.param("# 【GRAYSTACK】远程Linux运维工程师\n\n## 需求描述\n\n- 熟悉 Linux\n", "GRAYSTACK", id="bracketed-employer"),
+    pytest.param("# 【急招】远程Linux运维工程师\n\n## 需求描述\n\n- 熟悉 Linux\n", None, id="a-bracketed-tag-is-no-employer"),
+    pytest.param("# Principal Software Engineer\n\n{{#include intro.md}}\n\n## In the nutshell\n\nYou will design storage.\n",
+                 None, id="a-template-directive-is-no-employer"),
+])
+def test_a_postings_employer_from_title_and_voice(text: str, company: str | None) -> None:
+    assert extract_posting(text).company == company
