@@ -192,12 +192,14 @@ _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技�
                         re.IGNORECASE)
 _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
                          r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了)|[，,]\s{0,2}我(?:又|也|就|还|当时|先)(?:说了?|答了?|讲了?|回答了?|用了|写了|提到了?)|"
-                         r"[，,]\s{0,2}这是一道|"
+                         r"[，,]\s{0,2}这是一道|[，,]\s{0,2}我(?!们)[^，,。？?]{0,8}?(?:说|答|讲|聊|提|写|用)(?:了|到|的是)|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
 #: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
 _QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}(?:[(（][^()（）]{1,8}[)）])?\s{0,2}[：:]\s{0,2}",
                              re.IGNORECASE)
 
+#: A line that narrates what was asked ("问了线程同步", "面试官又问了我…"): what follows is the question.
+_ASKED_CUE = re.compile(r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])")
 #: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
 _QUOTE_OPENERS = "\"'“‘「『"
 _BOLD_LABEL = re.compile(r"(?:\*\*|__)?(?![AaＡ]\s{0,2}[：:]|答|answer)[^*_\n：:?？]{1,16}[：:]\s{0,2}(?:\*\*|__)\s{0,2}(?=\S)",
@@ -341,7 +343,8 @@ def judge_line(line: str) -> LineJudgement:
         return LineJudgement(text, False, False, False, dropped)
     listed = strip_list_marker(line) != line.strip()
     mark = ends_with_question_mark(text) or _asks_then_explains(text) or (listed and _CARD_QUESTION.match(text) is not None)
-    verb = bool(task or labelled) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
+    asked = _ASKED_CUE.match(strip_list_marker(line)[:40].translate(TRADITIONAL)) is not None  # "问了线程同步": asked, by the narration
+    verb = bool(task or labelled or asked) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
         not mark and _asks_without_mark_zh(probe, listed)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)

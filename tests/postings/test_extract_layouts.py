@@ -473,3 +473,11 @@ def test_a_collapsible_blocks_summary_is_its_question() -> None:
         "</details>",
     )
     assert found == ["可重复读（Repeatable Read）和幻读有什么区别？", "为什么推荐自增主键，而不用 UUID？", "如何定位一条慢查询？"]
+
+
+def test_a_narrated_ask_is_a_question_and_the_candidates_answer_after_the_comma_is_not() -> None:
+    assert _questions(
+        "# 某厂客户端二面",
+        "- 问了线程同步，我又说了 synchronized 和 ReentrantLock 的区别",
+        "- 问了 HTTP 和 HTTPS 的区别，我从证书讲到了对称加密",
+    ) == ["线程同步", "HTTP 和 HTTPS 的区别"]
