@@ -309,7 +309,7 @@ def _from_whole_document(company: str | None, title: str | None, header: Sequenc
 
 #: A posting speaking as its employer: "At d-Matrix, we …", "Torc's virtual driver software …",
 #: "Acme is proud to be an equal opportunity employer", "Acme does not accept resumes from agencies",
-#: "Join Acme", "The Acme compiler team". A name is one to three capitalised words.
+#: "Join Acme", "Acme cares about our people". A name is one to three capitalised words.
 _NAME = r"(?P<c>(?-i:[A-Z][A-Za-z0-9&.-]{1,30}|[a-z]-(?-i:[A-Z])[A-Za-z0-9&-]{1,30})(?:[ ](?-i:[A-Z])[A-Za-z0-9&.-]{1,30}){0,2})"
 _SPEAKS_AS = re.compile(
     r"\bat\s" + _NAME + r"\s{0,2},\s{0,2}(?:we|our)\b"
@@ -349,8 +349,8 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
         return None
     for line in header[:12]:  # "### Torc Robotics": the full name on a line of its own
         line = _EMPHASIS.sub("", line).lstrip("# ").strip()
-        if line.startswith(best + " ") and len(line) <= 40 and looks_like_company(line) or (
-                line.startswith(best + " ") and len(line.split()) <= 3 and not looks_like_role(line)):
+        if line.startswith(best + " ") and len(line) <= 40 and (
+                looks_like_company(line) or (len(line.split()) <= 3 and not looks_like_role(line))):
             return line
     return best
 
