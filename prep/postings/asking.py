@@ -198,6 +198,22 @@ _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|
 _QUESTION_LABEL = re.compile(r"(?![^：:]{0,14}(?:编程|算法|代码|手撕|设计|coding|design|system))[^：:?？]{0,14}(?:问题|题目|题|questions?|topic|prompt)\s{0,2}\d{0,2}\s{0,2}(?:[(（][^()（）]{1,8}[)）])?\s{0,2}[：:]\s{0,2}",
                              re.IGNORECASE)
 
+#: An address at the end of a line, bare or in brackets ("… https://leetcode.cn/problems/x/", "…（http://…）").
+_TRAILING_URL = re.compile(r"\s{0,3}[（(\[]?\s{0,2}(?:https?|ftp)://[^\s（）()\[\]]{1,500}+\s{0,2}[)）\]]?\s{0,3}$")
+
+
+def _without_trailing_urls(text: str) -> str:
+    """``text`` without the addresses its author put after it (at most four; each looked for in the
+    line's last characters only), or as it was if it is nothing but addresses."""
+    rest = text
+    for _ in range(4):
+        tail = rest[-600:]
+        url = _TRAILING_URL.search(tail)
+        if url is None:
+            break
+        rest = rest[: len(rest) - len(tail) + url.start()]
+    return rest.rstrip() or text
+
 #: A line that narrates what was asked ("问了线程同步", "面试官又问了我…"): what follows is the question.
 _ASKED_CUE = re.compile(r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])")
 #: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
@@ -276,6 +292,8 @@ def interviewer_turn(line: str) -> bool:
 def clean_question(line: str) -> str:
     """The question of a line: list markers, a trailing answer note and colons removed."""
     text = strip_list_marker(_MARKDOWN_LINK.sub(r"\1", line) if "](" in line else line)
+    if "://" in text:
+        text = _without_trailing_urls(text)  # "进程内存如何排查 https://…": a reference after the question
     narrative = _NARRATIVE_PREFIX.match(text)
     if narrative and len(text) - narrative.end() >= 4:  # "然后让我写个题，实现一个…" → "实现一个…"
         text = text[narrative.end():]

@@ -433,8 +433,10 @@ def _prose_fences(raws: list[str]) -> set[int]:
 
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.
 _FRONT_MATTER_LINES = 80
-_FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}:\s{0,2}(?P<v>.{2,200})")
-_FRONT_MATTER_COMPANY = re.compile(r"(?:company|company_?name|employer|organi[sz]ation|hiring_?organi[sz]ation)\s{0,2}:\s{0,2}"
+_FRONT_MATTER_TITLE = re.compile(r"title\s{0,2}[:=]\s{0,2}(?P<v>.{2,200})")
+#: A line of TOML front matter: "draft = true", "[params]", a comment, a blank line.
+_TOML_KEY = re.compile(r"\s{0,4}(?:#.*|[A-Za-z_][A-Za-z0-9_.-]{0,40}\s{0,2}=.*|\[{1,2}[A-Za-z0-9_.-]{1,40}\]{1,2}|)")
+_FRONT_MATTER_COMPANY = re.compile(r"(?:company|company_?name|employer|organi[sz]ation|hiring_?organi[sz]ation)\s{0,2}[:=]\s{0,2}"
                                    r"(?P<v>[^\[\]{}\n]{2,80})", re.IGNORECASE)
 _FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][A-Za-z0-9_-]{0,30}\s{0,2}:.*|-\s.*|)$")  # keys open in lower case (pubDate)
 #: A key that opens in upper case (Hugo's "ShowToc: true", "TocOpen: false"): front matter only beside
@@ -443,8 +445,16 @@ _FRONT_MATTER_UPPER_KEY = re.compile(r"\s{0,4}[A-Z][A-Za-z0-9_-]{0,30}\s{0,2}:.*
 
 
 def _front_matter_end(raws: list[str]) -> int:
-    """The index of the first line after a YAML front matter block that opens the document (0 if none):
-    "---", lines of keys, comments and list items, "---"."""
+    """The index of the first line after a front matter block that opens the document (0 if none):
+    YAML ("---", lines of keys, comments and list items, "---") or Hugo's TOML ("+++", "key = value"
+    lines and ``[tables]``, "+++")."""
+    if raws and raws[0].strip() == "+++":
+        for index, raw in enumerate(raws[1:_FRONT_MATTER_LINES + 1], start=1):
+            if raw.strip() == "+++":
+                return index + 1
+            if not _TOML_KEY.fullmatch(raw):
+                return 0
+        return 0
     if not raws or raws[0].strip() != "---":
         return 0
     lower = upper = False  # a key in lower case, one in upper case seen

@@ -39,6 +39,10 @@ _LABELS = {
 }
 #: A field's numbering in a write-up's "基本信息" list: "1.1 公司：…", "2) Role: …".
 _FIELD_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){0,2}[.、)]?\s{1,3}(?=\S{1,20}\s{0,3}[:：])")
+#: A field's name in bold: "**Company:** …", "**Company**: …", "__公司__：…".
+_BOLD_KEY = re.compile(r"(?:\*\*|__)([^*_:：]{1,30}?)(?:\*\*|__)?\s{0,2}([:：])\s{0,2}(?:\*\*|__)?\s{0,2}")
+#: A report's facts as a bulleted list ("* 公司：迅雷", "- 部门：…").
+_FIELD_BULLET = re.compile(r"^[-*•+]\s{1,3}(?=\S{1,20}\s{0,3}[:：])")
 _SITE = re.compile(r"Site:\s(?P<v>.{1,200})")
 _PAGE_TITLE = re.compile(r"Page title:\s(?P<v>.{1,300})")
 _ANY_LABEL = re.compile(r"[^:：]{1,20}[:：]")
@@ -331,8 +335,9 @@ _SPEAKING_CHARS = 20_000
 
 def speaking_employer(header: Sequence[str], prose: str) -> str | None:
     """The employer a posting speaks as ("At d-Matrix, we …", "d-Matrix is proud to …", "Torc's
-    virtual driver software …"): a name said so twice or more, and more often than any other; its
-    full name when a line of the header is that name ("Torc Robotics" over "Torc's …")."""
+    virtual driver software …"): a name said so twice or more ("At X, we" counts twice), and more
+    often than any other; its full name when a line of the header is that name ("Torc Robotics"
+    over "Torc's …")."""
     text = _EMPHASIS.sub("", prose[:_SPEAKING_CHARS])
     text = re.sub(r"[ \t]{1,8}(?=[,.])", "", text)  # "d-Matrix ," once the bold marks are gone
     counts: dict[str, int] = {}
@@ -340,7 +345,7 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
         name = next(v for v in match.groups() if v)
         if name.casefold() in _PRONOUNS or name.split()[0].casefold() in _NOT_SPEAKER:
             continue
-        counts[name] = counts.get(name, 0) + 1
+        counts[name] = counts.get(name, 0) + (2 if match["c"] else 1)  # "At Crunch, we …" says it alone
     if not counts:
         return None
     ranked = sorted(counts.items(), key=lambda item: -item[1])
@@ -444,6 +449,10 @@ def _find_identity(
             continue
         bracketed = BRACKET_LABEL.fullmatch(line)  # "【岗位】分布式训练框架工程师"
         line = f"{bracketed['k']}：{bracketed['v']}" if bracketed else _FIELD_NUMBER.sub("", line, count=1)
+        if is_report:
+            line = _FIELD_BULLET.sub("", line, count=1)
+        if line.startswith(("**", "__")):
+            line = _BOLD_KEY.sub(r"\1\2 ", line, count=1)  # "**Company:** Apple Inc." is "Company: Apple Inc."
         for key, pattern in _LABELS.items():
             if key not in found:
                 match = pattern.fullmatch(line)

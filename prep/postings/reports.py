@@ -56,13 +56,18 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
     rounds = sum(1 for b in blocks if b.kind == ROUND_KIND and b.name and not b.answer)
     if rounds >= 1 and any(REPORT_TITLE.match(line[:200]) for line in lines[:6]):
         return True
-    if rounds >= 2:
-        return True
     posting_sections = sum(1 for b in blocks if b.kind in ("required", "responsibilities", "nice"))
+    if rounds >= 2 and (posting_sections == 0 or _rounds_ask(blocks)):
+        return True  # (a posting's own "Application Process" names its rounds, and asks nothing in them)
     markers = sum(1 for line in lines[:400] if _REPORT_MARKERS.match(line[:200]))
     if posting_sections == 0 and (rounds or any(REPORT_TITLE.match(line[:200]) for line in lines[:6])):
         return True
     return posting_sections == 0 and markers >= 3
+
+
+def _rounds_ask(blocks: list[Block]) -> bool:
+    """Whether a line under an interview round asks (a report's round, not a posting's list of its steps)."""
+    return any(judge_line(line).asks for b in blocks if b.kind == ROUND_KIND and not b.answer for line in b.lines[:50])
 
 
 #: Lines examined for :func:`is_question_list` (bounded work on a pathological paste).

@@ -481,3 +481,12 @@ def test_a_narrated_ask_is_a_question_and_the_candidates_answer_after_the_comma_
         "- 问了线程同步，我又说了 synchronized 和 ReentrantLock 的区别",
         "- 问了 HTTP 和 HTTPS 的区别，我从证书讲到了对称加密",
     ) == ["线程同步", "HTTP 和 HTTPS 的区别"]
+
+
+def test_an_address_after_a_question_is_its_reference_not_its_words() -> None:
+    assert _questions(
+        "#### 字节 后端二面",
+        "- 进程占用大量内存如何排查 https://example.org/cn/2020/12/memory-leak/",
+        "- 如何保证线上代码质量（单测覆盖率）（http://example.org/gopl/ch11.html）",
+        "- 缓存穿透怎么解决？",
+    ) == ["进程占用大量内存如何排查", "如何保证线上代码质量（单测覆盖率）", "缓存穿透怎么解决？"]

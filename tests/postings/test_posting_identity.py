@@ -164,8 +164,10 @@ def test_a_short_postings_first_line_names_its_employer_though_once() -> None:
                  "runs on NVIDIA Orin.\n\n**What you'll do**\n- Tune CUDA kernels for NVIDIA hardware\n\n**Perks**\n\n"
                  "Harrow cares about our people and we offer a learning budget.\n", "Harrow Dynamics",
                  id="full-name-on-its-own-line-over-the-possessive"),
-    pytest.param("# Performance Engineer\n\nAt Tessel, we ship fast.\n\n## Requirements\n- CUDA\n", None,
+    pytest.param("# Performance Engineer\n\nTessel's tools are fast.\n\n## Requirements\n- CUDA\n", None,
                  id="said-once-is-not-enough"),
+    pytest.param("# Performance Engineer\n\nAt Tessel, we ship fast.\n\n## Requirements\n- CUDA\n", "Tessel",
+                 id="at-x-we-says-it-alone"),
     pytest.param("# Performance Engineer\n\n## Requirements\n- A Bachelor's degree; a Master's preferred\n"
                  "- Bachelor's in CS or EE\n- CUDA\n", None, id="a-degree-is-no-speaker"),
 ])
@@ -208,3 +210,41 @@ def test_a_reports_employer(text: str, company: str) -> None:
 ])
 def test_a_postings_employer_from_title_and_voice(text: str, company: str | None) -> None:
     assert extract_posting(text).company == company
+
+
+def test_a_hugo_toml_front_matter_gives_the_title_and_is_no_text() -> None:
+    result = extract_posting('+++\ndate = "2020-09-01"\ndraft = true\ntitle = "Site Reliability Engineer"\n'
+                             '[params]\nlabel = "Engineering"\n+++\n\nAt Quarry, we run everything remote.\n\n'
+                             '## Requirements\n- Kubernetes\n')
+    assert result.title == "Site Reliability Engineer"
+    assert result.company == "Quarry"
+
+
+def test_a_reports_employer_in_a_bulleted_label() -> None:
+    result = extract_posting("---\ntitle: 某厂社招一面\n---\n\n### 背景\n\n  * 公司：云霁科技\n  * 部门：存储\n\n"
+                             "### 八股\n\n1. Go map 为什么不是并发安全的？\n")
+    assert brand(result.company or "") == "云霁"
+
+
+def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
+    result = extract_posting("\n".join([
+        "# GPU Driver Engineer - Orchard Austin 2024",
+        "",
+        "## Company Information",
+        "**Company:** Orchard Computer Inc.  ",
+        "**Location:** Austin, TX  ",
+        "",
+        "## Key Responsibilities",
+        "- Develop GPU drivers for our graphics processors",
+        "",
+        "## Required Qualifications",
+        "- 5+ years of experience in graphics driver development",
+        "",
+        "## Application Process",
+        "1. **Online Application:** Submit an application on our careers site",
+        "2. **Technical Phone Screen:** Graphics programming and GPU architecture discussion",
+        "3. **Technical Interviews:** Several rounds on drivers, GPU programming and system design",
+        "4. **Behavioral Interview:** Team collaboration",
+    ]))
+    assert result.doc_kind == "posting"
+    assert result.company == "Orchard Computer Inc."
