@@ -18,7 +18,8 @@ import re
 from collections.abc import Sequence
 
 from .headings import undecorate
-from .identity import JOB_BOARDS, KNOWN_COMPANIES, known_company, looks_like_company, looks_like_role, plausible_employer
+from .identity import (JOB_BOARDS, KNOWN_COMPANIES, known_company, looks_like_company, looks_like_role, named_as_employer,
+                       plausible_employer)
 from .names import SHORT_NAMES, is_organisation_name, simplified_names
 
 #: Lines read for names (a report names its employer early and often).
@@ -49,6 +50,8 @@ def document_employer(lines: Sequence[str], found: str | None) -> str | None:
     for index, line in enumerate(lines[:SCAN_LINES]):
         line = simplified_names(line)  # 騰訊 is 腾讯
         for match in (*_LATIN_NAME.finditer(line[:2000]), *_CJK_NAME.finditer(line[:2000])):
+            if not named_as_employer(_CANONICAL.get(match.group().casefold(), ""), line, match.start(), match.end()):
+                continue  # "lambda functions", "目标 JD 校准"
             name = _canonical(match.group())
             counts[name] = counts.get(name, 0) + 1
             first_seen.setdefault(name, index)

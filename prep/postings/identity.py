@@ -109,9 +109,36 @@ def is_board_line(line: str) -> bool:
     return False
 
 
+#: Known employers whose names are also words of the trade ("lambda functions", "the sea", "meta-
+#: programming", "ARM" the instruction set): named only as they write themselves.
+_AS_WRITTEN = frozenset({"Lambda", "Sea", "Grab", "Meta", "Apple", "Oracle", "Snowflake", "Stripe", "Mistral", "Cohere",
+                         "Arm", "JD"})
+#: "JD" as the job description, not 京东: "the JD says", "JD-004"; in Chinese text 京东 is written 京东
+#: (or JD.com), and "目标 JD 校准" is a job description.
+_JOB_DESCRIPTION = re.compile(r"\s{0,2}(?:description|says|said|mentions|lists|-\d)", re.IGNORECASE)
+_JD_COM = re.compile(r"\.com\b", re.IGNORECASE)
+
+
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+
+
+def named_as_employer(name: str, text: str, start: int, end: int) -> bool:
+    """Whether the known employer ``name``, found at ``text[start:end]``, is named there as an
+    employer: as it writes itself when its name is also a word ("Lambda", not "lambda"), and "JD"
+    not as a job description."""
+    if name in _AS_WRITTEN and text[start:end] != name:
+        return False
+    if name != "JD":
+        return True
+    if _JD_COM.match(text, end):
+        return True
+    return not (_JOB_DESCRIPTION.match(text, end) or _CJK_CHAR.search(text, 0, 2000))
+
+
 def known_company(text: str) -> str | None:
     """The first known employer named in ``text`` (a title line), if any."""
-    folded = simplified_names(text[:200]).casefold()
+    written = simplified_names(text[:200])
+    folded = written.casefold()
     best: tuple[int, int, str] | None = None
     for key, name in _KNOWN.items():
         at = folded.find(key)
@@ -120,6 +147,8 @@ def known_company(text: str) -> str | None:
         end = at + len(key)
         if key.isascii() and ((at and folded[at - 1].isalnum() and folded[at - 1].isascii())
                               or (end < len(folded) and folded[end].isalnum() and folded[end].isascii())):
+            continue
+        if len(written) == len(folded) and not named_as_employer(name, written, at, end):
             continue
         candidate = (at, -len(key), name)
         if best is None or candidate < best:

@@ -104,7 +104,7 @@ _NOT_AN_ORGANISATION = re.compile(
     r"[\W_\d]*|第.{1,6}(?:部分|章|节|篇|期)|[A-Za-z]\+{0,2}|[\u4e00-\u9fff]|q\d{0,2}|"
     r"职位简介|岗位简介|简介|摘要|目录|概述|正文|社招|校招|秋招|春招|实习|暑期实习|日常实习|内推|abstract|summary|overview|tags?|contents|tl;?dr|"
     r".{0,40}?(?:\binterview(?:s|ing)?\b|\bguide(?:lines?)?\b|\bpreparation\b|\bquestions?\b|\bblog\b|\bkits?\b|"
-    r"\bnotes?\b|\bfaq\b|\btips\b|\bdate\b|\bduration\b|\bpanel(?:ists)?\b|\bdiscuss\b|\bposted\b|面试|面經|面经|笔记|题目|"
+    r"\bnotes?\b|\bfaq\b|\btips\b|\bdate\b|\bduration\b|\bpanel(?:ists)?\b|\bdiscuss\b|\bposted\b|\bexperiences?\b|面试|面經|面经|笔记|题目|"
     r"感谢|许愿|还愿|上岸|[A-Za-z]kits|kitsblog).{0,80}|"
     r"[\u4e00-\u9fff]{1,8}[A-Za-z]|"  # "已O" of "已OC,感谢…": a sentence cut, not a name
     r"(?:已|我|你|他|她|在|是|就|被|把|给|跟|的|了|也|都|还|又|先|后).{0,20}|"  # a sentence's first words

@@ -248,3 +248,14 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
     ]))
     assert result.doc_kind == "posting"
     assert result.company == "Orchard Computer Inc."
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("# C++ notes\n\n## Round 1\n- lambda functions and captures?\n- What does a lambda capture by default?\n",
+                 id="lambda-the-feature"),
+    pytest.param("# AI Storage 训练册\n\n## 用真实 JD 校准\n\n- 每拿到一个目标 JD，提取职责。\n- 为什么 KV cache 放不下？\n",
+                 id="jd-the-job-description"),
+    pytest.param("# Personal Experience\n\n## Round 1\n- How does consistent hashing work?\n", id="a-title-word"),
+])
+def test_words_that_are_no_employer(text: str) -> None:
+    assert extract_posting(text).company is None
