@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from prep.skills.taxonomy import find_skills
+
 from .headings import undecorate
 from .identity import (JOB_BOARDS, KNOWN_COMPANIES, known_company, looks_like_company, looks_like_role, named_as_employer,
                        plausible_employer)
@@ -82,9 +84,15 @@ def borne_out(name: str | None, lines: Sequence[str]) -> str | None:
     if _CJK_WORDS.fullmatch(name):
         return None  # a Chinese word of the title, once: "推理面试题整理", "综合面经" (a topic, not a company)
     whole = name.casefold()
+    if _BRAND_WORD.fullmatch(name) and not find_skills(name):
+        return name  # "# PingCAP" over its rounds: a brand's one word, not a topic's words
     if any(undecorate(line[:200]).casefold() == whole for line in lines[:SCAN_LINES]):
         return None  # (its numbering and marks set aside: "# 36. 并行计算与分布式训练")
     return name
+
+
+#: One word written as a brand writes itself: capitals inside it or all of it ("PingCAP", "OOCLAB").
+_BRAND_WORD = re.compile(r"(?-i:[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Z]{4,12})")
 
 
 _CJK_WORDS = re.compile(r"[\u4e00-\u9fff]{1,12}")

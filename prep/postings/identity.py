@@ -14,6 +14,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from prep.skills.taxonomy import find_skills
+
 from .names import (APPLY_BUTTON, AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE,
                     SHORT_NAMES, TAG_PREFIX, collapse_repeat, is_navigation, is_organisation_name,
                     simplified_names, starts_with_place)
@@ -81,7 +83,7 @@ _CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?
 _REPORT_COMPANY = re.compile(
     r"[【\[（(]?(?P<n>[^\s【】\[\]（）()|｜:：,，]{2,20}?)[】\]）)]?"
     r"(?=[\s【】\[\]（）()|｜:：,，_/\-–—]|面经|面試|面试|[一二三四终]面|hr面|暑期|日常|实习|校招|社招|秋招|春招|\d)\s{0,3}"
-    r"(?=.{0,40}?(?:面经|面试经验|面试记录|一面|二面|三面|终面|hr面|interview\s+experience|interview\s+report|onsite|"
+    r"(?=.{0,40}?(?:面经|面试(?:经验|记录|复盘|回顾|总结|分享|经历|心得)|一面|二面|三面|终面|hr面|interview\s+experience|interview\s+report|onsite|"
     r"phone\s+screen))",
     re.IGNORECASE,
 )
@@ -305,12 +307,8 @@ def _from_whole_document(company: str | None, title: str | None, header: Sequenc
             company = lead
     if company is None and lead is None:
         company, title = _dashed_title(TAG_PREFIX.sub("", first), title)
-    if company is None and lead is None:  # "【OOCLAB】远程Linux工程师": the employer in the title's brackets
-        tagged = _BRACKETED_EMPLOYER.match(TAG_PREFIX.sub("", first))
-        if tagged and looks_like_role(first[tagged.end():]) and plausible_employer(tagged["n"].strip()) \
-                and not TAG_PREFIX.match(f"【{tagged['n'].strip()}】") \
-                and not city(tagged["n"]) and not _FIELD_PHRASE.search(tagged["n"]):
-            company = tagged["n"].strip()
+    if company is None and lead is None:  # "【OOCLAB】远程Linux工程师", "[校招/社招][SMARTX]-存储研发工程师"
+        company = next(filter(None, map(_bracketed_employer, [*header[:3], *headings[:2]])), None)
     if company is None and as_role and known_company(as_role["c"]):
         company = known_company(as_role["c"])
     if company is None:
@@ -396,8 +394,42 @@ _NOT_SPEAKER = frozenset("this that these the our your their its his her my a an
 
 
 _BRACKETED_EMPLOYER = re.compile(r"\s{0,3}[【\[]?(?P<n>[^】\]【\[]{2,24})[】\]]\s{0,3}")
+def _name_as_title(lines: Sequence[str]) -> str | None:
+    """A report titled by its employer alone ("# PingCAP" over its rounds): one to three capitalised
+    words that name no skill, no role and no heading word."""
+    if not lines or not lines[0].startswith("#"):
+        return None
+    name = lines[0].lstrip("# ").strip()
+    if not _TITLE_NAME.fullmatch(name) or name.casefold() in _GENERIC_WORDS or looks_like_role(name) \
+            or not plausible_employer(name) or find_skills(name):
+        return None
+    return name
+
+
+#: One to three words, each opening in a capital letter or a digit ("PingCAP", "Jane Street", "1Password").
+_TITLE_NAME = re.compile(r"(?-i:[A-Z0-9][\w&.'-]{1,30})(?: (?-i:[A-Z0-9])[\w&.'-]{0,30}){0,2}")
+_CLOSED_FIRST = re.compile(r"[^\[\]【】]{1,30}[\]】]")
+
+
+def _bracketed_employer(line: str) -> str | None:
+    """The employer a title puts in brackets before the role ("【OOCLAB】远程Linux/云计算工程师"), past
+    its tags ("[校招/社招/实习]")."""
+    line = line.lstrip("# ").strip()[:200]
+    if line[:1] not in "[【" and _CLOSED_FIRST.match(line):
+        line = "[" + line  # a heading whose opening bracket the reading took as decoration
+    line = TAG_PREFIX.sub("", line)
+    tagged = _BRACKETED_EMPLOYER.match(line)
+    if tagged is None or not looks_like_role(line[tagged.end():]):
+        return None
+    name = tagged["n"].strip()
+    if not plausible_employer(name) or TAG_PREFIX.match(f"【{name}】") or city(name) or _FIELD_PHRASE.search(name):
+        return None
+    return name
+
+
 #: A department in a title's middle part ("信息技术部", "基础架构中心", "AI Lab").
 _DEPARTMENT = re.compile(r"(?:部|部门|中心|事业部|事业群|团队|小组|实验室|研究院|\blab|\bteam|\bgroup|\bdepartment)$", re.IGNORECASE)
+_HIRING_TAIL = re.compile(r"(?P<d>.{2,20}?)\s{0,2}(?:招聘|招人|诚聘|is\s+hiring|hiring)", re.IGNORECASE)
 _TITLE_DASH = re.compile(r"\s{0,2}[-–—]\s{0,2}")
 
 
@@ -406,7 +438,13 @@ def _dashed_title(first: str, title: str | None) -> tuple[str | None, str | None
     or "employer-role" where the employer's name says it is one ("星河证券-推理工程师"); the title as it was
     otherwise ("星图大模型推理优化研发工程师-算子优化")."""
     parts = [p.strip() for p in _TITLE_DASH.split(first[:200])]
-    if not 2 <= len(parts) <= 4 or not all(parts) or not looks_like_role(parts[-1]):
+    if not 2 <= len(parts) <= 4 or not all(parts):
+        return None, title
+    hiring = _HIRING_TAIL.fullmatch(parts[-1])  # "贝壳-基础研发部招聘": a department's hiring notice
+    if hiring and _DEPARTMENT.search(hiring["d"]) and 2 <= len(parts[0]) <= 20 and not looks_like_role(parts[0]) \
+            and is_organisation_name(parts[0]) and not _FIELD_PHRASE.search(parts[0]):
+        return parts[0], title
+    if not looks_like_role(parts[-1]):
         return None, title
     head = parts[0]
     if not 2 <= len(head) <= 20 or looks_like_role(head) or _FIELD_PHRASE.search(head) or not is_organisation_name(head):
@@ -528,7 +566,7 @@ def _find_identity(
                 company = match["n"]
         if title is not None and _REPORT_TITLE_LINE.match(title[:200]):
             title = None  # a blog's "title:" is the post's title, not the role
-        company = company or interviewed_at(kept)
+        company = company or interviewed_at(kept) or _name_as_title(content_header[:1])
         title = title or stated_role(kept, looks_like_role, starts_with_place) or review_heading_role(kept, company, looks_like_role)
         if title is None and title_line and company:
             title = _report_role(title_line, company)

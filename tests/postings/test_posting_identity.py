@@ -259,3 +259,17 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
 ])
 def test_words_that_are_no_employer(text: str) -> None:
     assert extract_posting(text).company is None
+
+
+@pytest.mark.parametrize(("text", "company"), [
+    pytest.param("someorg/jobs · issue #24 · open\n# [校招/社招/实习][GRAYSTACK]-分布式存储研发工程师\n\n## 职位描述\n\n"
+                 "- 负责分布式存储系统的开发\n", "GRAYSTACK", id="tags-then-the-employer-in-brackets"),
+    pytest.param('---\ntitle: "[社会招聘] 青桐-基础研发部招聘"\n---\n\n### 基础研发部简介\n\n负责集团的基础服务。\n\n'
+                 "### 分布式存储研发专家\n\n#### 岗位职责\n\n1. 负责存储引擎开发\n", "青桐", id="a-departments-hiring-notice"),
+    pytest.param("# TiFlare\n\n**Title:** 数据库研发工程师（实习）\n\n## First-Round (2021-03-31)\n\n- Kubernetes 架构\n"
+                 "- 如何实现一个 operator？\n\n## Second-Round\n\n- Raft 的选举过程？\n", "TiFlare", id="a-report-titled-by-its-employer"),
+    pytest.param("# IP Addressing\n\n## Round 1\n\n- What is a subnet mask?\n- How does CIDR work?\n", None,
+                 id="a-report-titled-by-its-topic"),
+])
+def test_an_employer_named_only_in_the_title(text: str, company: str | None) -> None:
+    assert extract_posting(text).company == company
