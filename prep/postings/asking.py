@@ -36,6 +36,7 @@ _LIST_MARKER = re.compile(
     r"|[一二三四五六七八九十]{1,3}\s{0,2}[、.．)）:：]\s{0,4}"
     r"|[a-zA-Z][.)]\s{1,4}"
     r"|#{1,6}\s{1,4}"
+    r"|\[[ xX✓✔]\]\s{1,4}(?=\S)"  # a task list's box: "- [ ] 解释 occupancy", "- [x] …"
     r")"
 )
 _BOLD = re.compile(r"(\*\*|__)(.{1,400})\1")

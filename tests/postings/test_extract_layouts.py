@@ -490,3 +490,17 @@ def test_an_address_after_a_question_is_its_reference_not_its_words() -> None:
         "- 如何保证线上代码质量（单测覆盖率）（http://example.org/gopl/ch11.html）",
         "- 缓存穿透怎么解决？",
     ) == ["进程占用大量内存如何排查", "如何保证线上代码质量（单测覆盖率）", "缓存穿透怎么解决？"]
+
+
+def test_a_task_lists_boxes_are_list_markers() -> None:
+    assert _questions(
+        "# 最终闭卷 / 面试验收",
+        "",
+        "对每题先口答，再写代码；看答案不计通过。",
+        "",
+        "- [ ] 从 `threadIdx/blockIdx` 推导 1D 与 2D global index。",
+        "- [ ] 解释 grid、block、warp、SM，以及 block 为什么不能任意互相同步。",
+        "- [x] 写 shared tree reduction，再改成 warp shuffle。",
+        "- [ ] 解释 occupancy 不是性能目标。",
+    ) == ["从 `threadIdx/blockIdx` 推导 1D 与 2D global index。", "解释 grid、block、warp、SM，以及 block 为什么不能任意互相同步。",
+          "写 shared tree reduction，再改成 warp shuffle。", "解释 occupancy 不是性能目标。"]
