@@ -215,6 +215,8 @@ def _without_trailing_urls(text: str) -> str:
         rest = rest[: len(rest) - len(tail) + url.start()]
     return rest.rstrip() or text
 
+#: A Markdown table's row: cells between bars.
+_TABLE_ROW = re.compile(r"\|(?:[^|\n]{0,200}\|){2,40}[^|\n]{0,200}")
 #: A line that narrates what was asked ("问了线程同步", "面试官又问了我…"): what follows is the question.
 _ASKED_CUE = re.compile(r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])")
 #: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
@@ -347,6 +349,8 @@ def judge_line(line: str) -> LineJudgement:
         if first and 12 <= len(first.group()) <= MAX_QUESTION_CHARS and _ASKING_EN.match(first.group()):
             return judge_line(first.group())
         dropped = "long"
+    elif text.startswith("|") and text.count("|") >= 3 and _TABLE_ROW.fullmatch(text[:2000]):
+        dropped = "a table's row"  # ("| 协议 | https | 决定用哪套规则 |": the cells that ask were taken out of it)
     elif text.endswith((":", "：")) and _ASKS_OVER_ANSWER.fullmatch(probe):
         return judge_line(text.rstrip(":：").rstrip())  # "6:如何进行路由,路由表如何查找:" over its answer
     elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):

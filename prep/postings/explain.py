@@ -28,6 +28,7 @@ _DROPPED = {
     "project talk without a topic": "talk about the candidate's project without a technical topic",
     "a transition to the next topic": "the report moving on to the next topic",
     "advice": "advice, not a question",
+    "a table's row": "a table's row (a cell that asks is read on its own)",
 }
 
 

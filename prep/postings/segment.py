@@ -95,6 +95,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     current_round: str | None = None
     answering: int | None = None  # the level of the heading that asked, while its answer runs
     in_asking_runs = _asking_heading_runs(lines) | _asking_sibling_headings(lines)
+    # one "# …" is the page's title; several are its sections, and each may ask ("# 输入一个URL…发生了什么")
+    titled = sum(1 for line in lines[:MAX_SCANNED_LINES] if line.startswith("# ")) >= 2
     for index, line in enumerate(lines):
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
@@ -104,7 +106,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             continue
         level = _heading_level(line)
         question = _heading_text(line) if level is not None else ""
-        asks = level is not None and (_asking_heading(question, line, level) or index in in_asking_runs)
+        asks = level is not None and (_asking_heading(question, line, 2 if level == 1 and titled else level)
+                                      or index in in_asking_runs)
         if answering is not None and level is not None and level <= answering and not asks:
             answering = None  # a heading as high as the question's that does not ask: the answer ended
         if asks and not noise and (answering is None or level <= answering or _explicit_question(question)):
@@ -253,6 +256,10 @@ def _heading_text(line: str) -> str:
     bare = _MARKUP.sub("", line).strip()
     numbered = _SECTION_NUMBER.match(bare)
     return undecorate(bare[numbered.end():] if numbered else line)
+
+
+#: Lines looked at for the headings of a page's first level (bounded work on any paste).
+MAX_SCANNED_LINES = 20_000
 
 
 def _heading_level(line: str) -> int | None:

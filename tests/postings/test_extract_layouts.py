@@ -504,3 +504,36 @@ def test_a_task_lists_boxes_are_list_markers() -> None:
         "- [ ] 解释 occupancy 不是性能目标。",
     ) == ["从 `threadIdx/blockIdx` 推导 1D 与 2D global index。", "解释 grid、block、warp、SM，以及 block 为什么不能任意互相同步。",
           "写 shared tree reduction，再改成 warp shuffle。", "解释 occupancy 不是性能目标。"]
+
+
+def test_several_first_level_headings_that_ask_are_questions_and_a_tables_rows_are_not() -> None:
+    found = _questions(
+        "---",
+        "title: 某厂 SRE 二面",
+        "company: 某厂",
+        "---",
+        "",
+        "# 输入一个URL，到界面显示，这中间发生了什么，越深入越好",
+        "",
+        "## 准备和大包",
+        "",
+        "解析URL -> 根据域名获取IP地址 -> 通过TCP发起连接 -> HTTPS握手 -> 发送请求",
+        "",
+        "| **部分** | **含义** | **浏览器要用来干嘛** |",
+        "| --- | --- | --- |",
+        "| 协议 | https | 决定用哪套通信规则（是否加密） |",
+        "| 路径 | /path | 告诉服务器你要哪个资源 |",
+        "",
+        "# DNS的解析流程，怎么递归查询的，举个例子",
+        "",
+        "本地 DNS 服务器先查缓存，没有命中再问根域名服务器。",
+    )
+    assert found == ["输入一个URL，到界面显示，这中间发生了什么，越深入越好", "DNS的解析流程，怎么递归查询的，举个例子"]
+
+
+def test_one_first_level_heading_is_the_pages_title() -> None:
+    assert "RDMA 为什么快？" not in _questions(
+        "# RDMA 为什么快？",
+        "",
+        "这篇文章讲 RDMA 的原理。内核旁路让网卡直接读写用户内存，省掉了拷贝。",
+    )
