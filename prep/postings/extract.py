@@ -404,6 +404,10 @@ _CODE_LINE = re.compile(r"\s*(?:#include|#define|#!|def\s|class\s|import\s|from\
                         r"(?:for|while|if|switch)\s*\(|//|/\*|\*/|\$\s|>>>|<[A-Za-z/!]|[A-Za-z_][\w.\[\]]{0,40}\s*[+\-*/]?=\s*\S)")
 
 
+#: A line of words: four or more, and nothing of code between them but commas, colons and full stops.
+_WORDS_LINE = re.compile(r"(?:[A-Za-z][\w'()-]{0,30}[,.:?]?\s{1,3}){3,60}[A-Za-z][\w'-]{0,30}[.?]?")
+
+
 def _prose_fences(raws: list[str]) -> set[int]:
     """The fence lines ("```", "~~~~") of blocks that hold words, not code: a task or a question its
     author set apart ("有两个文件，A 文件是待判断数据集……怎么快速判断…", "Q: How would you …?"). A block
@@ -422,10 +426,13 @@ def _prose_fences(raws: list[str]) -> set[int]:
             continue
         body = [r.strip() for r in raws[opened + 1: index] if r.strip()]
         info = raws[opened].strip().lstrip("`~").strip().casefold()
-        if info in _PLAIN_FENCE and 0 < len(body) <= _MAX_PROSE_FENCE_LINES \
+        if 0 < len(body) <= _MAX_PROSE_FENCE_LINES \
                 and not any(b.endswith((";", "{", "}")) or _CODE_LINE.match(b[:400]) for b in body) \
-                and (sum(1 for b in body for c in b if "\u4e00" <= c <= "\u9fff") >= 8
-                     or any(b.endswith(("?", "？")) for b in body)):
+                and ((info in _PLAIN_FENCE and (sum(1 for b in body for c in b if "\u4e00" <= c <= "\u9fff") >= 8
+                                                or any(b.endswith(("?", "？")) for b in body)))
+                     or all(_WORDS_LINE.fullmatch(b[:400]) for b in body)):
+            # (a fence that names a language holds words only when every line is a sentence of words:
+            # "Networking: What is bitmask, MTU, ARP", "Q1: Given employee class. Implement …")
             found.update((opened, index))
         fence = ""
     return found

@@ -537,3 +537,23 @@ def test_one_first_level_heading_is_the_pages_title() -> None:
         "",
         "这篇文章讲 RDMA 的原理。内核旁路让网卡直接读写用户内存，省掉了拷贝。",
     )
+
+
+def test_a_fence_that_names_a_language_but_holds_sentences_is_read() -> None:
+    found = _questions(
+        "### Interviews",
+        "#### Round-1 (Networking, Linux)",
+        "```c",
+        "Networking: What is a subnet mask, MTU, ARP, the ARP table",
+        "Linux: setuid(example), setgid, sticky bit, return value of a command",
+        "```",
+        "#### Round-2 (Coding)",
+        "```c",
+        "Q1: Given an employee class, implement a supervisor class and print the employee's name via it.",
+        "```",
+        "```c",
+        "int count(struct node *n) { return n ? 1 + count(n->l) + count(n->r) : 0; }",
+        "```",
+    )
+    assert "Given an employee class, implement a supervisor class and print the employee's name via it." in found
+    assert not any("count(" in q for q in found)
