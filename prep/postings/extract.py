@@ -304,6 +304,9 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     # interviewers (the candidate writes "Me")
     mine = sum(1 for raw in raws[:MAX_LINES] if _MY_TURN.match(raw))
     interviewer_i = mine >= 2 and sum(1 for raw in raws[:MAX_LINES] if _THEIR_TURN.match(raw)) >= 2
+    # "**Interviewer:** …" over "**Candidate:** …" (候选人：, 求职者：): the candidate's turns are answers
+    answers_turns = sum(1 for raw in raws[:MAX_LINES] if _CANDIDATE_TURN.match(raw)) >= 2 \
+        and sum(1 for raw in raws[:MAX_LINES] if _INTERVIEWER_LABEL.match(raw)) >= 2
     prose_fences = _prose_fences(raws)  # "```" around a task written in words: read as text
     for number, raw in enumerate(raws):
         if number in prose_fences:
@@ -313,6 +316,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             raw = "Interviewer: " + _THEIR_TURN.sub("", raw, count=1)
         elif interviewer_i and _MY_TURN.match(raw):
             raw = "答：" + _MY_TURN.sub("", raw, count=1)  # the candidate's turn: an answer
+        elif answers_turns and _CANDIDATE_TURN.match(raw):
+            raw = "答：" + _CANDIDATE_TURN.sub("", raw, count=1)
         line = raw.strip()
         if fence or line.startswith(("```", "~~~")):
             fence = "" if fence and line.startswith(fence) else fence or line[:3]
@@ -481,6 +486,11 @@ def _front_matter_end(raws: list[str]) -> int:
 #: as "Me:".
 _THEIR_TURN = re.compile(r"\s{0,4}(?:I|(?-i:[A-Z]{2,3}))\s{0,2}:\s")
 _MY_TURN = re.compile(r"\s{0,4}Me\s{0,2}[:.]\s")
+#: A transcript's turns named by role, in bold or not: "**Interviewer:**", "面试官：" and "**Candidate:**", "候选人：".
+_INTERVIEWER_LABEL = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:interviewer|面试官)\s{0,2}(?:\*\*|__)?\s{0,2}[:：]",
+                                re.IGNORECASE)
+_CANDIDATE_TURN = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:candidate|interviewee|候选人|求职者|应聘者)\s{0,2}"
+                             r"(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
 #: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
 #: A Markdown link or image: ``[words](address "title")``; an image (``![alt](…)``) says nothing.

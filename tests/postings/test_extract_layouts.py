@@ -557,3 +557,22 @@ def test_a_fence_that_names_a_language_but_holds_sentences_is_read() -> None:
     )
     assert "Given an employee class, implement a supervisor class and print the employee's name via it." in found
     assert not any("count(" in q for q in found)
+
+
+def test_a_candidates_turns_in_a_transcript_are_answers() -> None:
+    assert _questions(
+        "Written by a serving engineer. Follow for more notes on inference.",
+        "",
+        "### 🚀 INTERVIEW - Paged attention explained: why serving memory runs out",
+        "",
+        "**Interviewer:** Let's talk about serving memory. Can you break down why a naive KV cache wastes it?",
+        "",
+        "**Candidate:** Sure. Think of each request as reserving its longest possible sequence up front. When a model "
+        "generates text token by token, most of that reservation sits empty for a long time.",
+        "",
+        "**Interviewer:** So what does paging change?",
+        "",
+        "**Candidate:** When we allocate blocks on demand, we don't hold memory for tokens that never come. That's the "
+        "difference between a handful and hundreds of requests per GPU in production.",
+    ) == ["Let's talk about serving memory. Can you break down why a naive KV cache wastes it?",
+          "So what does paging change?"]
