@@ -117,11 +117,13 @@ _ASKS_OVER_ANSWER = re.compile(r"(?!.{0,40}(?:问题|题目|如下|以下|下面
 #: A Chinese character (the extraction stages tell the two languages apart with it).
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_DASH = re.compile(r"\s[-–—]\s")
+#: The narration of what was asked, before it: "问了", "面试官又问了我", "然后问了一下".
+_ASKED = r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])"
 _NARRATIVE_PREFIX = re.compile(
     r"(?:然后|接着|最后|之后|又|还|再)?(?:让我|叫我|要求我?|让)(?:写|做|手写|手撕|撕)(?:了)?(?:个|一个|一道|道|两道)?"
     r"(?:题|算法题|代码题|代码|编程题)?[，,：:\s]{1,3}"
     r"|(?:面试官)?(?:又|还)?追问(?:了)?\s{0,2}[:：]\s{0,2}|(?:interviewer\s+)?follow[- ]?up\s{0,2}[:：]\s{0,2}"
-    r"|(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多])",  # "问了线程同步" → "线程同步"
+    r"|" + _ASKED,  # "问了线程同步" → "线程同步"
     re.IGNORECASE)
 
 
@@ -218,9 +220,9 @@ def _without_trailing_urls(text: str) -> str:
 #: A Markdown table's row: cells between bars.
 _TABLE_ROW = re.compile(r"\|(?:[^|\n]{0,200}\|){2,40}[^|\n]{0,200}")
 #: A line that narrates what was asked ("问了线程同步", "面试官又问了我…"): what follows is the question.
-_ASKED_CUE = re.compile(r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])")
-#: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
+_ASKED_CUE = re.compile(_ASKED)
 _QUOTE_OPENERS = "\"'“‘「『"
+#: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
 _BOLD_LABEL = re.compile(r"(?:\*\*|__)?(?![AaＡ]\s{0,2}[：:]|答|answer)[^*_\n：:?？]{1,16}[：:]\s{0,2}(?:\*\*|__)\s{0,2}(?=\S)",
                          re.IGNORECASE)
 

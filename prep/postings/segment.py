@@ -96,7 +96,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     answering: int | None = None  # the level of the heading that asked, while its answer runs
     in_asking_runs = _asking_heading_runs(lines) | _asking_sibling_headings(lines)
     # one "# …" is the page's title; several are its sections, and each may ask ("# 输入一个URL…发生了什么")
-    titled = sum(1 for line in lines[:MAX_SCANNED_LINES] if line.startswith("# ")) >= 2
+    sectioned = sum(1 for line in lines[:MAX_SCANNED_LINES] if line.startswith("# ")) >= 2
     for index, line in enumerate(lines):
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
@@ -106,7 +106,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             continue
         level = _heading_level(line)
         question = _heading_text(line) if level is not None else ""
-        asks = level is not None and (_asking_heading(question, line, 2 if level == 1 and titled else level)
+        asks = level is not None and (_asking_heading(question, line, 2 if level == 1 and sectioned else level)
                                       or index in in_asking_runs)
         if answering is not None and level is not None and level <= answering and not asks:
             answering = None  # a heading as high as the question's that does not ask: the answer ended
