@@ -110,6 +110,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                                       or index in in_asking_runs)
         if answering is not None and level is not None and level <= answering and not asks:
             answering = None  # a heading as high as the question's that does not ask: the answer ended
+        if answering is not None and level is not None and not asks and round_line(question[:240]):
+            answering = None  # "#### 一面" under a heading that seemed to ask: a round opens, no answer holds one
         if asks and not noise and (answering is None or level <= answering or _explicit_question(question)):
             # "### Q2: What is memory coalescing?" / "**3. 什么是 bank conflict？**": a question, and
             # what follows until the next heading as high is its answer (sub-headings and all, even

@@ -576,3 +576,31 @@ def test_a_candidates_turns_in_a_transcript_are_answers() -> None:
         "difference between a handful and hundreds of requests per GPU in production.",
     ) == ["Let's talk about serving memory. Can you break down why a naive KV cache wastes it?",
           "So what does paging change?"]
+
+
+def test_a_dated_diary_heading_is_no_question_and_a_round_ends_an_answer() -> None:
+    found = _questions(
+        "## 2021 年2月26日 多云 没出门 不知道有没有风 元宵节",
+        "",
+        "### 面试公司 -- 某厂",
+        "",
+        "#### 一面：涉及范围较广",
+        "   Q1：一条sql语句执行会经过哪些过程",
+        "   A1：连接器、分析器、优化器、执行器。",
+        "   Q2：Innodb为啥使用B+树做索引",
+        "   A2：B+树更矮，范围查询顺着叶子走。",
+    )
+    assert "一条sql语句执行会经过哪些过程" in found and "Innodb为啥使用B+树做索引" in found
+    assert not any("元宵节" in q for q in found)
+    assert not judge_line("不知道有没有风").verb and judge_line("有没有风").verb
+
+
+def test_a_round_under_a_heading_that_seemed_to_ask_opens_the_round() -> None:
+    found = _questions(
+        "## 这次面试能不能过呢",
+        "",
+        "#### 一面",
+        "- 进程和线程有什么区别？",
+        "- TCP 为什么要三次握手？",
+    )
+    assert found[-2:] == ["进程和线程有什么区别？", "TCP 为什么要三次握手？"]
