@@ -108,7 +108,7 @@ _CONCEPT_NOUN = re.compile(  # a topic line of a report: "NCCL ring allreduce �
 
 _ZH_QUESTION_WORD = re.compile(
     r"怎么|如何|为什么|为何|什么|哪些|哪个|哪几|哪种|多少|几[种次个倍层步轮路条类级]|多(?:大|久|长|快|高|远)|是否|有何|"
-    r"有什么|能否|谁|干啥|干嘛|吗$|呢$|"
+    r"有什么|能否|谁|干啥|干嘛|吗$|呢$|么$|"
     r"(?<!知道)(?<!确定)(?<!清楚)(?<!记得)(?P<a>[\u4e00-\u9fff])[不没](?P=a)")  # the A-not-A question: 能不能, 是不是,
 # 有没有, 了不了解, 支不支持; not one the writer says they do not know ("不知道有没有风")
 #: A Chinese question that ends with a colon, its answer below: a question word, no word of a label

@@ -604,3 +604,7 @@ def test_a_round_under_a_heading_that_seemed_to_ask_opens_the_round() -> None:
         "- TCP 为什么要三次握手？",
     )
     assert found[-2:] == ["进程和线程有什么区别？", "TCP 为什么要三次握手？"]
+
+
+def test_a_line_ending_in_the_particle_me_asks() -> None:
+    assert judge_line("那 TCP 粘包了会影响应用层么").verb
