@@ -286,7 +286,6 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     item_indent = -1  # the indentation of the list item the previous line opened or continued
     broken = False  # a blank line since that line
     asked_indent = -1  # the indentation of a list item that asks, while the items nested under it go on
-    fence = ""  # inside a fenced code block: its fence ("```", "~~~")
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
     paragraph = False  # the previous line is a paragraph's (no list item, no heading, no table)
     previous = ""  # the line before, as read (a table's header, when a rule follows it)
@@ -307,10 +306,13 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     # "**Interviewer:** …" over "**Candidate:** …" (候选人：, 求职者：): the candidate's turns are answers
     answers_turns = sum(1 for raw in raws[:MAX_LINES] if _CANDIDATE_TURN.match(raw)) >= 2 \
         and sum(1 for raw in raws[:MAX_LINES] if _INTERVIEWER_LABEL.match(raw)) >= 2
-    prose_fences = _prose_fences(raws)  # "```" around a task written in words: read as text
+    # "```" around code (never a question; its words count for nothing) or around a task written in words
+    prose_fences, code = _fences(raws)
     for number, raw in enumerate(raws):
         if number in prose_fences:
             broken = True
+            continue
+        if number in code:
             continue
         if interviewer_i and _THEIR_TURN.match(raw):
             raw = "Interviewer: " + _THEIR_TURN.sub("", raw, count=1)
@@ -319,9 +321,6 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         elif answers_turns and _CANDIDATE_TURN.match(raw):
             raw = "答：" + _CANDIDATE_TURN.sub("", raw, count=1)
         line = raw.strip()
-        if fence or line.startswith(("```", "~~~")):
-            fence = "" if fence and line.startswith(fence) else fence or line[:3]
-            continue  # code: never a question (its words still count for nothing)
         if "](" in line:  # "[question](https://…)": the words read, not the address (whose "?" is no question)
             rest, links = _MARKDOWN_LINK.subn("", line[:20_000])
             if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
@@ -413,12 +412,17 @@ _CODE_LINE = re.compile(r"\s*(?:#include|#define|#!|def\s|class\s|import\s|from\
 _WORDS_LINE = re.compile(r"(?:[A-Za-z][\w'()-]{0,30}[,.:?]?\s{1,3}){3,60}[A-Za-z][\w'-]{0,30}[.?]?")
 
 
-def _prose_fences(raws: list[str]) -> set[int]:
-    """The fence lines ("```", "~~~~") of blocks that hold words, not code: a task or a question its
-    author set apart ("有两个文件，A 文件是待判断数据集……怎么快速判断…", "Q: How would you …?"). A block
-    is words when its fence names no language, it is short, no line of it reads as code, and it
-    writes Chinese or asks. One pass over the lines."""
-    found: set[int] = set()
+def _fences(raws: list[str]) -> tuple[set[int], set[int]]:
+    """The fenced blocks of a document ("```", "~~~~"), in one pass over its lines: the fence lines
+    of the blocks that hold words, and every line of the blocks that hold code (fences included, and
+    everything after a fence never closed).
+
+    A block holds words, not code, when it is short, no line of it reads as code, and either its
+    fence names no language and it writes Chinese or asks (a task its author set apart: "有两个文件，
+    A 文件是待判断数据集……怎么快速判断…", "Q: How would you …?") or every line is a sentence of words
+    ("Networking: What is bitmask, MTU, ARP", "Q1: Given employee class. Implement …")."""
+    words: set[int] = set()
+    code: set[int] = set()
     opened = -1
     fence = ""
     for index, raw in enumerate(raws):
@@ -429,18 +433,25 @@ def _prose_fences(raws: list[str]) -> set[int]:
             continue
         if not line.startswith(fence):
             continue
-        body = [r.strip() for r in raws[opened + 1: index] if r.strip()]
-        info = raws[opened].strip().lstrip("`~").strip().casefold()
-        if 0 < len(body) <= _MAX_PROSE_FENCE_LINES \
-                and not any(b.endswith((";", "{", "}")) or _CODE_LINE.match(b[:400]) for b in body) \
-                and ((info in _PLAIN_FENCE and (sum(1 for b in body for c in b if "\u4e00" <= c <= "\u9fff") >= 8
-                                                or any(b.endswith(("?", "？")) for b in body)))
-                     or all(_WORDS_LINE.fullmatch(b[:400]) for b in body)):
-            # (a fence that names a language holds words only when every line is a sentence of words:
-            # "Networking: What is bitmask, MTU, ARP", "Q1: Given employee class. Implement …")
-            found.update((opened, index))
+        if _holds_words(raws[opened], [r.strip() for r in raws[opened + 1: index] if r.strip()]):
+            words.update((opened, index))
+        else:
+            code.update(range(opened, index + 1))
         fence = ""
-    return found
+    if fence:
+        code.update(range(opened, len(raws)))
+    return words, code
+
+
+def _holds_words(opening: str, body: list[str]) -> bool:
+    """Whether a fenced block (its opening fence, its lines that are not blank) holds words: see :func:`_fences`."""
+    if not 0 < len(body) <= _MAX_PROSE_FENCE_LINES or any(b.endswith((";", "{", "}")) or _CODE_LINE.match(b[:400])
+                                                          for b in body):
+        return False
+    if opening.strip().lstrip("`~").strip().casefold() in _PLAIN_FENCE and (
+            sum(1 for b in body for c in b if "\u4e00" <= c <= "\u9fff") >= 8 or any(b.endswith(("?", "？")) for b in body)):
+        return True
+    return all(_WORDS_LINE.fullmatch(b[:400]) for b in body)
 
 
 #: A Markdown file's front matter: at most this many lines between its two "---" lines.
