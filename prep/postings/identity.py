@@ -16,9 +16,11 @@ from collections.abc import Sequence
 
 from prep.skills.taxonomy import find_skills
 
+from .asking import CJK
 from .names import (APPLY_BUTTON, AT_PREFIX, BRACKET_LABEL, BREADCRUMB, CAREERS_SUFFIX, CITIES_EN, CITIES_ZH, PLACE,
                     SHORT_NAMES, TAG_PREFIX, collapse_repeat, is_navigation, is_organisation_name,
                     simplified_names, starts_with_place)
+from .rounds import ROUND_NUMBER
 from .stated_role import interviewed_at, review_heading_role, stated_role, without_level
 
 _LABELS = {
@@ -121,8 +123,6 @@ _JOB_DESCRIPTION = re.compile(r"\s{0,2}(?:description|says|said|mentions|lists|-
 _JD_COM = re.compile(r"\.com\b", re.IGNORECASE)
 
 
-_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
-
 
 def named_as_employer(name: str, text: str, start: int, end: int) -> bool:
     """Whether the known employer ``name``, found at ``text[start:end]``, is named there as an
@@ -134,7 +134,7 @@ def named_as_employer(name: str, text: str, start: int, end: int) -> bool:
         return True
     if _JD_COM.match(text, end):
         return True
-    return not (_JOB_DESCRIPTION.match(text, end) or _CJK_CHAR.search(text, 0, 2000))
+    return not (_JOB_DESCRIPTION.match(text, end) or CJK.search(text, 0, 2000))
 
 
 def known_company(text: str) -> str | None:
@@ -440,16 +440,13 @@ def _dashed_title(first: str, title: str | None) -> tuple[str | None, str | None
     parts = [p.strip() for p in _TITLE_DASH.split(first[:200])]
     if not 2 <= len(parts) <= 4 or not all(parts):
         return None, title
-    hiring = _HIRING_TAIL.fullmatch(parts[-1])  # "贝壳-基础研发部招聘": a department's hiring notice
-    if hiring and _DEPARTMENT.search(hiring["d"]) and 2 <= len(parts[0]) <= 20 and not looks_like_role(parts[0]) \
-            and is_organisation_name(parts[0]) and not _FIELD_PHRASE.search(parts[0]):
-        return parts[0], title
-    if not looks_like_role(parts[-1]):
-        return None, title
     head = parts[0]
     if not 2 <= len(head) <= 20 or looks_like_role(head) or _FIELD_PHRASE.search(head) or not is_organisation_name(head):
-        return None, title
-    if looks_like_company(head) or (len(parts) >= 3 and _DEPARTMENT.search(parts[1])):
+        return None, title  # (a role or a field of work first: "星图大模型推理优化研发工程师-算子优化")
+    hiring = _HIRING_TAIL.fullmatch(parts[-1])  # "贝壳-基础研发部招聘": a department's hiring notice
+    if hiring and _DEPARTMENT.search(hiring["d"]):
+        return head, title
+    if looks_like_role(parts[-1]) and (looks_like_company(head) or (len(parts) >= 3 and _DEPARTMENT.search(parts[1]))):
         return head, title if title and TAG_PREFIX.sub("", title).strip() != first.strip() else parts[-1]
     return None, title
 
@@ -644,7 +641,7 @@ def _find_identity(
 _ROUND_LINE = re.compile(  # a round's heading ("Technical phone screen:", "一面（60min）") is not a report title
     r"(?:technical\s+|recruiter\s+)?phone\s+screen(?:ing)?\s{0,2}[:：]?\s{0,2}$|"
     r"(?:一|二|三|四|终|hr|技术|主管)\s{0,2}面\s{0,2}(?:[(（][^)）]{0,20}[)）])?\s{0,2}[:：]?\s{0,2}$|"
-    r"on-?site\s{0,2}[:：]?\s{0,2}$|round(?:\s{0,2}|\s?[-_#]\s?)\d{1,2}\b",
+    r"on-?site\s{0,2}[:：]?\s{0,2}$|" + ROUND_NUMBER + r"\b",
     re.IGNORECASE,
 )
 _REPORT_TITLE_LINE = re.compile(

@@ -40,9 +40,8 @@ def starts_with_place(part: str) -> bool:
 
 
 #: "【内推】", "[Hiring]", "【急招】" before a name.
-TAG_PREFIX = re.compile(r"^(?:[【\[](?:内推|急招|招聘|热招|社招|校招|社会招聘|校园招聘|实习|hiring|urgent|referral)"
-                        r"(?:\s{0,2}[/、|,，]\s{0,2}(?:内推|急招|招聘|热招|社招|校招|社会招聘|校园招聘|实习|hiring|urgent|referral)){0,4}"
-                        r"[】\]]\s{0,3})+",
+_TAG = r"(?:内推|急招|招聘|热招|社招|校招|社会招聘|校园招聘|实习|hiring|urgent|referral)"
+TAG_PREFIX = re.compile(r"^(?:[【\[]" + _TAG + r"(?:\s{0,2}[/、|,，]\s{0,2}" + _TAG + r"){0,4}[】\]]\s{0,3})+",
                         re.IGNORECASE)  # "【社招】", "[校招/社招/实习]"
 _CAREERS = r"\s{0,3}(?:[-–—|｜·]\s{0,3})?(?:careers?|jobs|招聘官网|官方招聘|招聘|官网)$"
 CAREERS_SUFFIX = re.compile(_CAREERS, re.IGNORECASE)

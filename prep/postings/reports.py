@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from .asking import judge_line, strip_list_marker
 from .headings import GENERIC, INTERVIEW, ROUND_KIND
+from .rounds import ROUND_NUMBER
 from .segment import Block
 
 REPORT_TITLE = re.compile(
@@ -22,7 +23,7 @@ REPORT_TITLE = re.compile(
     re.IGNORECASE,
 )
 #: A line that opens with its round ("一面主要问项目和计网 50min:"): the report's own, not another's title.
-_ROUND_OPENING = re.compile(r"\s{0,3}(?:[一二三四五六终]面|hr\s{0,2}面|第[一二三四五六]轮|round(?:\s{0,2}|\s?[-_#]\s?)\d)", re.IGNORECASE)
+_ROUND_OPENING = re.compile(r"\s{0,3}(?:[一二三四五六终]面|hr\s{0,2}面|第[一二三四五六]轮|" + ROUND_NUMBER + ")", re.IGNORECASE)
 #: A title that can only be a report's, even over the posting the candidate applied to (a 面经 that
 #: opens with the job description): "第8次面试回顾", "字节 GPU 面经", "Interview experience at …".
 _OWN_REPORT_TITLE = re.compile(
@@ -80,7 +81,7 @@ _POSTING_KINDS = ("required", "responsibilities", "nice")
 _INTERVIEW_WORD = re.compile(r"面试|面試|面經|面经|八股|笔试|手撕|被问|问(?:了|的|到|我|得)|追问|这轮|[一二三四终]面|考察(?:你|点)|考点|"
                              r"interview|entrevista|entretien|vorstellungsgespr|面接|면접|(?:technical|tech|phone)\s+screen|"
                              r"\b(?:technical|coding|systems?|design|behaviou?ral|onsite|hr|final|first|second|third)\s+round\b|"
-                             r"\bround(?:\s{0,2}|\s?[-_#]\s?)\d|"
+                             r"\b" + ROUND_NUMBER + "|"
                              r"asked\s+(?:me|about|to)|i\s+was\s+asked", re.IGNORECASE)
 #: A heading may say it plainly: "GPU architecture-specific questions", "常见问题清单".
 _QUESTIONS_HEADING = re.compile(r".{0,40}(?:questions|题目|问题|题)", re.IGNORECASE)

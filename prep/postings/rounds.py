@@ -9,12 +9,14 @@ import re
 
 from .headings import undecorate
 
+#: "Round 2", "Round-1", "Round_3", "Round #4": a round by its number (one spelling for every reader of rounds).
+ROUND_NUMBER = r"round(?:\s{0,2}|\s?[-_#]\s?)\d{1,2}"
 _ROUND = re.compile(
     r"(?P<r>(?:第\s{0,2}[一二三四五六七八九十\d]{1,2}\s{0,2}(?:轮|面)(?:面试)?|"
     r"(?:技术|业务|交叉|主管|总监|leader|部门|hr|hrbp|终|加|老板|cto|vp)\s{0,2}面(?:试)?|"
     r"(?:技术|业务)?(?:一|二|三|四|五|六|终)\s{0,2}面|第?[一二三四五六]\s{0,2}轮|笔试|机考|电话面(?:试)?|视频面(?:试)?|群面|oa|"
     r"r\d{1,2}|step\s{0,2}\d{1,2}|coding\s{0,2}\d{1,2}|tech(?:nical)?\s+screen|"
-    r"round(?:\s{0,2}|\s?[-_#]\s?)\d{1,2}|(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]round|"
+    + ROUND_NUMBER + r"|(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]round|"
     r"(?:1st|2nd|3rd|[4-9]th)(?=\s{0,2}[:：])|"
     r"(?:technical\s+|recruiter\s+|initial\s+)?phone\s+(?:screen(?:ing)?|interview)|recruiter\s+(?:call|screen|chat)|"
     r"online\s+assessment|(?:virtual\s+)?on-?site(?:\s+(?:interview|loop|round))?|(?:super\s*day)|"
