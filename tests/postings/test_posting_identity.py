@@ -110,21 +110,6 @@ def test_a_question_list_titled_by_its_topic_names_no_employer() -> None:
     assert extract_posting(text).company is None  # its first heading is a topic, named on no other line
 
 
-@pytest.mark.parametrize(("text", "company"), [
-    pytest.param("I recently went through SDE2 interviews at Quorvane. This post gives back to the community.\n"
-                 "Round 1: design a rate limiter.\nRound 2: implement a thread-safe LRU cache.\n"
-                 "Quorvane cares a lot about concurrency.\n", "Quorvane", id="interviews-at-in-prose"),
-    pytest.param("# How I landed an internship at Brindle Labs in my third year\n\nBrindle Labs visited our campus "
-                 "in July.\n\n- **Computer Networks**\n- **Operating Systems**\n\nWhat is a VLAN?\n"
-                 "How does ARP work?\n", "Brindle Labs", id="internship-at-in-title"),
-    pytest.param("Compiler Engineer (GPU Backend)\nKey Responsibilities\n- Build MLIR passes for NVIDIA and AMD targets.\n"
-                 "- Tune LLVM backends for NVIDIA GPUs.\nWorking at Tessaract offers a small team. Tessaract builds "
-                 "compilers for Tessaract chips.\n", "Tessaract", id="working-at-over-a-named-vendor"),
-])
-def test_an_employer_no_list_holds_is_taken_where_the_text_says_the_candidate_went(text: str, company: str) -> None:
-    assert extract_posting(text).company == company
-
-
 def test_an_offer_at_a_level_names_no_employer() -> None:
     text = "# My loop\n\nPhone screen, then four rounds.\n\nWhat is a B-tree?\nHow does Raft elect a leader?\n\nOffer at E4. Signed.\n"
     assert extract_posting(text).company != "E4"
@@ -218,6 +203,15 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
 
 
 @pytest.mark.parametrize(("text", "company"), [
+    pytest.param("I recently went through SDE2 interviews at Quorvane. This post gives back to the community.\n"
+                 "Round 1: design a rate limiter.\nRound 2: implement a thread-safe LRU cache.\n"
+                 "Quorvane cares a lot about concurrency.\n", "Quorvane", id="interviews-at-in-prose"),
+    pytest.param("# How I landed an internship at Brindle Labs in my third year\n\nBrindle Labs visited our campus "
+                 "in July.\n\n- **Computer Networks**\n- **Operating Systems**\n\nWhat is a VLAN?\n"
+                 "How does ARP work?\n", "Brindle Labs", id="internship-at-in-title"),
+    pytest.param("Compiler Engineer (GPU Backend)\nKey Responsibilities\n- Build MLIR passes for NVIDIA and AMD targets.\n"
+                 "- Tune LLVM backends for NVIDIA GPUs.\nWorking at Tessaract offers a small team. Tessaract builds "
+                 "compilers for Tessaract chips.\n", "Tessaract", id="working-at-over-a-named-vendor"),
     pytest.param("# Staff Compiler Engineer\n\nAt **Quillfork** , we build inference chips.\n\n## What you will do\n"
                  "- Lower graphs to our ISA with MLIR\n\n## About us\n**Quillfork** is proud to be an equal opportunity "
                  "employer. Quillfork does not accept resumes from agencies.\n", "Quillfork", id="at-x-we-and-eeo"),
@@ -254,6 +248,7 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
                  id="a-report-titled-by-its-topic"),
 ])
 def test_the_employer_a_posting_or_report_names_by_voice_title_or_field(text: str, company: str | None) -> None:
-    """Named as the text speaks ("At X, we …"), in a title (brackets, dashes, a brand alone), never by
-    a word that is no employer ("lambda functions", a job description's "JD", "Personal Experience")."""
+    """Named where the text says the candidate went ("interviews at X", "Working at X"), as the text
+    speaks ("At X, we …"), in a title (brackets, dashes, a brand alone); never by a word that is no
+    employer ("lambda functions", a job description's "JD", "Personal Experience")."""
     assert extract_posting(text).company == company
