@@ -151,7 +151,8 @@ _DROP_ZH = re.compile(
     re.IGNORECASE,
 )
 #: The candidate answering in the first person ("我觉得是…", "嗯，我当时说…"): an answer, not a question.
-_MY_ANSWER_ZH = re.compile(r"(?:[嗯额呃啊]+[，,。.\s]{0,3})?我(?:觉得|认为|说|答|回答|当时|的回答|的理解|理解的?是|记得|猜)")
+_MY_ANSWER_ZH = re.compile(r"(?:[嗯额呃啊]+[，,。.\s]{0,3})?我(?:觉得|认为|说|答|回答|当时|的回答|的理解|理解的?是|记得|猜)|"
+                           r"回答了|(?:他|她|面试官)(?:又|还|就)?(?:提示|介绍|解释|补充)(?:了|说|道)?(?!一下)")  # the answer, the interviewer's hint
 _DROP_EN = re.compile(
     r".{0,60}?\b(?:introduce\s+yourself|tell\s+(?:me|us)\s+about\s+yourself|self[- ]introduction|"
     r"i\s+asked|my\s+questions?\s+(?:for|to)|questions?\s+for\s+(?:the|them|him|her)|reverse\s+q|"
@@ -195,7 +196,7 @@ _TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技�
                         r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析)\s{0,2}[:：]",
                         re.IGNORECASE)
 _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
-                         r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了)|[，,]\s{0,2}我(?:又|也|就|还|当时|先)(?:说了?|答了?|讲了?|回答了?|用了|写了|提到了?)|"
+                         r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了?)|[。.]\s{0,2}(?:我)?回答了?|[，,]\s{0,2}我(?:又|也|就|还|当时|先)(?:说了?|答了?|讲了?|回答了?|用了|写了|提到了?)|"
                          r"[，,]\s{0,2}这是一道|[，,]\s{0,2}我(?!们)[^，,。？?]{0,8}?(?:说|答|讲|聊|提|写|用)(?:了|到|的是)|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
 #: "印象最深的两个问题：…", "Question 3: …": a label naming the question before it.
@@ -391,7 +392,7 @@ def judge_line(line: str) -> LineJudgement:
 
 #: "算法题：", "编程题:", "场景题：", "手撕：", "Coding Question:", "Design question -": the rest is a task.
 _TASK_LABEL = re.compile(
-    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手[撕写](?:代码|题)?|第\s{0,2}[\d一二三四五六七八九十]{1,3}\s{0,2}[题问]|"
+    r"(?:算法题|编程题|代码题|场景题|设计题|智力题|手[撕写](?:代码|题)?|(?:最后|然后|接着)?(?:现场)?写代码|第\s{0,2}[\d一二三四五六七八九十]{1,3}\s{0,2}[题问]|"
     r"(?:coding|design|system\s+design|algorithm(?:ic)?)"
     r"\s+(?:question|problem|task|exercise))\s{0,2}\d{0,2}\s{0,2}[:：\-–—]\s{0,2}",
     re.IGNORECASE)
@@ -508,6 +509,25 @@ def task_names(body: str) -> list[str]:
             break
         names.append(name)
     return names if len(names) >= _TASK_LIST_MIN else []
+
+
+_CODE_SPAN = re.compile(r"`[^`\n]{1,200}`")
+_CODE_PUNCTUATION = ";；.?？。!！"
+_IN_CODE = str.maketrans(_CODE_PUNCTUATION, "".join(chr(0xE000 + i) for i in range(len(_CODE_PUNCTUATION))))
+_OUT_OF_CODE = str.maketrans("".join(chr(0xE000 + i) for i in range(len(_CODE_PUNCTUATION))), _CODE_PUNCTUATION)
+
+
+def hide_code_punctuation(line: str) -> str:
+    """``line`` with the sentence punctuation inside inline code spans (`` `A *p = nullptr;` ``)
+    replaced by stand-ins, so that a sentence splitter does not cut there; :func:`show_code_punctuation`
+    puts it back."""
+    if "`" not in line:
+        return line
+    return _CODE_SPAN.sub(lambda m: m.group().translate(_IN_CODE), line)
+
+
+def show_code_punctuation(text: str) -> str:
+    return text.translate(_OUT_OF_CODE)
 
 
 def split_questions(line: str) -> list[str]:

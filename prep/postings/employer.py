@@ -112,7 +112,7 @@ _LATIN_TITLE_NAME = re.compile(
     r"(?:#{1,6}\s{1,3})?(?P<n>[A-Z][A-Za-z0-9&.'-]{1,30}(?:\s[A-Z][A-Za-z0-9&.'-]{1,30}){0,2}?)\s{0,2}(?:[|｜:–—-]\s{0,2})?"
     r"(?:(?:Senior|Staff|Principal|Junior|Lead|Sr\.?|New\s+Grad|Intern)\s+)?"
     r"(?:SWE|SDE|SRE|MLE|Software|Backend|Back-end|Frontend|Full[- ]?Stack|Infrastructure|Infra|"
-    r"Platform|Research|Hardware|Firmware|GPU|Kernel|DevOps|Security|Interview|Onsite|On-site|"
+    r"Platform|Research|Hardware|Firmware|GPU|Kernel|DevOps|Security|[Ii]nterview|Onsite|On-site|"
     r"Phone\s+Screen|Technical\s+(?:Interview|Round|Screen))(?:\b|$)")
 
 

@@ -52,6 +52,8 @@ MIN_PREFIX_CHARS = 20
 
 def texts_match(found: str, expected: str) -> bool:
     found, expected = (_LINK.sub(r"\1", t) if "](" in t else t for t in (found, expected))  # a link's words, not its address
+    # an inline tag copied from a page's source ("<code>www.example.com</code>"): its words, as the reader gives them
+    found, expected = (_INLINE_TAG.sub("", t) if "<" in t else t for t in (found, expected))
     if _keys_match(match_key(found), match_key(expected)):
         return True
     # a bracketed remark after the question, kept by one side and trimmed by the other
@@ -61,6 +63,7 @@ def texts_match(found: str, expected: str) -> bool:
 
 #: A Markdown link in a label copied from a page's source: "[memcached](https://…)".
 _LINK = re.compile(r"\[([^\[\]]{1,300})\]\([^()\s]{1,2000}\)")
+_INLINE_TAG = re.compile(r"</?(?:code|b|i|em|strong|kbd|tt|mark|sup|sub|u|s)>", re.IGNORECASE)
 #: A bracketed remark at the end of a question: "（需要写测试用例）", "(not Nth position)".
 _TRAILING_REMARK = re.compile(r"\s{0,3}[(（][^()（）]{1,200}[)）][。.;；]?\s{0,3}$")
 

@@ -368,11 +368,13 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
     text = _EMPHASIS.sub("", prose[:_SPEAKING_CHARS])
     text = re.sub(r"[ \t]{1,8}(?=[,.])", "", text)  # "d-Matrix ," once the bold marks are gone
     counts: dict[str, int] = {}
+    first_said: dict[str, int] = {}
     for match in _SPEAKS_AS.finditer(text):
         name = next(v for v in match.groups() if v)
         if name.casefold() in _PRONOUNS or name.split()[0].casefold() in _NOT_SPEAKER:
             continue
         counts[name] = counts.get(name, 0) + (2 if match["c"] else 1)  # "At Crunch, we …" says it alone
+        first_said.setdefault(name, match.start())
     if not counts:
         return None
     ranked = sorted(counts.items(), key=lambda item: -item[1])
@@ -382,8 +384,9 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
     for line in header[:12]:  # "### Torc Robotics": the full name on a line of its own
         line = _EMPHASIS.sub("", line).lstrip("# ").strip()
         if line.startswith(best + " ") and len(line) <= 40 and (
-                looks_like_company(line) or (len(line.split()) <= 3 and not looks_like_role(line))):
-            return line
+                looks_like_company(line) or (len(line.split()) <= 3 and not looks_like_role(line))) \
+                and not 0 <= text.find(line) > first_said[best]:  # (not a product the text names after its maker:
+            return line  # "Cloudflare is redefining …" before "Cloudflare Network Interconnect allows customers …")
     return best
 
 
@@ -689,7 +692,7 @@ _ROLE_WORD = re.compile(
 #: A header's guess that is no employer's name: a path of section labels, a job number, a mail
 #: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …"),
 #: a site's own buttons ("关注微信 意见反馈", "Role details").
-_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
+_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|招人|诚聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
                           r"关注|微信|公众号|意见反馈|扫码|扫描|帮助中心|登录|注册|^(?:role|job)\s+details$", re.IGNORECASE)
 
 

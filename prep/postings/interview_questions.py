@@ -19,6 +19,7 @@ from .asking import interviewer_turn, judge_line, split_questions, strip_list_ma
 from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND, undecorate
 from .prose import is_prose, prose_questions, sentences
 from .reports import REPORT_TITLE as _REPORT_TITLE
+from .reports import titled_as_questions
 from .rounds import REVERSE
 from .segment import FOLLOW_UPS_NAME, Block
 
@@ -97,7 +98,8 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
         if kind == GENERIC and not (report or listing) and not _score_generic(block):
             continue
         in_round = kind == ROUND_KIND or (report and kind in (INTERVIEW, GENERIC, "header"))
-        hinted = kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None
+        hinted = (kind == GENERIC and _INTERVIEW_HINT.search(block.name) is not None) or (
+            kind == "header" and listing and bool(block.lines) and titled_as_questions(block.lines[0]))  # "NetApp interview question"
         section = block.name or (block.round or "")
         in_runs = _question_runs(block.lines) if (report or listing) else set()
         if (report or listing) and kind in (GENERIC, INTERVIEW) and block.name and not block.reverse:
@@ -179,6 +181,17 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
             if scenario:  # "Let's say there is one timer. … How do you ensure …?": one question, its set-up and all
                 last_key = scenario.casefold()
                 found.setdefault(last_key, (scenario, section, block.round, 0.8))
+                continue
+            if hinted and kind == "header" and index and len(parts := sentences(line)) >= 3:
+                # a paragraph under a title saying the page is interview questions ("NetApp interview
+                # question" over "Design a hash map. Difference between mutex and semaphore. …"): each
+                # technical sentence is one asked
+                for part in parts:
+                    judgement = judge_line(part)
+                    if judgement.dropped is None and 6 <= len(judgement.text) <= 150 and not _NARRATES.search(judgement.text) \
+                            and (judgement.asks or judgement.topic or _looks_technical(judgement.text)):
+                        last_key = judgement.text.casefold()
+                        found.setdefault(last_key, (judgement.text, section, block.round, 0.55))
                 continue
             if report and is_prose(line):
                 for text, how in prose_questions(line):

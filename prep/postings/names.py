@@ -48,7 +48,8 @@ CAREERS_SUFFIX = re.compile(_CAREERS, re.IGNORECASE)
 _LEGAL_FORM = re.compile(
     r"(?:科技|技术)?(?:国际|中国)?(?:[(（][\u4e00-\u9fff]{2,4}[)）])?(?:股份)?有限(?:责任)?公司$|(?<=[\u4e00-\u9fff]{2})科技$"
     r"|(?<=[\u4e00-\u9fff])\s{0,2}[(（][A-Za-z][A-Za-z0-9 .&-]{1,30}[)）]$"  # "…有限公司（chinamcloud）": its Latin name
-    r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$|" + _CAREERS,
+    r"|,?\s+(?:inc\.?|ltd\.?|llc|gmbh|corp\.?|co\.,?\s*ltd\.?)$"
+    r"|(?<=[A-Za-z0-9]{3})\s+technolog(?:y|ies)$|" + _CAREERS,  # ("Mellanox Technologies", as "…科技")
     re.IGNORECASE,
 )
 #: Short names candidates write for an employer whose full name the rest of prep uses.

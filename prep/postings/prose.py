@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .asking import CJK, TRADITIONAL, judge_line
+from .asking import CJK, TRADITIONAL, hide_code_punctuation, judge_line, show_code_punctuation
 
 #: A line longer than this is not read as prose (it is a pasted article, not a report's round).
 MAX_PROSE_CHARS = 3_000
@@ -25,7 +25,7 @@ MIN_PROSE_CHARS = 24
 _SENTENCE_END_ZH = re.compile(r"(?<=[。！？!?；;])|(?<=[\u4e00-\u9fff)）A-Za-z]\.)(?=\s)")  # (an author may end a sentence with ". ")
 _SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")
 # An English abbreviation before a full stop does not end a sentence.
-_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)\.)$", re.IGNORECASE)
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.?g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)\.)$", re.IGNORECASE)
 
 _CUE_ZH = re.compile(
     r"(?:^|[，,：:\s(（的]|面试官|上来就|直接|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始|[写答做讲]完|(?<=[后来然着])是)"
@@ -59,7 +59,7 @@ _CUE_EN = re.compile(
     re.IGNORECASE,
 )
 # Where the candidate's answer or the narration takes over again after a question.
-_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)|"
+_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|回答|(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)|"
                         r"(?:讨论|争论|聊)了(?=[\d一二三两四五六七八九十几半]{1,3}\s{0,2}(?:分钟|小时|min)))")  # "，讨论了十分钟"
 _ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|mentioned|talked|went|used|did|wrote)\b",
                         re.IGNORECASE)
@@ -101,7 +101,9 @@ def is_prose(line: str) -> bool:
 
 
 def sentences(line: str) -> list[str]:
-    """The sentences of ``line`` (Chinese and English punctuation)."""
+    """The sentences of ``line`` (Chinese and English punctuation; not inside inline code)."""
+    if "`" in line and (hidden := hide_code_punctuation(line)) != line:
+        return [show_code_punctuation(part) for part in sentences(hidden)]
     if CJK.search(line[:400]):
         parts = _SENTENCE_END_ZH.split(line)
     else:

@@ -181,7 +181,8 @@ def read_as(lines: list[str], blocks: list[Block]) -> tuple[bool, bool]:
     if lines and titled_as_questions(lines[0]):
         # a page titled as interview questions ("… Interview Questions", "CUDA 面试题"), though it may
         # also go over the job it prepares for ("Key Responsibilities Interpretation")
-        return False, sum(_asking_sentences(line) for line in _own_lines(blocks)) >= 2
+        # (a bare topic counts here: "Difference between mutex and semaphore." under such a title was asked)
+        return False, sum(_asking_sentences(line, topics=True) for line in _own_lines(blocks)) >= 2
     if any(b.kind in _POSTING_KINDS for b in blocks):
         return False, False
     top = [line[:300] for line in lines[:30]] + [b.name for b in blocks[:30] if b.name]
@@ -220,7 +221,7 @@ _MOSTLY_ASKING_MIN = 5
 
 _SENTENCE_GAP = re.compile(r"(?<=[.?!？。！])\s+")
 #: A title that says the page is interview questions.
-_LIST_TITLE = re.compile(r"[#\s]{0,8}.{0,120}?(?:interview\s+(?:questions|q\s?&\s?a|prep)|面试题|面试问题|面试八股|八股文?(?:整理|总结|合集)?$)",
+_LIST_TITLE = re.compile(r"[#\s]{0,8}.{0,120}?(?:interview\s+(?:questions?|q\s?&\s?a|prep)|面试题|面试问题|面试八股|八股文?(?:整理|总结|合集)?$)",
                          re.IGNORECASE)
 
 
@@ -235,8 +236,11 @@ def _asks(line: str) -> bool:
     return head.rstrip().endswith(("?", "？")) or judge_line(head).asks
 
 
-def _asking_sentences(line: str) -> int:
-    """How many questions a line that asks holds (several run together on one line each count)."""
-    if not (judge_line(line).asks or "？" in line or "?" in line):
-        return 0
-    return max(1, sum(1 for part in _SENTENCE_GAP.split(line[:600]) if judge_line(part).asks))
+def _asking_sentences(line: str, topics: bool = False) -> int:
+    """How many questions a line that asks holds (several run together on one line each count);
+    with ``topics``, a sentence naming a topic counts as one."""
+    asked = sum(1 for part in _SENTENCE_GAP.split(line[:600])
+                if (judged := judge_line(part)).asks or (topics and judged.topic))
+    if not (asked or judge_line(line).asks or "？" in line or "?" in line):
+        return 0  # (a paragraph may ask in its later sentences only: "2 questions from CTCI. Explain …")
+    return max(1, asked)

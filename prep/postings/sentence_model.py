@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .asking import interviewer_turn, judge_line, strip_list_marker
+from .asking import hide_code_punctuation, interviewer_turn, judge_line, show_code_punctuation, strip_list_marker
 from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND
 from .segment import Block
 
@@ -119,6 +119,10 @@ def sentences(line: str) -> list[str]:
     questions separated by "？", "。", "；" or ". ", as separate pieces (at most :data:`MAX_SENTENCES`)."""
     if len(line) <= 40:
         return [line]
+    if "`" in line:  # (not inside inline code: "`A *p = nullptr;`")
+        hidden = hide_code_punctuation(line)
+        if hidden != line:
+            return [show_code_punctuation(part) for part in sentences(hidden)]
     parts: list[str] = []
     start = 0
     for match in _SENTENCE_END.finditer(line, 0, 4000):

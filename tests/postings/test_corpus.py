@@ -83,6 +83,14 @@ def test_lenient_matching() -> None:
     assert not texts_match("静态变量", "static 变量存放在哪里？(这里我就详细说了说)")
     assert not texts_match("[MySQL为什么用B+树？](https://v.example.org/a/?p=1",
                            "MySQL 的事务隔离级别有哪些？")
+    # an inline tag a label copied from the page's source is its words, as the reader gives them
+    assert texts_match("Given the fqdn www.example.com, what is the root?",
+                       "Given the fqdn <code>www.example.com</code>, what is the root?")
+
+
+def test_an_employer_matches_with_and_without_technologies() -> None:
+    from prep.postings.names import brand
+    assert brand("Mellanox Technologies") == "Mellanox" and brand("Technologies") == "Technologies"
 
 
 def test_a_label_names_a_skill_by_its_alias() -> None:

@@ -608,3 +608,29 @@ def test_a_round_under_a_heading_that_seemed_to_ask_opens_the_round() -> None:
 
 def test_a_line_ending_in_the_particle_me_asks() -> None:
     assert judge_line("那 TCP 粘包了会影响应用层么").verb
+
+
+def test_a_paragraph_under_an_interview_question_title_is_its_questions() -> None:
+    """A board's one-paragraph list ("X interview question" over "Design a hash map. Difference
+    between …. Serialize a binary tree."): each technical sentence was asked."""
+    result = extract_posting("Quorix interview question\n\nThe panel had four people. Difference between mutex and semaphore. "
+                             "Explain memory management in depth. Serialize a binary tree. Questions on checkpointing and recovery.\n")
+    assert result.doc_kind == "report"
+    texts = [q.text for q in result.questions]
+    assert "Difference between mutex and semaphore." in texts and "Serialize a binary tree." in texts
+    assert not any("panel" in t for t in texts)
+
+
+def test_an_answer_or_hint_after_a_narrated_question_is_not_asked() -> None:
+    found = _questions(
+        "# 一面",
+        "",
+        "问对 LLVM 了解吗，回答不了解。",
+        "",
+        "问 C++ 里 `A *p = nullptr;`，`A` 里有一个 `foo()`，问 `p->foo()` 的结果是什么。回答了如果是 static 的话没关系。",
+        "",
+        "他提示可以给链接器提供信息规定谁在前谁在后。",
+    )
+    assert any(q.endswith("对 LLVM 了解吗") for q in found)
+    assert any(q.endswith("`A *p = nullptr;`，`A` 里有一个 `foo()`") for q in found)  # (not cut inside the code)
+    assert not any(q.startswith(("回答", "他提示")) or "回答不了解" in q for q in found)

@@ -246,6 +246,14 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
                  "- 如何实现一个 operator？\n\n## Second-Round\n\n- Raft 的选举过程？\n", "TiFlare", id="a-report-titled-by-its-employer"),
     pytest.param("# IP Addressing\n\n## Round 1\n\n- What is a subnet mask?\n- How does CIDR work?\n", None,
                  id="a-report-titled-by-its-topic"),
+    pytest.param("Quorix interview question\n\nExplain how a page fault is handled. Difference between a process and a thread. "
+                 "Implement a ring buffer. Reverse a linked list in place.\n", "Quorix", id="a-lowercase-interview-title"),
+    pytest.param("---\ntitle: 招人啦\n---\n\n青穹云存储团队招聘C++开发\n\n- 熟悉 Linux 下 C++ 开发\n- 熟悉 RocksDB 更好\n\n"
+                 "有意者发简历到 hr@qingqiong.example.com\n", None, id="a-hiring-shout-is-no-employer"),
+    pytest.param("# Senior Engineer, Edge Networking\n### Brightpath\n\n#### About the Team\n\nBrightpath is redefining how "
+                 "networks run, and our team builds its edge. Brightpath is committed to reliability.\n\n#### Brightpath Fabric Link\n\n"
+                 "Brightpath Fabric Link allows customers to connect directly to our network.\n\n#### Requirements\n\n"
+                 "- Experience with Linux networking\n", "Brightpath", id="a-product-after-its-maker-is-not-its-name"),
 ])
 def test_the_employer_a_posting_or_report_names_by_voice_title_or_field(text: str, company: str | None) -> None:
     """Named where the text says the candidate went ("interviews at X", "Working at X"), as the text
