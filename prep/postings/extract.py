@@ -291,6 +291,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     previous = ""  # the line before, as read (a table's header, when a rule follows it)
     in_table = False  # among a table's rows, after its rule
     question_column: int | None = None  # the column of that table's header that names its questions
+    group_indent = -1  # a short label item ("1. 算法") whose items are indented paragraphs under it
     raws = text.splitlines()
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
@@ -355,6 +356,16 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         if len(line) <= 20 and line.casefold() in FURNITURE:
             continue
         indent = len(raw) - len(raw.lstrip())
+        if group_indent >= 0 and indent <= group_indent:
+            group_indent = -1
+        if group_indent < 0 and item_indent >= 0 and indent > item_indent and strip_list_marker(line) == line \
+                and lines and _SHORT_LABEL_ITEM.fullmatch(lines[-1]):
+            group_indent = item_indent  # "1. 算法" over "    换钱的方法数 DP", "    JVM 垃圾回收": its items, unmarked
+        if group_indent >= 0 and indent > group_indent and strip_list_marker(line) == line and not line.startswith(("#", "|", ">")):
+            line = "- " + line
+        elif broken and item_indent >= 0 and indent > item_indent and strip_list_marker(line) == line and lines \
+                and judge_line(lines[-1]).mark and not judge_line(line).asks and not line.startswith(("#", "|", ">")):
+            line = "答：" + line  # "2. 什么是 RCU？" over an indented paragraph: its answer
         if broken and not (item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line):
             item_indent = -1
         if len(lines) < MAX_LINES:
@@ -554,6 +565,10 @@ def _wraps_on(previous: str, line: str) -> bool:
 
 
 _NAMES_A_TASK = re.compile(r"implement|design|build|写|实现|设计|题", re.IGNORECASE)
+
+
+#: A list item that only names a group ("1. 算法", "2. 八股", "- Networking"): a word or two, no question.
+_SHORT_LABEL_ITEM = re.compile(r"(?:[-*+•]|\d{1,2}[.)、])\s{1,3}[^\s?？:：,，。.]{1,12}(?:\s[^\s?？:：,，。.]{1,12})?[:：]?")
 
 
 def _as_group_label(line: str) -> str:

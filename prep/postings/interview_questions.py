@@ -240,7 +240,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
 
 
 #: A heading over a coding task: "手撕", "算法题", "Coding", "第一题：时钟指针夹角计算".
-_TASK_HEADING = re.compile(r"(?:手撕|算法题|编程题|代码题|机试|hackerrank|leetcode|oa|online\s+assessment|"
+_TASK_HEADING = re.compile(r"(?:手撕|算法题?|编程题|代码题|机试|hackerrank|leetcode|oa|online\s+assessment|"
                            r"coding(?:\s+(?:question|problem|round))?|algorithm(?:ic)?\s+problem|"
                            r"第[一二三四五六七八九十\d]{1,2}题.{0,30})", re.IGNORECASE)
 #: Words of a report's narration: the candidate or the interviewer doing something, a feeling.

@@ -92,6 +92,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     blocks = [Block("", "header", None)]
     recognised = False
     noise = False
+    noise_level = 0  # the Markdown level of the noise heading (0: a line of its own, ended by no heading)
     current_round: str | None = None
     answering: int | None = None  # the level of the heading that asked, while its answer runs
     in_asking_runs = _asking_heading_runs(lines) | _asking_sibling_headings(lines)
@@ -102,7 +103,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             # the thread's comments: other people's questions, not the report's; a count of them
             # under the post's title ("Nov 14 · 5.8K views · 47 comments") is the post's metadata
             metadata = (len(blocks) == 1 and len(blocks[0].lines) <= 3) or bool(_POST_STATS.search(line))
-            noise = noise or not metadata
+            if not (noise or metadata):
+                noise, noise_level = True, 0  # (the comments run to the page's end)
             continue
         level = _heading_level(line)
         question = _heading_text(line) if level is not None else ""
@@ -129,6 +131,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             if FOLLOW_UPS_NAME.fullmatch(undecorate(line)):
                 blocks[-1].lines.append(line)  # "#### 追问" in an answer: the label over the follow-ups it lists
             continue  # a sub-heading of the answer ("**Why it matters**", "#### Example")
+        if noise and level is not None and level <= noise_level:
+            noise = False  # "## 推荐阅读" ends at the next "## …": the page goes on ("## 落地应用")
         heading = match_heading(line)
         if heading and heading[2] and heading[1] == "nice" and opens_asking(heading[2][:300]):
             heading = None  # "Bonus: Explain how to upgrade a running kernel.": a labelled follow-up, no section
@@ -145,7 +149,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 # noise heading says what the whole page is: "校园招聘常见问题".)
                 menu = len(blocks) == 1 and bool(blocks[0].lines) and index < _MENU_LINES \
                     and not any(match_heading(after) for after in lines[index + 1: index + 1 + _MENU_SECTION])
-                noise = noise or not menu  # (a short list under it, "相似职位推荐 / Java工程师 / 面试题", is noise)
+                if not (noise or menu):
+                    noise, noise_level = True, level if level is not None and level < 7 else 0
                 continue
             noise = False
             recognised = True

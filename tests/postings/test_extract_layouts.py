@@ -634,3 +634,46 @@ def test_an_answer_or_hint_after_a_narrated_question_is_not_asked() -> None:
     assert any(q.endswith("对 LLVM 了解吗") for q in found)
     assert any(q.endswith("`A *p = nullptr;`，`A` 里有一个 `foo()`") for q in found)  # (not cut inside the code)
     assert not any(q.startswith(("回答", "他提示")) or "回答不了解" in q for q in found)
+
+
+def test_indented_paragraphs_under_a_short_label_item_are_its_items() -> None:
+    """ "2. 八股" over blank-separated, indented lines without markers: each line is an item of the
+    group; an indented paragraph under an item that asks stays its answer."""
+    found = _questions(
+        "# 某厂一面",
+        "",
+        "1. 八股",
+        "",
+        "    JVM 垃圾回收",
+        "",
+        "    AQS 队列实现",
+        "",
+        "2. 什么是 RCU？",
+        "",
+        "    一种读多写少场景下的同步机制。",
+    )
+    assert found == ["JVM 垃圾回收", "AQS 队列实现", "什么是 RCU？"]
+
+
+def test_a_reading_list_section_ends_at_the_next_heading_as_high() -> None:
+    found = _questions(
+        "# 分布式训练面试题",
+        "",
+        "## 1. 数据并行",
+        "",
+        "每张卡持有完整模型，各自处理一部分数据，反向后用 AllReduce 同步梯度。",
+        "",
+        "## 2. 张量并行",
+        "",
+        "把一层的矩阵按行或列切到多张卡上，前向和反向各需要一次集合通信。",
+        "",
+        "## 推荐阅读",
+        "",
+        "- [某论文](https://example.org/a) — 为什么它重要？",
+        "",
+        "## 面试高频问法",
+        "",
+        "- Q: 给你 64 张卡训练一个 70B 模型，怎么配置并行策略？",
+        "  A: 节点内 TP，跨节点 FSDP。",
+    )
+    assert found == ["给你 64 张卡训练一个 70B 模型，怎么配置并行策略？"]
