@@ -225,6 +225,9 @@ _TABLE_ROW = re.compile(r"\|(?:[^|\n]{0,200}\|){2,40}[^|\n]{0,200}")
 _ASKED_CUE = re.compile(_ASKED)
 _QUOTE_OPENERS = "\"'“‘「『"
 #: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
+#: A topic in bold, then a colon and a statement about it ("**服务器架构**:考察了…", "**Caching**: we covered …").
+_DESCRIBED_TOPIC = re.compile(r"(?:\*\*|__)?(?P<t>(?![AaＡ]\s{0,2}$|答|answer|解析|思路|参考|提示|注意|note|tip|hint|example|例)"
+                              r"[^*_\n：:?？]{2,24})(?:\*\*|__)\s{0,2}[：:]\s{0,2}(?P<rest>\S.{12,})", re.IGNORECASE)
 _BOLD_LABEL = re.compile(r"(?:\*\*|__)?(?![AaＡ]\s{0,2}[：:]|答|answer)[^*_\n：:?？]{1,16}[：:]\s{0,2}(?:\*\*|__)\s{0,2}(?=\S)",
                          re.IGNORECASE)
 
@@ -301,6 +304,10 @@ def clean_question(line: str) -> str:
     text = strip_list_marker(_MARKDOWN_LINK.sub(r"\1", line) if "](" in line else line)
     if "://" in text:
         text = _without_trailing_urls(text)  # "进程内存如何排查 https://…": a reference after the question
+    described = _DESCRIBED_TOPIC.match(text)  # "**I/O多路复用**：通过讨论select与epoll的区别…": the topic, then
+    if described and not ends_with_question_mark(text) and not _ASKING_EN.match(described["rest"]) \
+            and not _ASKING_ZH.match(described["rest"].translate(TRADITIONAL)):
+        return described["t"].strip()  # what the report says of it
     narrative = _NARRATIVE_PREFIX.match(text)
     if narrative and len(text) - narrative.end() >= 4:  # "然后让我写个题，实现一个…" → "实现一个…"
         text = text[narrative.end():]

@@ -105,7 +105,12 @@ _SECTION_KINDS = {"required": _keys(_REQUIRED), "responsibilities": _keys(_RESPO
 #: A heading over an answer ("参考答案", "Sample Answer", "Solution"): its lines answer, they do not ask.
 ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|(?:核心|解题)?思路|我的回答|参考回答|答题要点|回答要点|解决(?:方法|步骤|思路|方案)|解法|"
                              r"(?:(?:sample|example|model|reference|expected|suggested|ideal|strong|good)\s+)?answers?|"
-                             r"solution|my\s+answer|approach", re.IGNORECASE)
+                             r"solution|my\s+answer|approach|"
+                             # what an interviewer's guide expects of the answer ("Expected Discussion Points",
+                             # "Red Flags", "What good looks like", "评分标准")
+                             r"expected(?:\s+(?:discussion\s+)?(?:points|topics|response))?|(?:red|green|yellow)\s+flags|"
+                             r"what\s+(?:good|great)\s+looks\s+like|evaluation\s+criteria|scoring(?:\s+rubric)?|rubric|"
+                             r"评分标准|扣分项", re.IGNORECASE)
 
 CONTENT, INTERVIEW, NOISE, ROUND_KIND, GENERIC = "content", "interview", "noise", "round", "generic"
 

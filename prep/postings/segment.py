@@ -294,7 +294,14 @@ def _asking_heading(text: str, line: str, level: int) -> bool:
         return True
     if round_line(text) or match_heading(line):
         return False  # "## Round 3: design (60 min)", "## 面试题": a part of the document
+    if "?" not in text and "？" not in text and _SECTION_NOUN_END.search(text[-40:]):
+        return False  # "Deep Dive Discussion Topics", "Key Questions": it names what follows
     return judge_line(text).asks and ("?" in text or "？" in text or not _WH_TOPIC.match(text))
+
+
+#: The plural noun a heading that names a part ends with ("… Discussion Topics", "Follow-up Questions").
+_SECTION_NOUN_END = re.compile(r"\b(?:topics|questions|points|notes|areas|tips|examples|resources|steps|guidelines)\W{0,3}$",
+                               re.IGNORECASE)
 
 
 #: A numbered heading: "#### 2. …", "**3、…**".

@@ -2,7 +2,7 @@
 document in, the questions out."""
 from __future__ import annotations
 
-from prep.postings.asking import judge_line
+from prep.postings.asking import clean_question, judge_line
 from prep.postings.extract import extract_posting
 
 
@@ -677,3 +677,37 @@ def test_a_reading_list_section_ends_at_the_next_heading_as_high() -> None:
         "  A: 节点内 TP，跨节点 FSDP。",
     )
     assert found == ["给你 64 张卡训练一个 70B 模型，怎么配置并行策略？"]
+
+
+def test_a_bold_topic_described_after_its_colon_is_the_topic() -> None:
+    """ "**I/O多路复用**：通过讨论select与epoll的区别…": a summary's topic, then what it covered."""
+    assert clean_question("3. **I/O多路复用**：通过讨论 select 与 epoll 的区别，展示了对非阻塞 IO 的理解。") == "I/O多路复用"
+    assert clean_question("**L2：**推导 ring AllReduce 的通信量") == "推导 ring AllReduce 的通信量"
+    assert clean_question("**答**：数据并行是相同模型、不同数据。") != "答"
+
+
+def test_an_interviewers_guide_keeps_its_questions_not_its_rubric() -> None:
+    found = _questions(
+        "# Scenario: LLM serving interview guide",
+        "",
+        "## Deep Dive Discussion Topics",
+        "",
+        "### 1. Batching",
+        "",
+        "**Initial Question:**",
+        '"How does continuous batching differ from static batching?"',
+        "",
+        "**Expected Discussion Points:**",
+        "- **Trade-offs:** Complexity vs. performance",
+        "- **Implementation:** How to handle variable sequence lengths",
+        "",
+        "**Follow-up Questions:**",
+        '1. "How would you prioritize urgent requests?"',
+        "",
+        "**Red Flags:**",
+        "- Can't explain memory implications",
+        "",
+        "**Green Flags:**",
+        "- Mentions iteration-level batching",
+    )
+    assert found == ["How does continuous batching differ from static batching?", "How would you prioritize urgent requests?"]
