@@ -120,11 +120,14 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_DASH = re.compile(r"\s[-–—]\s")
 #: The narration of what was asked, before it: "问了", "面试官又问了我", "然后问了一下".
 _ASKED = r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])"
+#: "Finally, I was asked to write a lambda function.", "Next, he asked me about …": the task, not the telling.
+_ASKED_EN = (r"(?:(?:then|next|finally|later|also|after\s+that|lastly),?\s{1,2})?(?:i\s+was|we\s+were|he|she|they|the\s+interviewer)"
+             r"\s{1,2}(?:also\s{1,2}|then\s{1,2})?asked\s{1,2}(?:(?:me|us)\s{1,2})?(?:to|about)\s{1,2}")
 _NARRATIVE_PREFIX = re.compile(
     r"(?:然后|接着|最后|之后|又|还|再)?(?:让我|叫我|要求我?|让)(?:写|做|手写|手撕|撕)(?:了)?(?:个|一个|一道|道|两道)?"
     r"(?:题|算法题|代码题|代码|编程题)?[，,：:\s]{1,3}"
     r"|(?:面试官)?(?:又|还)?追问(?:了)?\s{0,2}[:：]\s{0,2}|(?:interviewer\s+)?follow[- ]?up\s{0,2}[:：]\s{0,2}"
-    r"|" + _ASKED,  # "问了线程同步" → "线程同步"
+    r"|" + _ASKED_EN + r"|" + _ASKED,  # "问了线程同步" → "线程同步"
     re.IGNORECASE)
 
 
@@ -222,7 +225,7 @@ def _without_trailing_urls(text: str) -> str:
 #: A Markdown table's row: cells between bars.
 _TABLE_ROW = re.compile(r"\|(?:[^|\n]{0,200}\|){2,40}[^|\n]{0,200}")
 #: A line that narrates what was asked ("问了线程同步", "面试官又问了我…"): what follows is the question.
-_ASKED_CUE = re.compile(_ASKED)
+_ASKED_CUE = re.compile(_ASKED + "|" + _ASKED_EN, re.IGNORECASE)
 _QUOTE_OPENERS = "\"'“‘「『"
 #: A short label in bold that ends with its colon ("**L1：**", "**反例：**", "**Code reading:**"); not an answer's.
 #: A topic in bold, then a colon and a statement about it ("**服务器架构**:考察了…", "**Caching**: we covered …").
@@ -329,7 +332,15 @@ def clean_question(line: str) -> str:
         text = quoted.group(1)
     elif turn and len(text) - turn.end() >= 4:
         text = text[turn.end():]  # "Interviewer: What if …?": the turn's words
+    elif '"' in text or "“" in text or "「" in text:
+        introduced = _INTRODUCED_QUOTE.search(text[-320:])  # 'A memory question came up: "How is -2 stored …?"'
+        if introduced:
+            text = introduced["q"]
     return text.strip().strip("*_").strip()
+
+
+#: A quoted question a sentence introduces with a colon at its end.
+_INTRODUCED_QUOTE = re.compile(r"[:：]\s{0,3}[\"“「](?P<q>[^\"“”「」]{6,300}?[?？])[\"”」]\s{0,2}[.。]?\s{0,2}$")
 
 
 def opens_asking(text: str) -> bool:

@@ -139,6 +139,8 @@ _TITLE_NAME = re.compile(r"(?:^|[\s\d年届|｜\-–—:：])(?P<n>[\u4e00-\u9ff
 def title_employer(title_lines: Sequence[str]) -> str | None:
     """An employer a report's title names before the report words ("2024 文远知行暑期实习面试")."""
     for line in title_lines:
+        if "、" in line[:120] or line[:120].count("面试") >= 2:
+            continue  # a sentence that lists ("支持电话面试、在线面试及现场面试"), not a title
         match = _TITLE_NAME.search(line[:120])
         if match and is_organisation_name(match["n"]) and not looks_like_role(match["n"]):
             return match["n"]
@@ -268,3 +270,28 @@ _AT_VENUE = re.compile(r"\bat\s{1,2}(?:the\s)?(?P<n>(?-i:[A-Z][A-Za-z0-9&-]{1,30
                        re.IGNORECASE)
 #: The lines a cue is looked for in (a title, an opening paragraph, a posting's first lines).
 _CUE_LINES = 40
+
+
+#: A name opening a report's first line, before a dash, a colon or a space ("Cloudflare— Systems Engineer").
+_LEADING_NAME = re.compile(r"(?:#{1,6}\s{1,3})?(?P<n>[A-Z][A-Za-z0-9&.'-]{1,30}(?:\s[A-Z][A-Za-z0-9&.'-]{1,30})?)"
+                           r"(?=\s{0,2}[—–|｜:：-]|\s)")
+#: A name the title opens with is the employer when the text names it this many times in all.
+TITLE_NAME_REPEATS = 3
+
+
+def titled_and_repeated(lines: Sequence[str]) -> str | None:
+    """The name a report's first line opens with when the text names it again and again
+    ("Cloudflare— Systems Engineer" over "… design Cloudflare's DDoS layer", "Cloudflare expects …"):
+    the title and the text agree on who the report is about."""
+    first = next((line for line in lines[:3] if line.strip()), "")[:160]
+    match = _LEADING_NAME.match(first)
+    if match is None:
+        return None
+    name = match["n"]
+    if not plausible_employer(name) or looks_like_role(name) or _PART_WORD.match(name) \
+            or name.casefold() in _GENERIC_BRANDS or not is_organisation_name(name):
+        return None
+    word = re.compile(r"(?<![A-Za-z0-9])" + re.escape(name) + r"(?![A-Za-z0-9])")
+    said = sum(len(word.findall(line[:2000])) for line in lines[:SCAN_LINES])
+    return name if said >= TITLE_NAME_REPEATS else None
+

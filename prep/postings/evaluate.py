@@ -209,7 +209,17 @@ def _same_name(found: str | None, expected: str) -> bool:
     if match_key(found) == match_key(expected) or match_key(brand(found)) == match_key(brand(expected)):
         return True
     known = canonical(found)
-    return known is not None and known == canonical(expected)
+    if known is not None and known == canonical(expected):
+        return True
+    # the name and its corporate tail ("Juniper" and "Juniper Networks", "Arista" and "Arista Networks, Inc.")
+    short, long_ = sorted((brand(found), brand(expected)), key=len)
+    head, _, tail = long_.partition(" ")
+    return bool(tail) and match_key(head) == match_key(short) and all(
+        word.casefold().strip(".,") in _CORPORATE_WORDS for word in tail.split())
+
+
+_CORPORATE_WORDS = frozenset("networks systems technologies technology labs lab inc corporation corp group holdings software "
+                             "semiconductor semiconductors computing co ltd llc".split())
 
 
 def score_document(document: CorpusDocument, result: ExtractionResult) -> DocumentScore:

@@ -692,7 +692,7 @@ _ROLE_WORD = re.compile(
 #: A header's guess that is no employer's name: a path of section labels, a job number, a mail
 #: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …"),
 #: a site's own buttons ("关注微信 意见反馈", "Role details").
-_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|招人|诚聘|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
+_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|招人|诚聘|内推|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
                           r"关注|微信|公众号|意见反馈|扫码|扫描|帮助中心|登录|注册|^(?:role|job)\s+details$", re.IGNORECASE)
 
 

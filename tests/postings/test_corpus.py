@@ -148,3 +148,9 @@ def test_cli_eval_refuses_a_missing_folder(tmp_path: Path) -> None:
 def test_a_link_in_a_label_is_read_as_its_words() -> None:
     assert texts_match("redis 相比 memcached 有哪些优势？",
                        "redis 相比 [memcached](https://link.example.org/?target=x%3Fy) 有哪些优势？")
+
+
+def test_an_employer_matches_without_its_corporate_tail() -> None:
+    from prep.postings.evaluate import _same_name
+    assert _same_name("Juniper", "Juniper Networks") and _same_name("Arista Networks, Inc.", "Arista")
+    assert not _same_name("Juniper", "Juniper Cloud") and not _same_name("Networks", "Juniper Networks")

@@ -711,3 +711,10 @@ def test_an_interviewers_guide_keeps_its_questions_not_its_rubric() -> None:
         "- Mentions iteration-level batching",
     )
     assert found == ["How does continuous batching differ from static batching?", "How would you prioritize urgent requests?"]
+
+
+def test_an_english_narration_gives_the_task_and_a_quote_after_a_colon_is_the_question() -> None:
+    assert clean_question("- Finally, I was asked to write a lambda function.") == "write a lambda function."
+    assert judge_line("Then he asked me about RCU.").asks
+    assert clean_question('- A memory question came up: "How is -2 stored in memory?"') == "How is -2 stored in memory?"
+    assert clean_question('He said: "Good. Next question?" and left.') == 'He said: "Good. Next question?" and left.'

@@ -254,6 +254,11 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
                  "networks run, and our team builds its edge. Brightpath is committed to reliability.\n\n#### Brightpath Fabric Link\n\n"
                  "Brightpath Fabric Link allows customers to connect directly to our network.\n\n#### Requirements\n\n"
                  "- Experience with Linux networking\n", "Brightpath", id="a-product-after-its-maker-is-not-its-name"),
+    pytest.param("Veltrane— Systems Engineer\nAnonymous · Mar 2026\nInterview Rounds\nOnsite: 1. Coding — implement a router "
+                 "2. System design — design Veltrane's cache layer\nTips\nVeltrane expects systems depth. Veltrane asks about TCP.\n",
+                 "Veltrane", id="a-title-name-the-text-repeats"),
+    pytest.param("# 内推方式\n\n简历发送到 someone@example.com\n\n# 面试流程\n支持电话面试、在线面试及现场面试\n\n"
+                 "# 岗位介绍\n\n## 后端研发\n**岗位描述:**\n1. 负责分布式系统开发\n", None, id="a-referral-heading-and-a-listing-sentence"),
 ])
 def test_the_employer_a_posting_or_report_names_by_voice_title_or_field(text: str, company: str | None) -> None:
     """Named where the text says the candidate went ("interviews at X", "Working at X"), as the text
