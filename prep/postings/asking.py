@@ -26,6 +26,7 @@ _LIST_MARKER = re.compile(
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}(?:-\d{1,2})?\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|\d{1,3}-\s{1,4}(?=\S)"  # "1- KV cache 怎么估算？" (never "1-3年")
+    r"|\d{1,3}-\d{1,3}[.．、]\s{0,4}(?=\S)"  # "1-1.介绍一下中断", a sub-question's number (never "3-5年")
     r"|\d{1,2}\s{1,2}(?=[\u4e00-\u9fff])(?![轮年个位次天周月人道题种家条项倍核卡台节层路级小分秒元万千亿])"
     r"|Q\d{1,3}(?=[\u4e00-\u9fff])"  # "Q2你对虚函数…"
     r"|(?:[一二三四五六七八九十]{1,3}|\d{1,2})问(?!题)\s{0,2}[:：、.]?\s{0,2}(?=[\u4e00-\u9fffA-Za-z])"  # "十四问…": the fourteenth question
@@ -154,6 +155,12 @@ _DROP_ZH = re.compile(
     re.IGNORECASE,
 )
 #: The candidate answering in the first person ("我觉得是…", "嗯，我当时说…"): an answer, not a question.
+#: The candidate telling what they did ("I was able to explain …", "I struggled with …", "So I used a heap."):
+#: narration, not a question (as "我觉得…", "我回答…").
+_MY_DOING_EN = re.compile(r"(?:(?:so|then|and|but|finally|eventually|overall),?\s{1,2})?i\s{1,2}(?:was|wasn't|did|didn't|made|solved|"
+                          r"struggled|positioned|had|think|thought|felt|tried|used|wrote|explained|answered|said|mentioned|got|"
+                          r"managed|could|couldn't|went|started|finished|ended|gave|proposed|came|realized|realised|forgot|"
+                          r"stumbled|applied|cleared|received)\b", re.IGNORECASE)
 _MY_ANSWER_ZH = re.compile(r"(?:[嗯额呃啊]+[，,。.\s]{0,3})?我(?:觉得|认为|说|答|回答|当时|的回答|的理解|理解的?是|记得|猜)|"
                            r"回答了|(?:他|她|面试官)(?:又|还|就)?(?:提示|介绍|解释|补充)(?:了|说|道)?(?!一下)")  # the answer, the interviewer's hint
 _DROP_EN = re.compile(
@@ -378,7 +385,7 @@ def judge_line(line: str) -> LineJudgement:
     elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
         dropped = "label"
     elif _DROP_ZH.match(probe) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(probe) or _ASKER_IS_I.match(text) \
-            or _MY_ANSWER_ZH.match(probe):
+            or _MY_ANSWER_ZH.match(probe) or (_MY_DOING_EN.match(text) and not ends_with_question_mark(text)):
         dropped = "not a technical question"
     elif _PROJECT_ONLY.fullmatch(probe) or _PROJECT_ONLY_EN.fullmatch(text):
         dropped = "project talk without a topic"

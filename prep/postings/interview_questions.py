@@ -224,7 +224,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                     confidence = 0.5
                 elif block.listed and len(judgement.text) <= 80:
                     confidence = 0.6  # a topic heading in a numbered list of question headings
-                elif index in in_runs and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
+                elif index in in_runs and len(judgement.text) <= 60 and (listing or _looks_technical(judgement.text)) \
                         and not _NARRATES.search(judgement.text) and not _CLAUSES.search(judgement.text):
                     confidence = 0.5  # a short technical item in a run of listed questions ("- Bank 冲突")
                 elif task_block and 6 <= len(judgement.text) <= 300 and not _NARRATES.search(judgement.text[:40]):

@@ -36,6 +36,7 @@ _REPORT_MARKERS = re.compile(
     r"asked\s+me|got\s+the\s+offer|got\s+rejected|we\s+discussed|(?:he|she)\s+wanted\s+me\s+to)"
     r"|.{0,200}?\b(?:i\s+was\s+(?:also\s+)?asked|(?:the|my|first|second|final)\s+interviewer\s+(?:asked|started|discussed)|"
     r"interview\s+round\s+was|my\s+(?:first|second|third|final)\s+(?:interview|round)|"
+    r"the\s+(?:first|second|third|final|next)\s+round\s+(?:was|started|began|covered|focused)|the\s+interview\s+(?:started|began|went|was\s+not)|"
     r"(?:first|next|second|third|last|final)\s+question\s+(?:was|he|she|they))",
     re.IGNORECASE,
 )
@@ -60,7 +61,9 @@ def is_report(lines: list[str], blocks: list[Block]) -> bool:
     posting_sections = sum(1 for b in blocks if b.kind in ("required", "responsibilities", "nice"))
     if rounds >= 2 and (posting_sections == 0 or _rounds_ask(blocks)):
         return True  # (a posting's own "Application Process" names its rounds, and asks nothing in them)
-    markers = sum(1 for line in lines[:400] if _REPORT_MARKERS.match(line[:200]))
+    # (a report written as one paragraph tells its interview sentence after sentence)
+    markers = sum(1 for line in lines[:400] for sentence in (_SENTENCE_GAP.split(line[:3000])[:30] if len(line) > 200 else [line])
+                  if _REPORT_MARKERS.match(sentence[:200]))
     if posting_sections == 0 and (rounds or any(REPORT_TITLE.match(line[:200]) for line in lines[:6])):
         return True
     return posting_sections == 0 and markers >= 3

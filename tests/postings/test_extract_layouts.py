@@ -2,7 +2,7 @@
 document in, the questions out."""
 from __future__ import annotations
 
-from prep.postings.asking import clean_question, judge_line
+from prep.postings.asking import clean_question, judge_line, strip_list_marker
 from prep.postings.extract import extract_posting
 
 
@@ -718,3 +718,17 @@ def test_an_english_narration_gives_the_task_and_a_quote_after_a_colon_is_the_qu
     assert judge_line("Then he asked me about RCU.").asks
     assert clean_question('- A memory question came up: "How is -2 stored in memory?"') == "How is -2 stored in memory?"
     assert clean_question('He said: "Good. Next question?" and left.') == 'He said: "Good. Next question?" and left.'
+
+
+def test_a_one_paragraph_report_is_a_report_and_the_candidates_doing_is_no_question() -> None:
+    result = extract_posting("The interview started with a resume deep dive. In the first round I struggled with C++ basics. "
+                             "The second round was more backend-focused, covering messaging systems and SQL optimization. "
+                             "I was able to explain some high-level ideas. The interviewer pushed me to make my code readable.")
+    assert result.doc_kind == "report"
+    assert not judge_line("I was able to explain some high-level ideas.").asks
+    assert judge_line("I have a table of users; how would you find duplicates?").asks
+
+
+def test_a_sub_questions_number_is_a_list_marker() -> None:
+    assert strip_list_marker("1-1.介绍一下中断") == "介绍一下中断"
+    assert strip_list_marker("3-5年经验") == "3-5年经验"
