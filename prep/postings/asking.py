@@ -202,7 +202,7 @@ _PROJECT_ONLY_EN = re.compile(
     r"(?:projects?|resume)\s+(?:deep\s+dive|discussion|walkthrough)[.!]?",
     re.IGNORECASE,
 )
-_TIP_LABEL = re.compile(r"(?:tips?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.|what\s+it\s+tests|why\s+(?:it|this)\s+matters|"
+_TIP_LABEL = re.compile(r"(?:(?:resume\s+)?tips?(?:\s{0,2}\d{1,2})?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.|what\s+it\s+tests|why\s+(?:it|this)\s+matters|"
                         r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析)\s{0,2}[:：]",
                         re.IGNORECASE)
 _ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"

@@ -21,7 +21,7 @@ from tests.support.cpu import least_cpu_seconds
     ("熟悉CUDA、Ascend C编程", ["CUDA", "Ascend C"]),
     ("Strong C and C++ programming skills", ["C", "C++"]),
     ("using C, C++ and assembly", ["C", "C++"]),
-    ("C/C++/Python", ["C++", "Python"]),
+    ("C/C++/Python", ["C", "C++", "Python"]),
     ("熟悉JAVA/GO/Python中的一种", ["Java", "Go", "Python"]),
     ("tensor/pipeline parallel concepts", ["TP", "PP"]),
     ("data/tensor/pipeline parallelism", ["DP", "TP", "PP"]),
