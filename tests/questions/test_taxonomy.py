@@ -89,6 +89,7 @@ def test_terms_maps_casefolded_surface_forms(taxonomy: Taxonomy) -> None:
         ("TensorRT-LLM and TensorRT", ["TensorRT-LLM", "TensorRT"]),
         ("Fully Sharded Data Parallel", ["FSDP"]),
         ("C++17 and C/C++", ["C++", "C"]),  # "C/C++" names both languages
+        ("了解 CPU 多级缓存吗；raft的选举过程；中断和异常的区别", ["CPU Caches", "Raft", "Interrupts"]),
         # separators inside terms
         ("KV-Cache, kv cache, KV缓存", ["KV Cache"]),
         ("Nsight  Systems and nsys", ["Nsight Systems"]),
