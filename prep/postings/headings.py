@@ -50,6 +50,9 @@ _INTERVIEW_HEADINGS = re.compile(
     r"(?:how to prepare|preparing)(?:\s+for\s+(?:the|your|an)\s+interview)?|"
     r"how\s+we\s+interview|(?:our|the)\s+(?:interview(?:ing)?|selection|hiring)\s+(?:process|loop)|(?:the\s+)?selection\s+process|(?:the\s+)?(?:kinds?|types?|examples?)\s+of\s+(?:questions|prompts)(?:\s+.{0,30})?|"
     r"topics\s+(?:to\s+(?:expect|prepare)|for\s+(?:the\s+)?interviews?)|"
+    # what a report says was asked: "Topics used in the interviews", "Questions I was asked", "What they asked"
+    r"(?:topics|questions|problems)\s+(?:(?:that\s+were\s+|i\s+was\s+|we\s+were\s+)?(?:used|asked|covered|discussed))"
+    r"(?:\s+(?:in|during)\s+(?:the|my|each)\s+(?:interviews?|rounds?))?|what\s+(?:they|the\s+interviewers?|was)\s+asked|"
     r".{0,8}(?:面试|笔试|技术面|面谈).{0,4}(?:考察|考点|考题|题|问题|方向|内容|重点|范围|会问|常问|问什么|聊).{0,6}",
     re.IGNORECASE,
 )

@@ -10,6 +10,7 @@ Pure module: no Flask, no database.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -342,6 +343,15 @@ def _listed_follow_ups(lines: list[str]) -> Iterator[tuple[int, str]]:
     """The items that ask under an answer's follow-ups label, and the lines inside it labelled as
     one ("追问:红黑树的时间复杂度是多少？", "Follow-up: …?"), each with its line's index."""
     listing = False
+    # the numbered items that open an answer and ask, two or more ("**谈一下编译链接过程**" over
+    # "1. 编译干了什么" / "2. 链接干了什么"): the question's parts, asked before anything is answered
+    opening = list(itertools.takewhile(lambda line: _NUMBERED_ITEM.match(line) is not None, lines[:20]))
+    if len(opening) >= 2 and all((judged := judge_line(line)).asks and judged.dropped is None and not judged.mark
+                                 and len(judged.text) <= 80 for line in opening[:2]):
+        for index, line in enumerate(opening):
+            judged = judge_line(line)
+            if judged.asks and judged.dropped is None:
+                yield index, judged.text
     for index, line in enumerate(lines[:_FOLLOW_UP_SCAN_LINES]):
         body = strip_list_marker(line)
         if len(line) <= 120 and FOLLOW_UPS_NAME.fullmatch(undecorate(body)):  # "* **Follow-ups**:"
@@ -364,6 +374,7 @@ def _listed_follow_ups(lines: list[str]) -> Iterator[tuple[int, str]]:
 
 
 _FOLLOW_UP_SCAN_LINES = 400
+_NUMBERED_ITEM = re.compile(r"\s{0,3}\d{1,2}\s{0,2}[.、)）]\s{0,3}\S")
 #: A line of an answer labelled as the interviewer's follow-up.
 _FOLLOWS_UP = re.compile(r"\s{0,3}(?:\*\*|__)?(?:(?:面试官)?(?:又|还)?追问(?:了)?|follow[- ]?up(?:\s+question)?)(?:\*\*|__)?\s{0,2}[:：]"
                          r"(?:\*\*|__)?\s{0,2}", re.IGNORECASE)

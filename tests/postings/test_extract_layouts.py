@@ -732,3 +732,34 @@ def test_a_one_paragraph_report_is_a_report_and_the_candidates_doing_is_no_quest
 def test_a_sub_questions_number_is_a_list_marker() -> None:
     assert strip_list_marker("1-1.介绍一下中断") == "介绍一下中断"
     assert strip_list_marker("3-5年经验") == "3-5年经验"
+
+
+def test_numbered_parts_opening_a_bold_questions_answer_are_asked() -> None:
+    found = _questions(
+        "# 某厂客户端一面",
+        "",
+        "## C++基础",
+        "",
+        "1. **谈一下程序的编译和链接过程，每个阶段做了什么**",
+        "    1. 编译阶段做了什么",
+        "    2. 静态库和动态库有什么区别",
+        "",
+        "2. **谈一下栈和堆的区别**",
+        "    栈由编译器管理，堆由程序员申请和释放。",
+    )
+    assert "编译阶段做了什么" in found and "静态库和动态库有什么区别" in found
+    assert not any("编译器管理" in q for q in found)
+
+
+def test_a_heading_saying_what_was_asked_heads_the_questions() -> None:
+    found = _questions(
+        "# How I prepared for my SRE interviews",
+        "",
+        "I had five rounds over three weeks; most of this post is advice.",
+        "",
+        "## Topics used in the interviews",
+        "",
+        "- Designing a rate limiter",
+        "- Consistent hashing",
+    )
+    assert "Designing a rate limiter" in found
