@@ -295,3 +295,32 @@ def titled_and_repeated(lines: Sequence[str]) -> str | None:
     said = sum(len(word.findall(line[:2000])) for line in lines[:SCAN_LINES])
     return name if said >= TITLE_NAME_REPEATS else None
 
+
+#: A contact address at the employer's own domain ("hire@acme.com", "naruto.zwb@alibaba-inc.com").
+_MAIL = re.compile(r"[\w.+-]{1,64}@(?P<d>[a-z0-9][a-z0-9-]{1,40})\.(?:com|cn|io|ai|net|org|co|tech|dev)(?:\.[a-z]{2})?\b",
+                   re.IGNORECASE)
+_MAIL_SERVICES = frozenset("gmail googlemail outlook hotmail live msn yahoo icloud me proton protonmail qq foxmail 163 126 "
+                           "yeah sina sohu aliyun example mail email gmx zoho".split())
+
+
+def mailed_employer(lines: Sequence[str]) -> str | None:
+    """The employer a posting's contact address names ("发简历到 hire@acme.com", "Recruiter @ Acme … x@acme.com"):
+    a known employer by its domain, or the domain's name as the text writes it elsewhere ("PayPal" for
+    paypal.com); never a mail service's."""
+    for line in lines[:SCAN_LINES]:
+        if "@" not in line:
+            continue
+        for match in _MAIL.finditer(line[:2000]):
+            label = match["d"].casefold().removesuffix("-inc").removesuffix("inc")
+            if label in _MAIL_SERVICES or len(label) < 3:
+                continue
+            known = known_company(label)
+            if known:
+                return _canonical(known)
+            word = re.compile(r"(?<![\w@.-])" + re.escape(label) + r"(?![\w@-])", re.IGNORECASE)
+            for other in lines[:SCAN_LINES]:
+                written = word.search(other[:2000])
+                if written and written.group() != label:  # the text's own spelling, not the address's
+                    return written.group()
+    return None
+

@@ -35,8 +35,8 @@ from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
 from .asking import judge_line, question_kind, question_text, strip_list_marker
 from .headings import CONTENT, FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
-from .employer import (borne_out, cued_employer, document_employer, mentions, plausible_employer, recurring_organisation,
-                       titled_and_repeated)
+from .employer import (borne_out, cued_employer, document_employer, mailed_employer, mentions, plausible_employer,
+                       recurring_organisation, titled_and_repeated)
 from .identity import find_identity, known_company, looks_like_role
 from .inline_lists import split_line
 from .interview_questions import MAX_QUESTIONS, find_questions
@@ -182,6 +182,8 @@ def extract_posting(text: str, taxonomy: Taxonomy | None = None) -> ExtractionRe
         company = cued[0]
     if company is None and (report or listing):
         company = titled_and_repeated(lines)
+    if company is None and not report:
+        company = mailed_employer(lines)  # "简历发送到 hire@acme.com": the employer's own address
     return ExtractionResult(
         company=company if not company or known_company(company) else back(company),  # (a known one by its own name: 腾讯)
         title=title and back(title),

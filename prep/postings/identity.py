@@ -351,7 +351,10 @@ _SPEAKS_AS = re.compile(
     r"|\bjoin\s" + _NAME.replace("?P<c>", "?P<j>") + r"(?=\s{0,2}(?:[.,!;]|and\b|as\b|in\b|to\b|$))"
     # a sentence whose subject is the name, its verb in the third person, that goes on in the first person
     # ("Torc cares about our team")
-    r"|(?:(?<![^\n])|(?<=[.!?])\s{1,3})" + _NAME.replace("?P<c>", "?P<v>") + r"\s(?-i:[a-z]{1,20}s)\b[^.!?\n]{0,100}\b(?:we|our|us)\b",
+    r"|(?:(?<![^\n])|(?<=[.!?])\s{1,3})" + _NAME.replace("?P<c>", "?P<v>") + r"\s(?-i:[a-z]{1,20}s)\b[^.!?\n]{0,100}\b(?:we|our|us)\b"
+    # a paragraph that opens by saying what the employer is, then speaks as it ("SID is a research lab for
+    # search. We train …"): as strong as "At X, we"
+    r"|(?<![^\n])" + _NAME.replace("?P<c>", "?P<w>") + r"\sis\s(?:an?|the)\s[^.!?\n]{3,150}[.!]\s{1,3}(?-i:We|Our)\b",
     re.IGNORECASE,
 )
 #: What bold or code marks leave around a name ("At **d-Matrix** , we").
@@ -373,7 +376,7 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
         name = next(v for v in match.groups() if v)
         if name.casefold() in _PRONOUNS or name.split()[0].casefold() in _NOT_SPEAKER:
             continue
-        counts[name] = counts.get(name, 0) + (2 if match["c"] else 1)  # "At Crunch, we …" says it alone
+        counts[name] = counts.get(name, 0) + (2 if match["c"] or match["w"] else 1)  # "At Crunch, we …" says it alone
         first_said.setdefault(name, match.start())
     if not counts:
         return None
@@ -692,7 +695,7 @@ _ROLE_WORD = re.compile(
 #: A header's guess that is no employer's name: a path of section labels, a job number, a mail
 #: service, a role, a padded line ("加入我们 / 社会招聘 / 研发类", "Gmail", "深圳技术-后端社招职位编号 …"),
 #: a site's own buttons ("关注微信 意见反馈", "Role details").
-_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|职位编号|编号|招聘|招人|诚聘|内推|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
+_NOT_EMPLOYER = re.compile(r"/|\s{3}|\s=\s|\w@\w|职位编号|编号|招聘|招人|诚聘|内推|岗位说明|\S[-–—]\S+[-–—]\S|^(?:gmail|outlook|compose)$|"
                           r"关注|微信|公众号|意见反馈|扫码|扫描|帮助中心|登录|注册|^(?:role|job)\s+details$", re.IGNORECASE)
 
 

@@ -259,6 +259,15 @@ def test_a_posting_that_lists_its_interview_steps_stays_a_posting() -> None:
                  "Veltrane", id="a-title-name-the-text-repeats"),
     pytest.param("# 内推方式\n\n简历发送到 someone@example.com\n\n# 面试流程\n支持电话面试、在线面试及现场面试\n\n"
                  "# 岗位介绍\n\n## 后端研发\n**岗位描述:**\n1. 负责分布式系统开发\n", None, id="a-referral-heading-and-a-listing-sentence"),
+    pytest.param("Training Infrastructure Engineer\n\nQuorix is a research lab for retrieval. We train models that read any "
+                 "source. Backed by researchers from Google and Anthropic.\n\nResponsibilities\n\n- Build the training stack\n",
+                 "Quorix", id="an-opening-that-says-what-the-employer-is"),
+    pytest.param("Java/Big Data Platform Engineer\n=\nTeam: AI ML\nLocation: Shanghai\n#\nPlease send your resume to Echo, "
+                 "Recruiter @ Veltrane if you are interested: echo@veltrane.com\n#\nJob Description Summary\n"
+                 "Job Responsibilities:\n- Build the streaming platform as a core platform in Veltrane\n- Operate it\n",
+                 "Veltrane", id="the-contact-address-at-the-employers-domain"),
+    pytest.param("Backend Engineer\n\nSend your resume to someone@gmail.com\n\nResponsibilities:\n- Build services\n",
+                 None, id="a-mail-service-names-no-employer"),
 ])
 def test_the_employer_a_posting_or_report_names_by_voice_title_or_field(text: str, company: str | None) -> None:
     """Named where the text says the candidate went ("interviews at X", "Working at X"), as the text
