@@ -307,20 +307,32 @@ def mailed_employer(lines: Sequence[str]) -> str | None:
     """The employer a posting's contact address names ("发简历到 hire@acme.com", "Recruiter @ Acme … x@acme.com"):
     a known employer by its domain, or the domain's name as the text writes it elsewhere ("PayPal" for
     paypal.com); never a mail service's."""
+    labels: list[str] = []  # the first few domains, each looked for once (bounded work on a page of addresses)
     for line in lines[:SCAN_LINES]:
         if "@" not in line:
             continue
         for match in _MAIL.finditer(line[:2000]):
             label = match["d"].casefold().removesuffix("-inc").removesuffix("inc")
-            if label in _MAIL_SERVICES or len(label) < 3:
+            if label in _MAIL_SERVICES or len(label) < 3 or label in labels:
                 continue
             known = known_company(label)
             if known:
                 return _canonical(known)
-            word = re.compile(r"(?<![\w@.-])" + re.escape(label) + r"(?![\w@-])", re.IGNORECASE)
-            for other in lines[:SCAN_LINES]:
-                written = word.search(other[:2000])
-                if written and written.group() != label:  # the text's own spelling, not the address's
-                    return written.group()
+            labels.append(label)
+            if len(labels) >= _MAIL_DOMAINS:
+                break
+        if len(labels) >= _MAIL_DOMAINS:
+            break
+    if not labels:
+        return None
+    words = re.compile(r"(?<![\w@.-])(?:" + "|".join(map(re.escape, labels)) + r")(?![\w@-])", re.IGNORECASE)
+    for other in lines[:SCAN_LINES]:
+        for written in words.finditer(other[:2000]):
+            if written.group() not in labels:  # the text's own spelling, not the address's
+                return written.group()
     return None
+
+
+#: Contact domains looked for in the text at most.
+_MAIL_DOMAINS = 3
 
