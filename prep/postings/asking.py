@@ -391,6 +391,8 @@ def judge_line(line: str) -> LineJudgement:
         dropped = "project talk without a topic"
     elif _TRANSITION.fullmatch(probe):
         dropped = "a transition to the next topic"
+    elif _HEADLINE_EN.match(text) and not ends_with_question_mark(text) and _title_cased(text):
+        dropped = "a headline"  # "Why C++ Depth Dominates HFT Interviews", "How NVIDIA Tests CUDA Skills"
     if dropped:
         return LineJudgement(text, False, False, False, dropped)
     listed = strip_list_marker(line) != line.strip()
@@ -413,6 +415,21 @@ def judge_line(line: str) -> LineJudgement:
         return LineJudgement(text, False, False, False, "advice")
     topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(probe))
     return LineJudgement(text, mark, verb, topic, None)
+
+
+#: A headline, not a question: a wh-word and a clause without the inverted verb a question has
+#: ("Why C++ Depth Dominates …", "How NVIDIA Tests …"; not "Why does …", "How to …", "How many …").
+_HEADLINE_EN = re.compile(r"(?:why|how|when|where)\s+(?!(?:to|come|not|is|are|was|were|do|does|did|can|could|would|should|"
+                          r"will|shall|may|might|must|has|have|had|many|much|long|often|far|big|large|fast|well|"
+                          r"about|exactly)\b)(?-i:[A-Z0-9])", re.IGNORECASE)
+_LONG_WORD = re.compile(r"[A-Za-z][a-z]{3,}")
+
+
+def _title_cased(text: str) -> bool:
+    """Whether the words of ``text`` are capitalised as a title's are (three of four words of four
+    letters or more, two of them at least)."""
+    words = _LONG_WORD.findall(text[:200])
+    return len(words) >= 2 and sum(1 for w in words if w[0].isupper()) >= 0.75 * len(words)
 
 
 #: "算法题：", "编程题:", "场景题：", "手撕：", "Coding Question:", "Design question -": the rest is a task.

@@ -258,20 +258,25 @@ def _question_column(header: str) -> int | None:
     return None
 
 
-def _table_row(line: str, question_column: int | None) -> str:
-    """A Markdown table's row as the question finder reads it: its rule ("|---|---|") is no line; in a
-    table whose header names a question column, the row is that cell, as an item of a list ("1 |
-    What is a semaphore? | Easy" is "- What is a semaphore?"); otherwise a row with a cell that asks
-    is that cell ("| 291 | TCP和RDMA的对比？ | [文章](…) |"), any other row stays as it is."""
+def _table_row(line: str, question_column: int | None) -> tuple[str, str]:
+    """A Markdown table's row as the question finder reads it, and the rest of its cells (an
+    answer's words: read for skills only): its rule ("|---|---|") is no line; in a table whose
+    header names a question column, the row is that cell, as an item of a list ("1 | What is a
+    semaphore? | Easy" is "- What is a semaphore?"); otherwise a row with a cell that asks is that
+    cell ("| 291 | TCP和RDMA的对比？ | [文章](…) |"), any other row stays as it is."""
     cells = _table_cells(line)
     if all(_TABLE_RULE.fullmatch(cell) for cell in cells):
-        return ""
+        return "", ""
     if question_column is not None and question_column < len(cells) and match_key(cells[question_column]):
-        return "- " + cells[question_column]
-    asking = [cell for cell in cells if cell.endswith(("?", "？")) and len(cell) >= 4]
-    return asking[0] if len(asking) == 1 else line
+        return "- " + cells[question_column], " | ".join(cells[:question_column] + cells[question_column + 1:])
+    asking = [index for index, cell in enumerate(cells) if cell.endswith(("?", "？")) and len(cell) >= 4]
+    if len(asking) != 1:
+        return line, ""
+    return cells[asking[0]], " | ".join(cells[:asking[0]] + cells[asking[0] + 1:])
 
 
+#: The characters a text diagram is drawn with ("┌──┐", "│ … │").
+_BOX_DRAWING = re.compile(r"[\u2500-\u257f]+")
 _TABLE_RULE = re.compile(r":?-{1,200}:?|")
 #: A table header's cell over the questions: "Question", "Interview questions", "问题", "题目", "问题形式".
 _QUESTION_HEADER = re.compile(r"(?:(?:interview|sample|example)\s+)?questions?|问题(?:形式|描述|内容)?|题目(?:描述|内容)?|面试题|考题|"
@@ -292,6 +297,11 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     broken = False  # a blank line since that line
     asked_indent = -1  # the indentation of a list item that asks, while the items nested under it go on
     label = ""  # a transcript's "Q1" or "A1" on a line of its own: it opens the next line
+    # a bullet on a line of its own ("-" over "What is a" / "mutex" / "and why is it needed?"): a
+    # page whose text was taken out element by element; the lines after it are its item until one
+    # ends a sentence (what follows is its answer)
+    bulleted = False  # the previous line was such a bullet
+    loose_item = False  # the item it opened goes on over the next lines
     paragraph = False  # the previous line is a paragraph's (no list item, no heading, no table)
     previous = ""  # the line before, as read (a table's header, when a rule follows it)
     in_table = False  # among a table's rows, after its rule
@@ -327,6 +337,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         elif answers_turns and _CANDIDATE_TURN.match(raw):
             raw = "答：" + _CANDIDATE_TURN.sub("", raw, count=1)
         line = raw.strip()
+        if _BOX_DRAWING.search(line[:1]) or _BOX_DRAWING.search(line[-1:]):
+            line = _BOX_DRAWING.sub(" ", line).strip()  # a diagram's frame ("│  "Explain …"  │"): its words only
         if "](" in line:  # "[question](https://…)": the words read, not the address (whose "?" is no question)
             rest, links = _MARKDOWN_LINK.subn("", line[:20_000])
             if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):
@@ -343,16 +355,39 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             in_table = True
             continue
         if in_table and "|" in line:
-            line = _table_row(line, question_column)  # a row of the table: its question, or the cell that asks
+            line, rest = _table_row(line, question_column)  # a row of the table: its question, or the cell that asks
+            if rest:
+                tail.append(rest)  # (its answer's words name skills too)
         elif line.startswith("|") and line.count("|") >= 3:
-            line = _table_row(line, None)  # a Markdown table's row: the cell that asks, if one does
+            line, rest = _table_row(line, None)  # a Markdown table's row: the cell that asks, if one does
+            if rest:
+                tail.append(rest)
         else:
             in_table = False
         previous = line
+        if _LONE_BULLET.fullmatch(line):
+            bulleted, loose_item = True, False
+            continue
         if not line or _MARKUP_ONLY.fullmatch(line) or _THEMATIC_BREAK.fullmatch(line):
             # ("<br/>" between Markdown items, and a rule, "- - -" or "***", between questions, are breaks)
             broken = True  # (a list goes on after a blank line only with an item nested deeper)
+            loose_item = False
             continue
+        if bulleted:
+            line, bulleted, loose_item = "- " + line, False, True
+            for back in range(len(lines) - 1, max(-1, len(lines) - 4), -1):
+                if lines[back].startswith("- "):
+                    break  # (an item of the same list: the label, if any, was marked with the first)
+                if _SHORT_LABEL_ITEM.fullmatch(lines[back]):
+                    lines[back] = _as_group_label(lines[back])  # "2. Sockets" over its bulleted items
+                    break
+        elif loose_item and lines and not lines[-1].endswith(_TERMINAL) and strip_list_marker(line) == line \
+                and not line.startswith(("#", "|", ">")) and len(lines[-1]) + len(line) < _MAX_JOINED_CHARS:
+            joiner = "" if _CJK_END.search(lines[-1][-1:]) and _CJK_END.search(line[:1]) else " "
+            lines[-1] = lines[-1] + joiner + line
+            continue
+        else:
+            loose_item = False
         if _BARE_TURN_LABEL.fullmatch(line):
             label = line.rstrip(":：")
             continue
@@ -519,6 +554,8 @@ _INTERVIEWER_LABEL = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:i
 _CANDIDATE_TURN = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:candidate|interviewee|候选人|求职者|应聘者)\s{0,2}"
                              r"(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
 #: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
+#: A list's bullet alone on its line.
+_LONE_BULLET = re.compile(r"[-*•·–]")
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
 #: A Markdown link or image: ``[words](address "title")``; an image (``![alt](…)``) says nothing.
 _MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]{0,300})\]\((?:[a-z][a-z0-9+.-]{1,10}:|/|\.{1,2}/|#|www\.)[^()\s]{0,2000}"

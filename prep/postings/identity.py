@@ -341,7 +341,7 @@ def _from_whole_document(company: str | None, title: str | None, header: Sequenc
 #: A posting speaking as its employer: "At d-Matrix, we …", "Torc's virtual driver software …",
 #: "Acme is proud to be an equal opportunity employer", "Acme does not accept resumes from agencies",
 #: "Join Acme", "Acme cares about our people". A name is one to three capitalised words.
-_NAME = r"(?P<c>(?-i:[A-Z][A-Za-z0-9&.-]{1,30}|[a-z]-(?-i:[A-Z])[A-Za-z0-9&-]{1,30})(?:[ ](?-i:[A-Z])[A-Za-z0-9&.-]{1,30}){0,2})"
+_NAME = r"(?P<c>(?-i:[A-Z][A-Za-z0-9&.-]{1,30}|[a-z]{1,2}-?(?-i:[A-Z])[A-Za-z0-9&-]{1,30})(?:[ ](?-i:[A-Z])[A-Za-z0-9&.-]{1,30}){0,2})"
 _SPEAKS_AS = re.compile(
     r"\bat\s" + _NAME + r"\s{0,2},\s{0,2}(?:we|our)\b"
     r"|\b" + _NAME.replace("?P<c>", "?P<o>") + r"['’]s\s(?=[a-z])"
@@ -386,6 +386,7 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
         return None
     for line in header[:12]:  # "### Torc Robotics": the full name on a line of its own
         line = _EMPHASIS.sub("", line).lstrip("# ").strip()
+        line = _GLUED_AFTER_LEGAL.sub(r"\g<n>", line)  # "eBay Inc.Austin, TX": a board's fields run together
         if line.startswith(best + " ") and len(line) <= 40 and (
                 looks_like_company(line) or (len(line.split()) <= 3 and not looks_like_role(line))) \
                 and not 0 <= text.find(line) > first_said[best]:  # (not a product the text names after its maker:
@@ -393,6 +394,8 @@ def speaking_employer(header: Sequence[str], prose: str) -> str | None:
     return best
 
 
+#: A name with its legal form, run into the next field of a board's header ("eBay Inc.Austin, TX").
+_GLUED_AFTER_LEGAL = re.compile(r"(?P<n>.{1,40}?\b(?:Inc|Corp|Ltd|LLC|GmbH|PLC)\.?)(?-i:[A-Z]).{0,200}")
 #: Capitalised words that open a sentence like a name but are none ("This role's …", "Our team's …").
 _NOT_SPEAKER = frozenset("this that these the our your their its his her my a an today everyone everything "
                          "applicants candidates team company role position world industry bachelor bachelors master "

@@ -56,6 +56,8 @@ def split_line(line: str) -> list[str]:
         return [line]
     items = _numbered_items(line)
     if len(items) == 1:
+        items = _bulleted_items(line)
+    if len(items) == 1:
         items = _run_on_questions(line)
     out: list[str] = []
     for item in items:
@@ -116,17 +118,57 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
 #: together (a board's one-line entry); fewer are one question and its follow-ups ("Explain X. How …?").
 MIN_RUN_ON = 4
 _MAX_RUN_ON_CHARS = 1_500
+#: A line this long (eighty characters hold eight short Chinese questions) that asks in this many
+#: sentences, making this share of them, is a page's questions run together; of a longer line its
+#: first sentences are judged.
+_LONG_RUN_ON_CHARS = 80
+_LONG_RUN_ON_MIN = 6
+_LONG_RUN_ON_SHARE = 0.5
+_LONG_RUN_ON_JUDGED = 200
+#: Where a question ends inside a line: "？", "。", "！", "；"; ASCII "?", "!", ";" before a space, or
+#: after a Chinese character ("吗?C++的…"): never inside an address's "?q=" or code's "!=".
+_QUESTION_BREAK = re.compile(r"(?<=[？！。；])\s{0,3}(?=[^\s”」』)）\]】？])|(?<=[?!;])\s{1,3}(?=[^\s”\"」』)）\]】?？])|"
+                             r"(?<=[\u4e00-\u9fff)）][?!;])(?=[^\s”\"」』)）\]】?？])")
+#: A bullet inside a line, after the end of the item before it or a bold label: "…吗?* 如何…", "相关*** 你…".
+_INLINE_BULLET = re.compile(r"(?:(?<=[?？。.!！:：;；)）])|(?<=\*\*))\s{0,2}[*•]\s{1,3}(?=[^\s*])")
+#: A bold label after the end of an item: "…吗?**2. 操作系统相关**".
+_INLINE_LABEL = re.compile(r"(?<=[?？。!！])\s{0,2}(?=\*\*[^*\s])")
+_INLINE_BULLETS_MIN = 4
 _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
 
 
 def _run_on_questions(line: str) -> list[str]:
-    """The English questions of a line that holds only questions, each a sentence, or ``[line]``."""
-    if len(line) > _MAX_RUN_ON_CHARS or strip_list_marker(line) != line or CJK.search(line):
+    """The questions of a line that holds only questions, each a sentence (English: "Implement X.
+    What is Y? …"), or of a long line that is mostly questions, as a page that lost its line
+    breaks gives them ("你在C++上的经历有哪些?一个空的类占多大内存?…", forty of them); or ``[line]``.
+    (A question and its two or three follow-ups on one line stay one line: "BN在训练时如何做的?具体的公式?")"""
+    if strip_list_marker(line) != line:
         return [line]
-    parts = _SENTENCE_BREAK.split(line.strip())
-    if len(parts) >= MIN_RUN_ON and all(judge_line(part).asks for part in parts):
+    if len(line) <= _MAX_RUN_ON_CHARS and not CJK.search(line):
+        parts = _SENTENCE_BREAK.split(line.strip())
+        if len(parts) >= MIN_RUN_ON and all(judge_line(part).asks for part in parts):
+            return parts
+    if len(line) < _LONG_RUN_ON_CHARS:
+        return [line]
+    parts = [part.strip() for part in _QUESTION_BREAK.split(line) if part.strip()]
+    judged = parts[:_LONG_RUN_ON_JUDGED]  # (bounded work on a pathological line: its first sentences decide)
+    asking = sum(1 for part in judged if judge_line(part[:300]).asks)
+    if asking >= _LONG_RUN_ON_MIN and asking >= _LONG_RUN_ON_SHARE * len(judged):
         return parts
     return [line]
+
+
+def _bulleted_items(line: str) -> list[str]:
+    """The items of a bulleted list written on one line ("**1. C++ 相关*** 你主要用 C++ 吗?* 如何…?*
+    …": a page's Markdown without its line breaks), each bold label on a line of its own; or ``[line]``."""
+    if len(line) < _LONG_RUN_ON_CHARS:
+        return [line]
+    bullets = [m.start() for m in _INLINE_BULLET.finditer(line)]
+    if len(bullets) < _INLINE_BULLETS_MIN:
+        return [line]
+    cuts = sorted({0, *bullets, *(m.start() for m in _INLINE_LABEL.finditer(line))})
+    parts = [line[a:b].strip() for a, b in zip(cuts, [*cuts[1:], len(line)])]
+    return [part for part in parts if part.strip("*• ")]
 
 
 def _question_and_answer(item: str, listed: bool = False) -> list[str]:

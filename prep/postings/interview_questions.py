@@ -183,10 +183,11 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 last_key = scenario.casefold()
                 found.setdefault(last_key, (scenario, section, block.round, 0.8))
                 continue
-            if hinted and kind == "header" and index and len(parts := sentences(line)) >= 3:
+            if hinted and kind == "header" and index and len(parts := sentences(line)) >= 3 \
+                    and not any(judge_line(above).mark for above in block.lines[max(0, index - 3): index]):
                 # a paragraph under a title saying the page is interview questions ("NetApp interview
                 # question" over "Design a hash map. Difference between mutex and semaphore. …"): each
-                # technical sentence is one asked
+                # technical sentence is one asked (not a paragraph answering the question just above it)
                 for part in parts:
                     judgement = judge_line(part)
                     if judgement.dropped is None and 6 <= len(judgement.text) <= 150 and not _NARRATES.search(judgement.text) \

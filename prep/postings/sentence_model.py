@@ -45,7 +45,7 @@ MODEL_PATH = Path(__file__).with_name("question_model.json")
 DIMENSIONS = 1 << 18
 #: A sentence the rules passed over is a question when the model gives it at least this probability;
 #: a question the rules found stays unless the model gives it less than :data:`KEEP_THRESHOLD`.
-THRESHOLD = 0.4
+THRESHOLD = 0.45
 KEEP_THRESHOLD = 0.3
 #: Sentences of one line, and characters of a sentence, looked at (bounded work on any input).
 MAX_SENTENCES = 24
@@ -406,6 +406,16 @@ def _title_run(lines: Sequence[str]) -> list[int]:
     return sorted(run)
 
 
+#: A line its author labelled a question: "Q2：…", "Q 3. …", "问题4：…", "第5题：…".
+_QUESTION_TURN = re.compile(r"\s{0,3}(?:[-*•]\s{1,2})?(?:Q\s{0,2}\d{1,3}|问题\s{0,2}\d{1,3}|第\s{0,2}\d{1,3}\s{0,2}题)\s{0,2}[:：.、]")
+
+
+def _labelled_question(block: Block, line: int) -> bool:
+    """Whether the line of ``block`` a question came from is labelled a question by its author: the
+    model's doubt does not overrule the author's own label."""
+    return 0 <= line < len(block.lines) and _QUESTION_TURN.match(block.lines[line][:40]) is not None
+
+
 def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],
            origins: dict[str, tuple[int, int]], guessed: set[str] | None = None) -> list[Found]:
     """The rules' questions the model agrees with, and the sentences it is sure of that the
@@ -441,7 +451,8 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
         if (candidate.block, candidate.line) != current:
             current, line_keys, doubted = (candidate.block, candidate.line), [], None
         p = probability(candidate.features, model)
-        if p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD):
+        if p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD) and not (
+                candidate.by_rules and _labelled_question(blocks[candidate.block], candidate.line)):
             if candidate.by_rules:
                 doubted = candidate
             continue

@@ -763,3 +763,93 @@ def test_a_heading_saying_what_was_asked_heads_the_questions() -> None:
         "- Consistent hashing",
     )
     assert "Designing a rate limiter" in found
+
+
+def test_a_page_that_lost_its_line_breaks_gives_each_question() -> None:
+    # (a forum post copied as one line: questions run together after "?" with no space)
+    found = _questions("整理一下二面被问到的:进程和线程有什么区别?协程又是什么?虚函数表存在哪里?"
+                       "为什么析构函数要是虚函数?shared_ptr是线程安全的吗?epoll和select的区别?"
+                       "TCP为什么要三次握手?页表是怎么查的?")
+    assert "虚函数表存在哪里?" in found and "TCP为什么要三次握手?" in found and len(found) >= 7
+
+
+def test_a_question_and_its_follow_ups_on_one_line_stay_one_question() -> None:
+    assert _questions("一面", "- BN在推理和训练时如何做的?具体的公式?momentum有什么用?他的目的是什么?") == [
+        "BN在推理和训练时如何做的?具体的公式?momentum有什么用?他的目的是什么?"]
+
+
+def test_a_bulleted_list_written_on_one_line_gives_its_items_not_its_labels() -> None:
+    found = _questions("面试复盘:**1. 语言*** 你平时主要写 C++ 吗?* 说说 C++17 里你常用的新特性?"
+                       "* 移动构造之后原对象还能用吗?* 如何写一个可变参数模板?"
+                       "**2. 系统*** 线程之间怎么通信?* 原子变量一定无锁吗?")
+    assert "说说 C++17 里你常用的新特性?" in found and "原子变量一定无锁吗?" in found
+    assert not any("系统" in q and len(q) < 12 for q in found)
+
+
+def test_an_address_in_a_long_line_is_not_cut_at_its_question_mark() -> None:
+    line = ("See https://example.com/search?q=rdma&page=2 for the list. " * 8).strip()
+    assert [part for part in extract_posting(line).questions] == []
+
+
+def test_bullets_on_lines_of_their_own_open_items_whose_words_run_over_several_lines() -> None:
+    # (text taken out of a page element by element: the bullet, then the item's words and emphasis)
+    assert _questions(
+        "Interview questions",
+        "1. Locks",
+        "-",
+        "What is a",
+        "spinlock",
+        "and when is it better than a sleeping lock?",
+        "-",
+        "How does a",
+        "futex",
+        "avoid a system call when there is no contention?",
+    ) == ["What is a spinlock and when is it better than a sleeping lock?",
+          "How does a futex avoid a system call when there is no contention?"]
+
+
+def test_questions_quoted_inside_a_text_diagram_are_read_without_its_frame() -> None:
+    found = _questions(
+        "Interview question patterns",
+        "┌──────────────────────────────────────────┐",
+        "│  1. CONCEPTUAL                           │",
+        "│     \"Explain how copy-on-write works\"    │",
+        "│     \"What happens when you call mmap?\"   │",
+        "└──────────────────────────────────────────┘",
+    )
+    assert any("Explain how copy-on-write works" in q for q in found)
+    assert any("What happens when you call mmap?" in q for q in found)
+    assert not any("│" in q or "─" in q for q in found)
+
+
+def test_a_question_tables_answer_column_names_skills_but_asks_nothing() -> None:
+    result = extract_posting("\n".join([
+        "## 面试题",
+        "| 面试题 | 参考答案 |",
+        "|---|---|",
+        "| 如何排查训练变慢？ | 先看 NCCL 日志和 RDMA 网卡计数，再用 Nsight Systems 看时间线 |",
+        "| 推理服务怎么提高吞吐？ | 用 vLLM 的 PagedAttention 管理 KV Cache |",
+    ]))
+    assert [q.text for q in result.questions] == ["如何排查训练变慢？", "推理服务怎么提高吞吐？"]
+    assert {"NCCL", "RDMA", "vLLM", "KV Cache"} <= set(result.skills)
+
+
+def test_a_headline_that_opens_with_why_or_how_is_no_question() -> None:
+    for headline in ("Why Kernel Depth Decides Systems Interviews", "How Chipmakers Test GPU Skills in Interviews"):
+        assert judge_line(headline).asks is False
+    for question in ("Why does false sharing slow a program down", "How Does Virtual Memory Work",
+                     "How to reverse a linked list", "How virtual memory works"):
+        assert judge_line(question).asks is True
+
+
+def test_a_question_cards_answer_paragraph_under_a_questions_title_is_not_asked() -> None:
+    cards = [("What does fsync guarantee?", "It returns once the file's data and metadata reached stable storage. "
+              "A rename needs an fsync of the directory too. Without it a crash can lose the new name."),
+             ("Why is random I/O slow on a disk?", "Each request waits for the head to move and the platter to turn. "
+              "Sequential requests share that wait. Flash has no head, so the gap is smaller there."),
+             ("What is a write-ahead log?", "Changes are appended to a log before the data pages change. "
+              "Recovery replays the log. Checkpoints bound how much of it must be replayed.")]
+    lines = ["Storage Interview Questions"]
+    for number, (question, answer) in enumerate(cards, 1):
+        lines += [str(number), question, "Medium", answer, "View full answer"]
+    assert _questions(*lines) == [question for question, _answer in cards]

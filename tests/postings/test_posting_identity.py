@@ -274,3 +274,16 @@ def test_the_employer_a_posting_or_report_names_by_voice_title_or_field(text: st
     speaks ("At X, we …"), in a title (brackets, dashes, a brand alone); never by a word that is no
     employer ("lambda functions", a job description's "JD", "Personal Experience")."""
     assert extract_posting(text).company == company
+
+
+def test_a_lowercase_led_brand_speaks_as_the_employer_though_the_board_ran_its_fields_together() -> None:
+    text = "\n".join([
+        "Inference Platform Engineer",
+        "",
+        "zTrade Inc.Denver, CO",
+        "12dRemote",
+        "",
+        "At zTrade, we help small sellers reach buyers everywhere. zTrade's platform serves millions of listings.",
+        "You will build the routing layer for our model servers.",
+    ])
+    assert extract_posting(text).company in ("zTrade", "zTrade Inc.")
