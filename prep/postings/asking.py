@@ -16,6 +16,8 @@ from functools import lru_cache
 
 from prep.chinese_script import simplified_characters
 
+from .headings import ANSWER_HEADING
+
 #: A line longer than this is prose (a paragraph, an answer), not a question to drill.
 MAX_QUESTION_CHARS = 300
 _MIN_CHARS = 4
@@ -203,9 +205,10 @@ _PROJECT_ONLY_EN = re.compile(
     re.IGNORECASE,
 )
 _TIP_LABEL = re.compile(r"(?:(?:resume\s+)?tips?(?:\s{0,2}\d{1,2})?|note|hint|提示|建议|注意|小贴士|技巧|ps|p\.s\.|what\s+it\s+tests|why\s+(?:it|this)\s+matters|"
-                        r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析)\s{0,2}[:：]",
+                        r"what\s+(?:they|interviewers?)\s+(?:look|are\s+looking)\s+for|思路|解析|解法|考点|分析|"
+                        r"考[核察](?:重点|目标|要点|点))\s{0,2}[:：]",
                         re.IGNORECASE)
-_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|A[:：]|ans(?:wer)?[:：]|"
+_ANSWER_CUT = re.compile(r"\s{0,3}(?:——|--|->|→|=>|答[:：]|答案[:：]|参考答案[:：]|回答[:：]|我答|我说|我回答|(?<![A-Za-z0-9_])A[:：]|(?<![A-Za-z0-9_])ans(?:wer)?[:：]|"
                          r"[，,]\s{0,2}(?:我)?(?:说了|答了|讲了|回答了?)|[。.]\s{0,2}(?:我)?回答了?|[，,]\s{0,2}我(?:又|也|就|还|当时|先)(?:说了?|答了?|讲了?|回答了?|用了|写了|提到了?)|"
                          r"[，,]\s{0,2}这是一道|[，,]\s{0,2}我(?!们)[^，,。？?]{0,8}?(?:说|答|讲|聊|提|写|用)(?:了|到|的是)|"
                          r"[(（]\s{0,2}(?:i|we|我|我们)\b|[(（]\s{0,2}(?:我|我们))", re.IGNORECASE)
@@ -368,7 +371,7 @@ def judge_line(line: str) -> LineJudgement:
     labelled = _QUESTION_LABEL.match(strip_list_marker(line))
     if task and _LABEL_WORD.search(task.group()):  # "Design Question: Implementing a singleton …"
         text = text[task.end():].strip()
-    text = _without_answer_note(text)
+    text = _without_answer_after_colon(_without_answer_note(text))
     probe = text.translate(TRADITIONAL)  # 說/講/麼 … read as 说/讲/么 by the patterns below
     dropped = None
     if len(text) < _MIN_CHARS:
@@ -382,7 +385,7 @@ def judge_line(line: str) -> LineJudgement:
         dropped = "a table's row"  # ("| 协议 | https | 决定用哪套规则 |": the cells that ask were taken out of it)
     elif text.endswith((":", "：")) and _ASKS_OVER_ANSWER.fullmatch(probe):
         return judge_line(text.rstrip(":：").rstrip())  # "6:如何进行路由,路由表如何查找:" over its answer
-    elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text):
+    elif text.endswith((":", "：", " -", " –", " —")) or _TIP_LABEL.match(text) or _notes_or_answers(line):
         dropped = "label"
     elif _DROP_ZH.match(probe) or _DROP_EN.match(text) or _RHETORICAL_ZH.match(probe) or _ASKER_IS_I.match(text) \
             or _MY_ANSWER_ZH.match(probe) or (_MY_DOING_EN.match(text) and not ends_with_question_mark(text)):
@@ -415,6 +418,24 @@ def judge_line(line: str) -> LineJudgement:
         return LineJudgement(text, False, False, False, "advice")
     topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(probe))
     return LineJudgement(text, mark, verb, topic, None)
+
+
+#: A bold label opening a line ("**考核重点：** …", "- **Approach 2 (Brute Force):** …").
+_BOLD_NOTE_LABEL = re.compile(r"\s{0,3}(?:[-*+•]\s{1,3})?\*\*(?P<l>[^*\n]{1,40}?)\s{0,2}(?:[:：]\s{0,2}\*\*|\*\*\s{0,2}[:：])")
+_LABEL_NUMBER = re.compile(r"\s{0,2}(?:\d{1,2}|[(（][^()（）]{0,30}[)）])\s{0,2}")
+
+
+def _notes_or_answers(line: str) -> bool:
+    """Whether ``line`` opens with a bold label that says what follows is a note or an answer
+    ("**考核重点：** 理解…", "**Approach 2 (Brute Force):** …", "**参考答案：** …"), which
+    :func:`clean_question` takes off as it takes off an item's tag ("**L2：**")."""
+    if "**" not in line[:8]:
+        return False
+    label = _BOLD_NOTE_LABEL.match(line)
+    if label is None:
+        return False
+    name = _LABEL_NUMBER.sub(" ", label["l"]).strip()
+    return bool(_TIP_LABEL.match(name + ":")) or ANSWER_HEADING.fullmatch(name) is not None
 
 
 #: A headline, not a question: a wh-word and a clause without the inverted verb a question has
@@ -458,6 +479,28 @@ _ANSWERED = re.compile(r"说了|讲了|答了|回答了|答的|不知道|不会|
 #: How often a question was asked ("3次", "x2", "高频"): the author's count, not the question.
 _TIMES_ASKED = re.compile(r"\s{0,2}(?:\d{1,3}\s{0,2}次|[x×]\s{0,2}\d{1,3}|\d{1,3}\s{0,2}times|高频|常考)\s{0,2}", re.IGNORECASE)
 _COMPLETE_ZH = re.compile(r".*(?:有哪些|哪些|是什么|原理|为什么|为何|怎么办|怎么做|如何|吗|么|呢|区别|作用|机制)$")
+
+
+def _without_answer_after_colon(text: str) -> str:
+    """``text`` without the answer its author wrote after a colon ("linux做过什么:webserver",
+    "进程间通信方式有哪些：管道、消息队列…"): the part before the colon asks with a question word
+    and is no label, the part after it asks nothing."""
+    colon = min((i for i in (text.find("：", 4, 41), text.find(":", 4, 41)) if i > 0), default=-1)
+    if colon < 0 or "?" in text[colon:] or "？" in text[colon:]:
+        return text
+    head, tail = text[:colon].strip(), text[colon + 1:].strip()
+    probe = head.translate(TRADITIONAL)
+    if len(tail) < 2 or not (_ZH_QUESTION_WORD.search(probe) or _ZH_TOPIC_ASKED.search(probe)) \
+            or _TASK_LABEL.match(head + "：") or _ASKED_LABEL.match(head + "：") or _QUESTION_LABEL.match(head + "：") \
+            or _TIP_LABEL.match(head + "：") or _ASKING_ZH.match(tail.translate(TRADITIONAL)) or _TAIL_GOES_ON.match(tail):
+        return text
+    return head
+
+
+#: A topic a question names without a question word: "A和B的区别", "X的原理".
+_ZH_TOPIC_ASKED = re.compile(r"(?:区别|异同|原理|优缺点|优劣)$")
+#: What goes on with the question after its colon, not its answer: its requirements, its example.
+_TAIL_GOES_ON = re.compile(r"要求|给定|输入|输出|其中|比如|例如|假设|如果|已知|条件|场景|追问|follow", re.IGNORECASE)
 
 
 def _without_answer_note(text: str) -> str:

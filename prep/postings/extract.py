@@ -339,6 +339,8 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         line = raw.strip()
         if _BOX_DRAWING.search(line[:1]) or _BOX_DRAWING.search(line[-1:]):
             line = _BOX_DRAWING.sub(" ", line).strip()  # a diagram's frame ("│  "Explain …"  │"): its words only
+        if line.endswith("¶"):
+            line = line.rstrip("¶ ")  # a heading's permalink mark ("Storage¶")
         if "](" in line:  # "[question](https://…)": the words read, not the address (whose "?" is no question)
             rest, links = _MARKDOWN_LINK.subn("", line[:20_000])
             if links >= 2 and len(_LINK_GLUE.sub("", rest)) <= 2 or _CITES.match(rest):

@@ -38,6 +38,8 @@ _NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]�
 _FIRST_PERSON_ANSWER = re.compile(r"(?<=[\w)?？])\s{0,2}[:：]\s{1,2}(?=(?:I|I'd|I'm|I've|We|My|Our)\s)")
 # "- Q1: ", "Q2: " inside a line: a labelled question (never glued to a word: "SQ1:" is no label).
 _Q_NUMBER = re.compile(r"(?:^|(?<=\s))(?:[-*•]\s{1,2})?Q(?P<n>\d{1,2})\s{0,2}[:：.]\s{1,3}(?=\S)(?P<glued>(?!))?")
+# A transcript's numbered answer running into the next numbered question: "A1. … - Q2. …?".
+_ANSWER_THEN_QUESTION = re.compile(r"A\s{0,2}\d{1,3}\s{0,2}[.:：)]\s{0,3}(?P<a>.*?)\s[-–•]\s{1,3}(?P<q>Q\s{0,2}\d{1,3}\s{0,2}[.:：)]\s{0,3}\S.*)")
 # The answer of an item: "答:", "答案：", "参考答案:", "Answer:" after the question.
 _ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
 # Two items are a list when each asks ("1. …？2. …？") or is labelled a question ("1.题1(6分):…").
@@ -54,6 +56,9 @@ def split_line(line: str) -> list[str]:
     these comes back whole."""
     if len(line) > MAX_SPLIT_CHARS:
         return [line]
+    turns = _ANSWER_THEN_QUESTION.match(line)
+    if turns:  # "A1. The kernel manages … - Q2. What is a process?": an answer, then the next question
+        return ["答：" + turns["a"].strip(), turns["q"].strip()]
     items = _numbered_items(line)
     if len(items) == 1:
         items = _bulleted_items(line)

@@ -74,6 +74,9 @@ def _rounds_ask(blocks: list[Block]) -> bool:
     return any(judge_line(line).asks for b in blocks if b.kind == ROUND_KIND and not b.answer for line in b.lines[:50])
 
 
+#: A card's button over its hidden answer.
+_REVEAL = re.compile(r"(?:show|view|reveal|see|toggle)\s+(?:the\s+)?(?:full\s+)?answer|查看答案|显示答案|展开答案|点击查看答案",
+                     re.IGNORECASE)
 #: Lines examined for :func:`is_question_list` (bounded work on a pathological paste).
 _LIST_SCAN_LINES = 400
 _ANSWER_LINE = re.compile(r"(?:答案|参考答案|参考回答(?:模板|思路)?|回答(?:模板|思路)|答|解析|"
@@ -139,6 +142,10 @@ def is_question_list(blocks: list[Block]) -> bool:
         return True  # a bank of questions as headings over their answers ("### 1. Override vs. Overload")
     lines = [line for b in blocks if b.kind in ("header", GENERIC, INTERVIEW, ROUND_KIND) and not b.reverse and not b.answer
              for line in ([b.name] if b.name else []) + b.lines][:_LIST_SCAN_LINES]
+    # question cards, each with its "Show answer" button under it: a list of questions, whatever its title
+    revealed = sum(1 for above, line in zip(lines, lines[1:]) if _REVEAL.fullmatch(line[:40]) and judge_line(above).asks)
+    if revealed >= 2:
+        return True
     # a line the page repeats (a flashcard's "How well did you know this?", a button under each
     # item) is its chrome: counted once
     lines = list(dict.fromkeys(lines))

@@ -18,7 +18,8 @@ _ROUND = re.compile(
     r"r\d{1,2}|step\s{0,2}\d{1,2}|coding\s{0,2}\d{1,2}|tech(?:nical)?\s+screen|"
     + ROUND_NUMBER + r"|(?:first|second|third|fourth|fifth|final|last|1st|2nd|3rd|4th|5th)[\s-]round|"
     r"(?:1st|2nd|3rd|[4-9]th)(?=\s{0,2}[:：])|"
-    r"(?:technical\s+|recruiter\s+|initial\s+)?phone\s+(?:screen(?:ing)?|interview)|recruiter\s+(?:call|screen|chat)|"
+    r"(?:technical\s+|recruiter\s+|initial\s+)?phone\s+(?:screen(?:ing)?|interview)(?:\s{0,2}#?\d{1,2}(?!\d))?|"
+    r"(?:phone|on-?site)\s{0,2}#?\d{1,2}(?![\d.]|:\d)|recruiter\s+(?:call|screen|chat)|"
     r"online\s+assessment|(?:virtual\s+)?on-?site(?:\s+(?:interview|loop|round))?|(?:super\s*day)|"
     r"hiring\s+manager(?:\s+(?:round|interview|chat|call))?|(?:system\s+design|systems|coding|behaviou?ral|technical|"
     r"team\s+match(?:ing)?)\s+(?:round|interview|screen)|bar\s+raiser|technical\s+screen|take-?home))"
@@ -37,6 +38,8 @@ REVERSE = re.compile(r"(?:>\s{0,2})?(?:反问(?:环节)?|我的问题|我(?:提�
 #: (an HR interviewer's are about the candidate, not to drill: ``hr`` in the label).
 ASKER_LABEL = re.compile(r"(?:>\s{0,2})?(?:面试官|interviewer'?s?)(?P<who>[^:：]{0,60}?)\s{0,2}(?:提问|问题|问|questions?)"
                          r"\s{0,2}[:：]\s{0,2}", re.IGNORECASE)
+#: A letter numbering the parts of a report ("A. ", "B) ").
+_LETTERED = re.compile(r"[A-H][.)]\s{1,3}")
 _ROUND_SEPARATORS = (":", "：", "-", "—", "–", ")", "）")  # "Round 1 ) Linux Troubleshooting"
 _LABEL_CLOSERS = "】]」』*_"
 # Decoration around a round label: "————一面（60min）————", "📍一面", "=== Round 2 ===", "🔥 二面".
@@ -53,6 +56,8 @@ def round_line(line: str) -> tuple[str, str] | None:
         return (opened[0], (opened[1] + line[120:]).strip()) if opened and opened[1] else None
     text = _EDGE_DECOR.sub("", undecorate(line) if len(line) <= 80 else line)
     match = _ROUND.match(text)
+    if not match and _LETTERED.match(text):  # "B. Phone 2 - Coding interview": a round under its letter
+        match = _ROUND.match(text[_LETTERED.match(text).end():])
     if not match:
         return None
     label, tail = match["r"].strip(), match["tail"]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from .asking import CJK, judge_line, opens_asking, strip_list_marker
-from .headings import (GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading,
+from .headings import (ANSWER_HEADING, GENERIC, HEADING_TRAILERS, INTERVIEW, NOISE, ROUND_KIND, generic_heading, match_heading,
                        undecorate)
 from .rounds import ASKER_LABEL, REVERSE, round_line
 
@@ -133,6 +133,14 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             continue  # a sub-heading of the answer ("**Why it matters**", "#### Example")
         if noise and level is not None and level <= noise_level:
             noise = False  # "## 推荐阅读" ends at the next "## …": the page goes on ("## 落地应用")
+        if level is not None and level < 7 and not noise and ANSWER_HEADING.fullmatch(question.rstrip(":： ")):
+            # "## 评分标准" over "### 优秀（85-100分）" and its items: a rubric (or an answer) and its
+            # sub-headings, until a heading as high
+            parent = blocks[-1]
+            kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
+            blocks.append(Block(question, kind, parent.round, answer=True))
+            answering = level
+            continue
         heading = match_heading(line)
         if heading and heading[2] and heading[1] == "nice" and opens_asking(heading[2][:300]):
             heading = None  # "Bonus: Explain how to upgrade a running kernel.": a labelled follow-up, no section

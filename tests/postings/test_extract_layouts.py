@@ -853,3 +853,74 @@ def test_a_question_cards_answer_paragraph_under_a_questions_title_is_not_asked(
     for number, (question, answer) in enumerate(cards, 1):
         lines += [str(number), question, "Medium", answer, "View full answer"]
     assert _questions(*lines) == [question for question, _answer in cards]
+
+
+def test_an_interviewers_outline_keeps_its_questions_not_its_focus_notes_or_rubric_levels() -> None:
+    assert _questions(
+        "# 存储方向面试大纲",
+        "## 一、基础（20分钟）",
+        "**考核重点：** 理解页缓存在读写路径中的作用",
+        "**核心问题：**",
+        "- 页缓存的脏页什么时候回写？",
+        "- O_DIRECT 绕过了什么？",
+        "## 评分标准",
+        "### 优秀（85-100分）",
+        "- 能说清回写的触发条件和代价",
+        "- 理解直接 I/O 的适用场景",
+        "### 合格（60-69分）",
+        "- 了解页缓存的基本作用",
+    ) == ["页缓存的脏页什么时候回写？", "O_DIRECT 绕过了什么？"]
+
+
+def test_a_numbered_answer_running_into_the_next_numbered_question_is_cut_there() -> None:
+    assert _questions(
+        "Interview Question Bank",
+        "- Q1. What does the page cache hold?",
+        "A1. Recently read and written file pages, kept in memory until reclaimed. - Q2. What is a dirty page?",
+        "A2. A cached page changed in memory and not yet written back. - Q3. What does fsync wait for?",
+        "A3. The file's dirty pages and metadata reaching the device.",
+    ) == ["What does the page cache hold?", "What is a dirty page?", "What does fsync wait for?"]
+
+
+def test_question_cards_with_a_show_answer_button_are_a_list_of_questions_whatever_the_title() -> None:
+    assert _questions(
+        "Storage¶",
+        "12 cards",
+        "1. What is the difference between RAID 1 and RAID 6?",
+        "Show answer",
+        "RAID 1 mirrors two disks. RAID 6 stripes with two parities and survives two failures.",
+        "2. When would you pick XFS over ext4?",
+        "Show answer",
+        "For large files and parallel writers; ext4 is the safer default for small volumes.",
+    ) == ["What is the difference between RAID 1 and RAID 6?", "When would you pick XFS over ext4?"]
+
+
+def test_a_bold_answer_label_opens_an_answer_not_a_question() -> None:
+    assert _questions(
+        "## 一面",
+        "- 链表的中点怎么找？",
+        "  - **Approach 1 (Optimized):** Using slow and fast pointers.",
+        "  - **参考答案：** 快慢指针，快指针走两步。",
+        "- 什么是 KMP？",
+    ) == ["链表的中点怎么找？", "什么是 KMP？"]
+
+
+def test_numbered_phone_and_onsite_rounds_under_their_letters_open_rounds() -> None:
+    from prep.postings.rounds import round_line
+
+    assert round_line("B. Phone 2 - Coding interview") == ("Phone 2", "Coding interview")
+    assert round_line("Onsite 3: system design") == ("Onsite 3", "system design")
+    assert round_line("Phone 2:30 pm call") is None and round_line("A. Introduction") is None
+
+
+def test_an_answer_written_after_the_questions_colon_is_no_part_of_it() -> None:
+    assert judge_line("- 进程间通信方式有哪些：管道、消息队列、共享内存").text == "进程间通信方式有哪些"
+    assert judge_line("linux做过什么:webserver").text == "linux做过什么"
+    # a label, a requirement or a follow-up after the colon stays
+    for line in ("场景题：如何设计一个秒杀系统", "设计一个LRU：要求O(1)"):
+        assert judge_line(line).text.endswith(line[-4:])
+
+
+def test_a_name_ending_in_a_before_a_colon_is_no_answer_label() -> None:
+    assert judge_line("什么是RDMA：给定一个场景如何选择").text == "什么是RDMA：给定一个场景如何选择"
+    assert judge_line("什么是锁？A：互斥").text == "什么是锁？"
