@@ -425,8 +425,9 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
             nested = item_indent >= 0 and indent > item_indent and strip_list_marker(line) != line
             if asked_indent >= 0 and (indent <= asked_indent or not (nested or indent > item_indent)):
                 asked_indent = -1  # out of the items under a question
-            if nested and asked_indent < 0 and judge_line(lines[-1]).mark:
+            if nested and asked_indent < 0 and (judge_line(lines[-1]).mark or _ANSWER_OPENING.match(strip_list_marker(line))):
                 asked_indent = item_indent  # "+ timewait 为什么等待2MSL?" over "  - 保证…可靠关闭": its answer
+                # ("4. arp的作用" over an indented "答:…": the item was asked, the author says so by answering it)
             elif nested:
                 lines[-1] = _as_group_label(lines[-1])  # "- C++" over "    - virtual function"
             if asked_indent >= 0 and indent > asked_indent and len(parts) == 1 and not judge_line(parts[0]).asks:
@@ -441,7 +442,34 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
         dated = _DATE_FIRST.match(lines[0])
         if dated and len(lines[0]) - dated.end() >= 4:
             lines[0] = lines[0][dated.end():]  # "2022年1月21日 Singularity Data 存储引擎工程师面经": the title after its date
+    _mark_choices(lines)
     return lines, tail
+
+
+#: A choice of a multiple-choice question: "A. …", "B、…", "C) …".
+_CHOICE = re.compile(r"\s{0,3}(?P<letter>[A-F])\s{0,2}[.、)）．]\s{0,3}\S")
+#: A question that offers choices: "以下哪些说法是错误的:(多选)", "Which of the following …".
+_OFFERS_CHOICES = re.compile(r".{0,300}?(?:以下|下列|下面|哪(?:些|个|项)(?:说法|描述|选项)|选择题|单选|多选|which\s+of\s+the\s+following)",
+                             re.IGNORECASE)
+
+
+def _mark_choices(lines: list[str]) -> None:
+    """The choices of a multiple-choice question ("…以下哪些说法是错误的:(多选)" over "A. …", "B. …",
+    "C. …"): three or more lines lettered from A on under a question that offers them. They are
+    part of the question, never questions of their own: each is read as an answer's line."""
+    index = 0
+    while index < len(lines):
+        if not (_CHOICE.match(lines[index][:8]) and lines[index].lstrip()[:1] == "A" and index
+                and _OFFERS_CHOICES.match(lines[index - 1][:400])):
+            index += 1
+            continue
+        end = index
+        while end < len(lines) and (choice := _CHOICE.match(lines[end][:8])) and choice["letter"] == "ABCDEF"[end - index]:
+            end += 1
+        if end - index >= 3:
+            for choice_index in range(index, end):
+                lines[choice_index] = "答：" + lines[choice_index]
+        index = max(end, index + 1)
 
 
 #: The sections only a job posting has (a page with one of them is a posting, whatever it asks).
@@ -556,6 +584,8 @@ _INTERVIEWER_LABEL = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:i
 _CANDIDATE_TURN = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:candidate|interviewee|候选人|求职者|应聘者)\s{0,2}"
                              r"(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
 #: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
+#: A line that says it is an answer: "答:", "答案：", "A:", "Answer:".
+_ANSWER_OPENING = re.compile(r"(?:答案?|参考答案|回答|A|Ans(?:wer)?)\s{0,2}[:：]", re.IGNORECASE)
 #: A list's bullet alone on its line.
 _LONE_BULLET = re.compile(r"[-*•·–]")
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")

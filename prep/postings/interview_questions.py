@@ -231,6 +231,9 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                     confidence = 0.5  # a short technical item in a run of listed questions ("- Bank 冲突")
                 elif task_block and 6 <= len(judgement.text) <= 300 and not _NARRATES.search(judgement.text[:40]):
                     confidence = 0.6  # the problem under "手撕" / "Coding:" as the report states it
+                elif (report or listing) and listed and len(judgement.text) <= 80 and index + 1 < len(block.lines) \
+                        and block.lines[index + 1].startswith("答：") and not _NARRATES.search(judgement.text):
+                    confidence = 0.6  # an item its author answers on the next line ("4. arp的作用" over "答：…")
                 else:
                     continue
                 if len(judgement.text) > 150:

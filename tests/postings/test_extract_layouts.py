@@ -924,3 +924,26 @@ def test_an_answer_written_after_the_questions_colon_is_no_part_of_it() -> None:
 def test_a_name_ending_in_a_before_a_colon_is_no_answer_label() -> None:
     assert judge_line("什么是RDMA：给定一个场景如何选择").text == "什么是RDMA：给定一个场景如何选择"
     assert judge_line("什么是锁？A：互斥").text == "什么是锁？"
+
+
+def test_a_numbered_item_its_author_answers_below_was_asked_though_it_names_only_a_topic() -> None:
+    assert _questions(
+        "腾讯 网络工程师 面经",
+        "  1. OSPF和BGP有什么区别?",
+        "    答:一个是内部网关协议,一个是外部网关协议。",
+        "  2. OSPF邻居建立的过程",
+        "    答:我把几个状态都说了。",
+        "  3. ARP的作用",
+        "    答:从IP地址解析出MAC地址。",
+    ) == ["OSPF和BGP有什么区别?", "OSPF邻居建立的过程", "ARP的作用"]
+
+
+def test_the_choices_of_a_multiple_choice_question_are_no_questions() -> None:
+    assert _questions(
+        "存储面试题 08",
+        "08.把一个文件系统同时通过NFS和SMB共享给多个主机时,以下哪些说法是错误的:(多选)",
+        "A. 不可能同时用两种协议共享同一个文件系统。",
+        "B. 一个主机通过NFS创建的文件,另一个主机不能通过SMB删除。",
+        "C. 两个主机在同一目录下看到的同名文件是同一个文件。",
+        "D. 两个主机都可以通过本地缓存提升访问性能。",
+    ) == ["把一个文件系统同时通过NFS和SMB共享给多个主机时,以下哪些说法是错误的"]  # (its remark "(多选)" set aside)
