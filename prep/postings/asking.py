@@ -360,10 +360,25 @@ def opens_asking(text: str) -> bool:
     return bool(_ASKING_EN.match(text) or _ASKING_ZH.match(text.translate(TRADITIONAL)))
 
 
-@lru_cache(maxsize=4096)
 def judge_line(line: str) -> LineJudgement:
     """Judge one line on its own (context is the caller's). Cached: the stages ask about the
-    same lines more than once (the document's kind, its runs of questions, the questions)."""
+    same lines more than once (the document's kind, its runs of questions, the questions), and
+    a document's short lines all fit (a long line is judged afresh: the cache stays small)."""
+    return _judged(line) if len(line) <= _CACHED_CHARS else _judge(line)
+
+
+#: Lines this short are cached, this many of them (a whole document's: its lines are read at most
+#: 20,000; the cache holds a few megabytes at most).
+_CACHED_CHARS = 200
+_CACHED_LINES = 20_000
+
+
+@lru_cache(maxsize=_CACHED_LINES)
+def _judged(line: str) -> LineJudgement:
+    return _judge(line)
+
+
+def _judge(line: str) -> LineJudgement:
     text = clean_question(line)
     task = _TASK_LABEL.match(text)  # "算法题：最小覆盖子串", "Coding Question: …": a task
     task = task if task and len(text) - task.end() >= 4 else None
