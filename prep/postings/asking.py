@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from prep.chinese_script import simplified_characters
 
-from .headings import ANSWER_HEADING
+from .headings import ANSWER_HEADING, first_colon
 
 #: A line longer than this is prose (a paragraph, an answer), not a question to drill.
 MAX_QUESTION_CHARS = 300
@@ -419,7 +419,7 @@ def _judge(line: str) -> LineJudgement:
     verb = bool(task or labelled or asked) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
         not mark and _asks_without_mark_zh(probe, listed)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
-        colon = min((i for i in (text.find(":", 0, 24), text.find("：", 0, 24)) if i > 0), default=-1)
+        colon = first_colon(text, 0, 24)
         dash = _LABEL_DASH.search(text, 0, 28)
         cut = colon + 1 if colon > 0 else (dash.end() if dash else -1)
         if cut > 0:
@@ -500,7 +500,7 @@ def _without_answer_after_colon(text: str) -> str:
     """``text`` without the answer its author wrote after a colon ("linux做过什么:webserver",
     "进程间通信方式有哪些：管道、消息队列…"): the part before the colon asks with a question word
     and is no label, the part after it asks nothing."""
-    colon = min((i for i in (text.find("：", 4, 41), text.find(":", 4, 41)) if i > 0), default=-1)
+    colon = first_colon(text, 4, 41)
     if colon < 0 or "?" in text[colon:] or "？" in text[colon:]:
         return text
     head, tail = text[:colon].strip(), text[colon + 1:].strip()

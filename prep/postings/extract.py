@@ -268,11 +268,13 @@ def _table_row(line: str, question_column: int | None) -> tuple[str, str]:
     if all(_TABLE_RULE.fullmatch(cell) for cell in cells):
         return "", ""
     if question_column is not None and question_column < len(cells) and match_key(cells[question_column]):
-        return "- " + cells[question_column], " | ".join(cells[:question_column] + cells[question_column + 1:])
-    asking = [index for index, cell in enumerate(cells) if cell.endswith(("?", "？")) and len(cell) >= 4]
-    if len(asking) != 1:
-        return line, ""
-    return cells[asking[0]], " | ".join(cells[:asking[0]] + cells[asking[0] + 1:])
+        chosen, row = question_column, "- " + cells[question_column]
+    else:
+        asking = [index for index, cell in enumerate(cells) if cell.endswith(("?", "？")) and len(cell) >= 4]
+        if len(asking) != 1:
+            return line, ""
+        chosen, row = asking[0], cells[asking[0]]
+    return row, " | ".join(cells[:chosen] + cells[chosen + 1:])
 
 
 #: The characters a text diagram is drawn with ("┌──┐", "│ … │").
@@ -583,11 +585,11 @@ _INTERVIEWER_LABEL = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:i
                                 re.IGNORECASE)
 _CANDIDATE_TURN = re.compile(r"\s{0,4}(?:[-*]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:candidate|interviewee|候选人|求职者|应聘者)\s{0,2}"
                              r"(?:\*\*|__)?\s{0,2}[:：]\s{0,2}(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
-#: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
 #: A line that says it is an answer: "答:", "答案：", "A:", "Answer:".
 _ANSWER_OPENING = re.compile(r"(?:答案?|参考答案|回答|A|Ans(?:wer)?)\s{0,2}[:：]", re.IGNORECASE)
 #: A list's bullet alone on its line.
 _LONE_BULLET = re.compile(r"[-*•·–]")
+#: "Q1", "A3-1", "Q:" alone on a line, over the question or the answer it labels.
 _BARE_TURN_LABEL = re.compile(r"[QA](?:\s?\d{1,3}(?:-\d{1,2})?)?\s?[:：]?")
 #: A Markdown link or image: ``[words](address "title")``; an image (``![alt](…)``) says nothing.
 _MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]{0,300})\]\((?:[a-z][a-z0-9+.-]{1,10}:|/|\.{1,2}/|#|www\.)[^()\s]{0,2000}"

@@ -146,6 +146,11 @@ def undecorate(line: str) -> str:
     return name.rstrip(HEADING_TRAILERS).strip()
 
 
+def first_colon(text: str, start: int, end: int) -> int:
+    """The index of the first colon (":" or "：") of ``text[start:end]`` past its first character, or -1."""
+    return min((i for i in (text.find(":", start, end), text.find("：", start, end)) if i > 0), default=-1)
+
+
 def match_heading(line: str) -> tuple[str, str, str] | None:
     """``(section name, kind, rest of the line)`` if ``line`` is a section heading, else None."""
     if len(line) <= 80:
@@ -153,7 +158,7 @@ def match_heading(line: str) -> tuple[str, str, str] | None:
         kind = classify_heading(name.rstrip("?？"))
         if kind:
             return name, kind, ""
-    colon = min((i for i in (line.find(":", 0, 34), line.find("：", 0, 34)) if i > 0), default=-1)
+    colon = first_colon(line, 0, 34)
     if colon > 0:
         name = undecorate(line[:colon])
         kind = classify_heading(name)

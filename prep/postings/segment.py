@@ -122,9 +122,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             if stated:
                 question = stated["q"].strip()
             parent = blocks[-1]
-            kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
-            blocks.append(Block("", kind, parent.round, [question], listed=index in in_asking_runs))
-            blocks.append(Block(question, kind, parent.round, answer=True))
+            blocks.append(Block("", _kind_under(parent), parent.round, [question], listed=index in in_asking_runs))
+            blocks.append(_answer_block(question, parent))
             answering = level
             continue
         if answering is not None and (level is not None or generic_heading(line)):
@@ -136,9 +135,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         if level is not None and level < 7 and not noise and ANSWER_HEADING.fullmatch(question.rstrip(":： ")):
             # "## 评分标准" over "### 优秀（85-100分）" and its items: a rubric (or an answer) and its
             # sub-headings, until a heading as high
-            parent = blocks[-1]
-            kind = parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
-            blocks.append(Block(question, kind, parent.round, answer=True))
+            blocks.append(_answer_block(question, blocks[-1]))
             answering = level
             continue
         heading = match_heading(line)
@@ -275,6 +272,16 @@ def _heading_text(line: str) -> str:
 
 #: Lines looked at for the headings of a page's first level (bounded work on any paste).
 MAX_SCANNED_LINES = 20_000
+
+
+def _kind_under(parent: Block) -> str:
+    """The kind of a block opened under ``parent``: its round or interview section, else a generic one."""
+    return parent.kind if parent.kind in (ROUND_KIND, INTERVIEW) else GENERIC
+
+
+def _answer_block(name: str, parent: Block) -> Block:
+    """The block holding what answers ``name`` (a heading that asked, or one that names an answer or a rubric)."""
+    return Block(name, _kind_under(parent), parent.round, answer=True)
 
 
 def _heading_level(line: str) -> int | None:
