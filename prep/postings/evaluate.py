@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prep.chinese_script import simplified_characters
 from prep.skills.taxonomy import load_taxonomy
 
 from .canonical_company import canonical
@@ -206,6 +207,7 @@ def _same_name(found: str | None, expected: str) -> bool:
     under two of its names ("腾讯" and "Tencent": one company page holds both)."""
     if found is None:
         return False
+    found, expected = (name.translate(simplified_characters()) for name in (found, expected))  # "阿裡" is "阿里"
     if match_key(found) == match_key(expected) or match_key(brand(found)) == match_key(brand(expected)):
         return True
     known = canonical(found)
@@ -213,9 +215,12 @@ def _same_name(found: str | None, expected: str) -> bool:
         return True
     # the name and its corporate tail ("Juniper" and "Juniper Networks", "Arista" and "Arista Networks, Inc.")
     short, long_ = sorted((brand(found), brand(expected)), key=len)
-    head, _, tail = long_.partition(" ")
-    return bool(tail) and match_key(head) == match_key(short) and all(
-        word.casefold().strip(".,") in _CORPORATE_WORDS for word in tail.split())
+    words = long_.split()  # "End Point Corporation" is "End Point"
+    while len(words) > 1 and words[-1].casefold().strip(".,") in _CORPORATE_WORDS:
+        words.pop()
+        if match_key(" ".join(words)) == match_key(short):
+            return True
+    return False
 
 
 _CORPORATE_WORDS = frozenset("networks systems technologies technology labs lab inc corporation corp group holdings software "

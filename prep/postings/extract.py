@@ -309,7 +309,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     in_table = False  # among a table's rows, after its rule
     question_column: int | None = None  # the column of that table's header that names its questions
     group_indent = -1  # a short label item ("1. 算法") whose items are indented paragraphs under it
-    raws = text.splitlines()
+    raws = _unescaped(text.splitlines())
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
         title = next((m for m in map(_FRONT_MATTER_TITLE.match, raws[1:settings - 1]) if m), None)
@@ -548,6 +548,22 @@ _FRONT_MATTER_KEY = re.compile(r"\s{0,4}(?:#.*|[a-z_][A-Za-z0-9_-]{0,30}\s{0,2}:
 #: A key that opens in upper case (Hugo's "ShowToc: true", "TocOpen: false"): front matter only beside
 #: keys in lower case (a block of "Company: …" / "Role: …" lines between rules is the text's).
 _FRONT_MATTER_UPPER_KEY = re.compile(r"\s{0,4}[A-Z][A-Za-z0-9_-]{0,30}\s{0,2}:.*")
+
+
+#: A line holding this many escaped line breaks ("\\n", text copied out of a page's JSON) is several lines.
+ESCAPED_BREAKS = 5
+
+
+def _unescaped(raws: list[str]) -> list[str]:
+    """The lines of a text whose line breaks came as escapes ("…面经\\n1. …\\n2. …", a page's JSON
+    string pasted as it is): a long line with several of them is cut there."""
+    out: list[str] = []
+    for raw in raws:
+        if raw.count("\\n") >= ESCAPED_BREAKS and len(raw) > 80:
+            out.extend(raw.replace("\\r\\n", "\\n").replace("\\t", " ").split("\\n"))
+        else:
+            out.append(raw)
+    return out
 
 
 def _front_matter_end(raws: list[str]) -> int:

@@ -19,7 +19,7 @@ What we need to see|What you need|What you'll need|What you bring|Who you are|Mu
 You have|You should have|What we're looking for|What we are looking for|About you"""
 _RESPONSIBILITIES = """工作职责 岗位职责 职责描述 主要职责 工作内容 职位职责 你将负责 你的职责 你将要做的 职位描述 岗位描述 工作描述
 Responsibilities|Key responsibilities|Main responsibilities|What you'll do|What you will do|What you’ll be doing
-What you'll be doing|What you will be doing|Your responsibilities|Duties|Your mission|In this role you will
+What you'll be doing|What you will be doing|What your day will look like|Your responsibilities|Duties|Your mission|In this role you will
 Job description|Description|The role|Your role|About the role|About this role|About the job|About the position"""
 _NICE = """优先资格 加分项 加分条件 优先条件 优先考虑 更好的资格 额外加分 加分技能 优先 加分
 Preferred qualifications|Nice to have|Nice-to-have|Nice to haves|Bonus points|Bonus|Pluses|Preferred skills

@@ -7,7 +7,7 @@ wrote: one per numbered item (the text before the first number on its own line),
 of an item ("答:…", "答案:…", "Answer: …") on a line of its own, which the question finder skips.
 
 A run is numbers that count up from 1 by one (1, 2, 3 …), at least :data:`MIN_RUN` of them (two
-when both ask or are labelled questions: "1.题1(6分):…2.题2(6分):…"), each followed by ``.``/``、``/``)``: a figure in the text ("RTT 100 毫秒", "HTTP/1.1", "(LeetCode 76)")
+when both ask or are labelled questions: "1.题1(6分):…2.题2(6分):…"), each followed by ``.``/``、``/``)``/``,``: a figure in the text ("RTT 100 毫秒", "HTTP/1.1", "(LeetCode 76)")
 never continues the count; a number glued to a word ("cache11.") continues it only once the run
 has :data:`MIN_RUN` items. One pass over the line with bounded patterns: linear in its length.
 
@@ -28,12 +28,16 @@ MIN_GAPPED_RUN = 6
 #: Longer lines are left as they are (a pasted article, not a post that lost its breaks).
 MAX_SPLIT_CHARS = 20_000
 
-# "1. ", "2、", "3)", "4）" where the number does not continue a figure ("1.5", "v2.", "x86.") and is
+# "1. ", "2、", "3)", "4）", "5," (before a word: "1,2,3" and "1,000" are figures) where the number does not continue a figure ("1.5", "v2.", "x86.") and is
 # not a decimal. A number at the start, after a space, after punctuation or after a CJK character.
 # After a letter ("…为什么没有q的cache11. 目标跟踪…") a number continues an established run only
 # (``glued``): the count is the evidence there, "x86." alone is not an item.
 _NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]】」』\"'”’~～])|(?P<glued>(?<=[A-Za-z])))"
-                     r"(?P<n>\d{1,2})\s{0,2}(?:[.．](?!\d)|[、)）])\s{0,3}(?=\S)")
+                     r"(?P<n>\d{1,2})\s{0,2}(?:[.．](?!\d)|[、)）]|[,，](?=\s{0,3}[^\s\d,，]))\s{0,3}(?=\S)")
+# "3,原子操作…": a number and a comma, written as the list marker it stands for ("3. 原子操作…").
+_COMMA_NUMBER = re.compile(r"^(\d{1,2})\s{0,2}[,，]\s{0,3}")
+# "a) … b) … c) …": lettered items (a letter and a closing bracket after a space; counted as 1, 2, 3).
+_LETTER = re.compile(r"(?:^|(?<=\s))(?P<n>[a-z])\)\s{1,3}(?=\S)(?P<glued>(?!))?")
 # "…across a few thousand nodes: I said canaries …": after a colon, the candidate's own answer.
 _FIRST_PERSON_ANSWER = re.compile(r"(?<=[\w)?？])\s{0,2}[:：]\s{1,2}(?=(?:I|I'd|I'm|I've|We|My|Our)\s)")
 # "- Q1: ", "Q2: " inside a line: a labelled question (never glued to a word: "SQ1:" is no label).
@@ -72,9 +76,14 @@ def split_line(line: str) -> list[str]:
 
 def _numbered_items(line: str) -> list[str]:
     """The items of the numbered runs written on one line (1, 2, 3 … counting up; a run may start
-    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"), or ``[line]``."""
+    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"; or lettered "a) … b) … c) …"),
+    or ``[line]``."""
     items = _items(line, _NUMBER)
-    return _items(line, _Q_NUMBER, labelled=True) if len(items) == 1 and "Q" in line else items
+    if len(items) == 1 and "Q" in line:
+        items = _items(line, _Q_NUMBER, labelled=True)
+    if len(items) == 1 and ") " in line:
+        items = _items(line, _LETTER)
+    return items
 
 
 def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[str]:
@@ -83,7 +92,7 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
     expected = 1
     gaps = 0  # numbers the run skipped (an author who left out what they forgot: "2. …3. …6. …")
     for match in numbers.finditer(line):
-        number = int(match["n"])
+        number = int(match["n"]) if match["n"].isdigit() else ord(match["n"]) - ord("a") + 1
         if match["glued"] is not None and not (number == expected and len(starts) >= MIN_RUN):
             continue
         if number == expected:
@@ -110,7 +119,7 @@ def _items(line: str, numbers: re.Pattern[str], labelled: bool = False) -> list[
     if len(kept) < 2:
         return [line]
     starts = sorted(kept)
-    items = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)])]
+    items = [_COMMA_NUMBER.sub(r"\1. ", line[a:b].strip(), count=1) for a, b in zip(starts, [*starts[1:], len(line)])]
     pieces = [line[:starts[0]].strip()] if starts[0] > 0 else []
     out: list[str] = []
     for item in items:  # "2. …收益?二面:": the label of the next run's part, on a line of its own

@@ -146,7 +146,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
             if task_next:
                 task_next = False
                 judgement = judge_line(line)
-                if judgement.dropped is None and len(judgement.text) >= 6 and not _NARRATES.search(judgement.text[:40]):
+                if judgement.dropped is None and len(judgement.text) >= 6 and not NARRATES.search(judgement.text[:40]):
                     last_key = judgement.text.casefold()
                     found.setdefault(last_key, (judgement.text, section, block.round, 0.6))
                     continue
@@ -190,7 +190,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 # technical sentence is one asked (not a paragraph answering the question just above it)
                 for part in parts:
                     judgement = judge_line(part)
-                    if judgement.dropped is None and 6 <= len(judgement.text) <= 150 and not _NARRATES.search(judgement.text) \
+                    if judgement.dropped is None and 6 <= len(judgement.text) <= 150 and not NARRATES.search(judgement.text) \
                             and (judgement.asks or judgement.topic or _looks_technical(judgement.text)):
                         last_key = judgement.text.casefold()
                         found.setdefault(last_key, (judgement.text, section, block.round, 0.55))
@@ -222,17 +222,17 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                         and _looks_technical(judgement.text) and not _ADVISING.search(judgement.text[:150]):
                     confidence = 0.6  # an item under a known interview heading ("编程题：给定…，求…")
                 elif in_round and kind == ROUND_KIND and len(judgement.text) <= 60 and _looks_technical(judgement.text) \
-                        and not _CLAUSES.search(judgement.text) and not _NARRATES.search(judgement.text):
+                        and not _CLAUSES.search(judgement.text) and not NARRATES.search(judgement.text):
                     confidence = 0.5
                 elif block.listed and len(judgement.text) <= 80:
                     confidence = 0.6  # a topic heading in a numbered list of question headings
                 elif index in in_runs and len(judgement.text) <= 60 and (listing or _looks_technical(judgement.text)) \
-                        and not _NARRATES.search(judgement.text) and not _CLAUSES.search(judgement.text):
+                        and not NARRATES.search(judgement.text) and not _CLAUSES.search(judgement.text):
                     confidence = 0.5  # a short technical item in a run of listed questions ("- Bank 冲突")
-                elif task_block and 6 <= len(judgement.text) <= 300 and not _NARRATES.search(judgement.text[:40]):
+                elif task_block and 6 <= len(judgement.text) <= 300 and not NARRATES.search(judgement.text[:40]):
                     confidence = 0.6  # the problem under "手撕" / "Coding:" as the report states it
                 elif (report or listing) and listed and len(judgement.text) <= 80 and index + 1 < len(block.lines) \
-                        and block.lines[index + 1].startswith("答：") and not _NARRATES.search(judgement.text):
+                        and block.lines[index + 1].startswith("答：") and not NARRATES.search(judgement.text):
                     confidence = 0.6  # an item its author answers on the next line ("4. arp的作用" over "答：…")
                 else:
                     continue
@@ -249,7 +249,7 @@ _TASK_HEADING = re.compile(r"(?:手撕|算法题?|编程题|代码题|机试|hac
                            r"coding(?:\s+(?:question|problem|round))?|algorithm(?:ic)?\s+problem|"
                            r"第[一二三四五六七八九十\d]{1,2}题.{0,30})", re.IGNORECASE)
 #: Words of a report's narration: the candidate or the interviewer doing something, a feeling.
-_NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|选一道|二选一|的时候|了.{0,30}[。！!]$|(?:部分|相关|方面|环节)$|"
+NARRATES = re.compile(r"我|面试官|感觉|然后|结果|😅|😂|选一道|二选一|的时候|了.{0,30}[。！!]$|(?:部分|相关|方面|环节)$|"
                        r"\b(?:i|we|my|he|she)\b", re.IGNORECASE)
 #: A sentence of several clauses ("on site面試，第一次到…，在…"): narration, not a bare topic.
 _CLAUSES = re.compile(r"[，,][^，,]{1,80}[，,]|[，,].{0,80}[。.!！]$")

@@ -45,6 +45,13 @@ _INTRODUCES_LIST = re.compile(_INTRO_BODY + r"[:：]?\s{0,2}$", re.IGNORECASE)
 #: "**Question:** Contrast the TCP and QUIC handshakes…"): the heading only names its topic.
 _STATED_QUESTION = re.compile(r"[*_]{0,2}(?:question|problem|prompt|问题|题目)\s{0,2}[*_]{0,2}\s{0,2}[:：]\s{0,2}[*_]{0,2}\s{0,2}"
                               r"(?P<q>[^*_\s].{5,})", re.IGNORECASE)
+#: A heading that only numbers a question ("Question 1 (covers networking)", "Problem 2: *Binary swaps*",
+#: "问题三"): the question is the line under it.
+_NUMBERED_QUESTION = re.compile(r"(?:question|problem|问题|题目)\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3})(?![\d.])"
+                                r"(?:\s{0,2}[:：(（\-–—]\s{0,2}(?P<rest>[^?？]{0,60}))?", re.IGNORECASE)
+#: A label over the question's words ("**Description:**", "题目描述："): the line after it states it.
+_STATEMENT_LABEL = re.compile(r"[*_]{0,2}(?:description|statement|problem\s+statement|题目描述|描述)[*_]{0,2}\s{0,2}[:：]\s{0,2}[*_]{0,2}",
+                              re.IGNORECASE)
 #: The name of a list of follow-up questions, undecorated: "Potential Follow-up Questions", "可能的追问".
 FOLLOW_UPS_NAME = re.compile(r"(?:(?:potential|possible|likely|common|typical)\s+)?follow[-\s]?ups?(?:\s+questions?)?"
                              r"|(?:可能的|常见|延伸)?追问(?:问题)?|延伸问题", re.IGNORECASE)
@@ -110,6 +117,11 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         question = _heading_text(line) if level is not None else ""
         asks = level is not None and (_asking_heading(question, line, 2 if level == 1 and sectioned else level)
                                       or index in in_asking_runs)
+        numbered = None
+        named = _NUMBERED_QUESTION.fullmatch(question[:120]) if level is not None and level > 1 else None
+        if named and not (named["rest"] and judge_line(named["rest"]).asks):  # ("Question 2：Explain …" asks itself)
+            numbered = _numbered_question(lines, index)  # "## Question 1 (covers …)" over "> What is …?"
+            asks = asks or numbered is not None
         if answering is not None and level is not None and level <= answering and not asks:
             answering = None  # a heading as high as the question's that does not ask: the answer ended
         if answering is not None and level is not None and not asks and round_line(question[:240]):
@@ -121,6 +133,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             stated = _STATED_QUESTION.fullmatch(lines[index + 1][:1000]) if index + 1 < len(lines) else None
             if stated:
                 question = stated["q"].strip()
+            elif numbered:
+                question = numbered
             parent = blocks[-1]
             blocks.append(Block("", _kind_under(parent), parent.round, [question], listed=index in in_asking_runs))
             blocks.append(_answer_block(question, parent))
@@ -295,6 +309,19 @@ def _heading_level(line: str) -> int | None:
 #: A heading that opens with a question word but has no question mark names a part ("How to apply",
 #: "Why it matters", "What I'd do differently"), it does not ask.
 _WH_TOPIC = re.compile(r"(?:how|what|why|when|where|which|who)\b", re.IGNORECASE)
+
+
+def _numbered_question(lines: list[str], index: int) -> str | None:
+    """The question a heading that only numbers it stands over: the next line (past a label such as
+    "**Description:**"), quoted, listed or plain, when it is a sentence that asks or states a task."""
+    for following in lines[index + 1: index + 3]:
+        if _STATEMENT_LABEL.fullmatch(following):
+            continue
+        text = strip_list_marker(following.lstrip("> \t")).strip()
+        if _heading_level(following) is None and 12 <= len(text) <= 600 and (judge_line(text[:300]).asks or len(text) >= 40):
+            return text
+        return None
+    return None
 
 
 def _asking_heading(text: str, line: str, level: int) -> bool:

@@ -32,12 +32,15 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .asking import hide_code_punctuation, interviewer_turn, judge_line, show_code_punctuation, strip_list_marker
 from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND
+from .interview_questions import NARRATES
+from .rounds import REVERSE, round_line
 from .segment import Block
 
 MODEL_PATH = Path(__file__).with_name("question_model.json")
@@ -103,8 +106,9 @@ def match_key(text: str) -> str:
     return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
+@lru_cache(maxsize=1 << 16)
 def feature_index(feature: str) -> int:
-    return zlib.crc32(feature.encode("utf-8")) & (DIMENSIONS - 1)
+    return zlib.crc32(feature.encode("utf-8")) & (DIMENSIONS - 1)  # (a document's features repeat: hashed once each)
 
 
 def probability(features: Sequence[str], model: tuple[float, dict[int, float]] | None = None) -> float:
@@ -416,6 +420,66 @@ def _labelled_question(block: Block, line: int) -> bool:
     return 0 <= line < len(block.lines) and _QUESTION_TURN.match(block.lines[line][:40]) is not None
 
 
+#: A list of at least this many short items (a checklist's "- vector", "- IPC", "- 拥塞避免"), this
+#: share of them questions by the rules or by the model, is a list of asked topics: each item was asked.
+TOPIC_RUN_MIN = 3
+TOPIC_RUN_SHARE = 0.4
+#: An item of such a list is a short phrase: at most this many characters, no sentence of its own.
+TOPIC_CHARS = 40
+_NOT_A_PHRASE = re.compile(r"[。！!；;]|[，,].*[，,]|\.\s")
+
+
+def _topic_item(line: str) -> str | None:
+    """A list item's words when they are a short phrase (a topic, not a sentence), ``""`` for a
+    group label ("- 系统:"), else None."""
+    if _marker(line) not in ("numbered", "bullet") or line.startswith(("答：", "**")):
+        return None  # (an answer; a bold group label: "**2. 系统与并发**")
+    body = strip_list_marker(line).strip()
+    if not body or len(body) > TOPIC_CHARS or _NOT_A_PHRASE.search(body):
+        return None
+    if body.endswith((":", "：")):  # a group's label ("- 网络:"), unless the candidate's questions follow ("- QA：")
+        return None if REVERSE.fullmatch(body.rstrip(":： ")) else ""
+    return body
+
+
+def _asked_topics(blocks: Sequence[Block], pool: Sequence[Candidate], scores: Sequence[float]) -> set[tuple[int, int]]:
+    """The lines of the lists whose items are asked topics (block, line): runs of short list items of
+    one marker and indentation, at least :data:`TOPIC_RUN_SHARE` of them questions (taken by the rules
+    and not doubted by the model, or taken by the model). One pass over each block with a question."""
+    taken: set[tuple[int, int]] = {(c.block, c.line) for c, p in zip(pool, scores)
+                                   if p >= (KEEP_THRESHOLD if c.by_rules else THRESHOLD)}
+    out: set[tuple[int, int]] = set()
+    for number in sorted({block for block, _line in taken}):
+        run: list[int] = []
+        kind: tuple[str, int] = ("", 0)  # the run's list marker and indentation
+        for index, line in enumerate([*blocks[number].lines[:20_000], ""]):
+            item = _topic_item(line) if line else None
+            here = (_marker(line), len(line) - len(line.lstrip()))
+            if item is not None and (not run or here == kind):
+                if item:
+                    run.append(index)
+                kind = here
+                continue
+            if len(run) >= TOPIC_RUN_MIN and sum((number, i) in taken for i in run) >= TOPIC_RUN_SHARE * len(run):
+                out.update((number, i) for i in run)
+            run, kind = ([index] if item else []), here
+    return out
+
+
+#: What is no topic in a list of asked topics: a reply ("不太清楚"), a label ("手撕", "结果"), the report's own words.
+_NO_TOPIC = re.compile(r"不(?:太|是很)?(?:清楚|知道|会|记得)|没(?:答|写|做)|问(?:得|了|到)|^(?:手撕|结果|总结|反问|其他|其它|感受|心得)$|"
+                       r"^第[一二三四五六七八九十\d]{1,2}[轮面]|[?？]\s*$", re.IGNORECASE)
+
+
+def _a_topic(text: str) -> bool:
+    """Whether an item the rules passed over in a list of asked topics names one: not small talk, a
+    question the rules left out (the candidate's own), advice, a reply, a round or the author's
+    narration (an acronym of two or three letters is a topic: "IPC")."""
+    judged = judge_line(text)
+    return (judged.dropped is None or (judged.dropped == "short" and len(match_key(text)) >= 2)) \
+        and not _NO_TOPIC.search(text) and not NARRATES.search(text) and round_line(text) is None
+
+
 def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],
            origins: dict[str, tuple[int, int]], guessed: set[str] | None = None) -> list[Found]:
     """The rules' questions the model agrees with, and the sentences it is sure of that the
@@ -436,13 +500,15 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     current = (-1, -1)
     notes = question_notes(blocks)
     doubted: Candidate | None = None  # the rules' question the model doubted, on the current line
-    stopped = False  # past MAX_CANDIDATES: the rules' questions not yet reached are kept as they are
     reached: set[str] = set()  # the rules' questions the model has judged (kept or not)
-    for examined, candidate in enumerate(candidates(blocks, report, listing, found, origins)):
+    pool = list(islice(candidates(blocks, report, listing, found, origins), MAX_CANDIDATES + 1))
+    stopped = len(pool) > MAX_CANDIDATES
+    pool = pool[:MAX_CANDIDATES]
+    scores = [probability(candidate.features, model) for candidate in pool]
+    topics = _asked_topics(blocks, pool, scores)
+    for candidate, p in zip(pool, scores):
         if len(kept) >= MAX_QUESTIONS:
-            break
-        if examined >= MAX_CANDIDATES:
-            stopped = True
+            stopped = False
             break
         if candidate.by_rules:
             reached.add((candidate.found_as or candidate.text).casefold())
@@ -450,8 +516,8 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
             continue
         if (candidate.block, candidate.line) != current:
             current, line_keys, doubted = (candidate.block, candidate.line), [], None
-        p = probability(candidate.features, model)
-        if p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD) and not (
+        topic = (candidate.block, candidate.line) in topics and _a_topic(candidate.text)
+        if not topic and p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD) and not (
                 candidate.by_rules and _labelled_question(blocks[candidate.block], candidate.line)):
             if candidate.by_rules:
                 doubted = candidate
@@ -471,7 +537,7 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
             _text, section, round_, confidence = by_text[(candidate.found_as or candidate.text).casefold()]
             kept.setdefault(key, (candidate.text, section, round_, confidence))
             origins.setdefault(key, (candidate.block, candidate.line))
-        elif key not in kept and len(candidate.text) >= 4:
+        elif key not in kept and (len(candidate.text) >= 4 or topic):
             block = blocks[candidate.block]
             kept[key] = (candidate.text, block.name or (block.round or ""), block.round, round(min(0.8, p), 2))
             origins.setdefault(key, (candidate.block, candidate.line))

@@ -224,7 +224,9 @@ def _compile_matcher(entries: list[tuple[str, bool, str]]) -> tuple[list[tuple[r
         if node.terminal is None:
             guard = ""
             if term[-1].isascii() and term[-1].isalnum():
-                guard = f"(?![{_LATIN}-])" if short else f"(?![{_LATIN}])"
+                # (a longer term may carry its version: "NVMe2.0", "PCIe5.0", "CUDA12", never "NVMe2x")
+                guard = f"(?![{_LATIN}-])" if short else (f"(?![A-Za-z_])(?![0-9]+[{_LATIN}])" if term[-1].isalpha()
+                                                          else f"(?![{_LATIN}])")
             if sensitive and term in ("Go", "GO"):
                 guard += _GO_PHRASES
             if sensitive and term == "C":

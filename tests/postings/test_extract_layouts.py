@@ -947,3 +947,76 @@ def test_the_choices_of_a_multiple_choice_question_are_no_questions() -> None:
         "C. 两个主机在同一目录下看到的同名文件是同一个文件。",
         "D. 两个主机都可以通过本地缓存提升访问性能。",
     ) == ["把一个文件系统同时通过NFS和SMB共享给多个主机时,以下哪些说法是错误的"]  # (its remark "(多选)" set aside)
+
+
+def test_a_page_whose_line_breaks_came_as_escapes_is_read_line_by_line() -> None:
+    # (a report copied out of a page's JSON: its breaks are the two characters "\" and "n")
+    assert _questions(
+        "某厂推理加速面经 2025-03-02",
+        r"一面\n1. 讲一下 PagedAttention 的原理\n2. continuous batching 和静态 batch 的区别？"
+        r"\n3. 手撕 LayerNorm\n反问\n二面\n1. NCCL 的 ring allreduce 通信量是多少？",
+    ) == ["讲一下 PagedAttention 的原理", "continuous batching 和静态 batch 的区别？", "手撕 LayerNorm",
+          "NCCL 的 ring allreduce 通信量是多少？"]
+
+
+def test_a_code_line_with_an_escaped_break_stays_one_line() -> None:
+    assert _questions(
+        "C 语言笔试题",
+        "1. 下面的代码输出什么？ printf(\"%d\\n\", x);",
+        "2. volatile 关键字有什么作用？",
+    ) == ["下面的代码输出什么？ printf(\"%d\\n\", x);", "volatile 关键字有什么作用？"]
+
+
+def test_numbered_items_run_together_with_commas_after_their_numbers() -> None:
+    assert _questions(
+        "嵌入式驱动面试题",
+        "1,字符设备的设备文件是怎么创建的?2,写一个中断服务需要注意哪些?如果中断要做很多事怎么办?"
+        "3,原子操作你怎么理解?4,linux中RCU原理?",
+    ) == ["字符设备的设备文件是怎么创建的?", "写一个中断服务需要注意哪些?如果中断要做很多事怎么办?",
+          "原子操作你怎么理解?", "linux中RCU原理?"]
+
+
+def test_lettered_items_run_together_on_one_line() -> None:
+    assert _questions(
+        "Round 2 (kernel)",
+        "a) What happens when two devices share one interrupt line? b) Difference between spinlock and mutex. "
+        "c) Which is better: level-triggered or edge-triggered? d) Explain watchdog.",
+    ) == ["What happens when two devices share one interrupt line?", "Difference between spinlock and mutex.",
+          "Which is better: level-triggered or edge-triggered?", "Explain watchdog."]
+
+
+def test_a_rounds_bullets_keep_their_bare_topics_but_not_the_small_talk() -> None:
+    # (most of the round's items name a technical thing; the bare ones among them were asked too)
+    assert _questions(
+        "字节跳动 C++ 后端面经",
+        "",
+        "一面:",
+        "- 自我介绍",
+        "- 系统:",
+        "- 项目中的进程/线程",
+        "- IPC",
+        "- 网络:",
+        "- TCP/UDP",
+        "- 拥塞避免",
+        "- HTTPS",
+        "- 语言:",
+        "- 虚函数、纯虚函数",
+    ) == ["项目中的进程/线程", "IPC", "TCP/UDP", "拥塞避免", "HTTPS", "虚函数、纯虚函数"]
+
+
+def test_a_heading_that_only_numbers_a_question_stands_over_it() -> None:
+    assert _questions(
+        "# Questions I like to ask in interviews",
+        "",
+        "## Question 1 (covers operating systems)",
+        "",
+        "> What happens between a page fault and the faulting instruction running again?",
+        "",
+        "A good answer walks through the trap, the lookup and the retry. Why does it matter? Latency.",
+        "",
+        "## Question 2: *Ring buffer*",
+        "**Description:**",
+        "- Write a lock-free ring buffer for one producer and one consumer.",
+        "- Example: capacity 8",
+    ) == ["What happens between a page fault and the faulting instruction running again?",
+          "Write a lock-free ring buffer for one producer and one consumer."]

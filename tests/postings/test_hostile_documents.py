@@ -15,10 +15,10 @@ from prep.postings import decode_posting_bytes
 from prep.postings.errors import PostingInputError
 from prep.postings.formats import docx as docx_format
 from prep.postings.formats import pdf as pdf_format
-from tests.support.cpu import least_cpu_seconds
+from tests.support.cpu import budget, least_cpu_seconds
 from tests.support.documents import docx_bytes, pdf_bytes, pdf_with_pages
 
-BUDGET_S = 3.0  # as for text and HTML: per input of up to 1 MB, generous for a busy CI machine
+BUDGET_S = budget(3.0)  # as for text and HTML: per input of up to 1 MB, generous for a busy CI machine
 
 
 def _rezip(data: bytes, replace: dict[str, bytes] | None = None, add: dict[str, bytes] | None = None) -> bytes:
