@@ -131,7 +131,7 @@ def latin_title_employer(lines: Sequence[str]) -> str | None:
 
 
 _REPORT_WORD = re.compile(r"面试|面經|面经|interview", re.IGNORECASE)
-_TITLE_NAME = re.compile(r"(?:^|[\s\d年届|｜\-–—:：])(?P<n>[\u4e00-\u9fff]{2,8}?)\s{0,2}"
+_TITLE_NAME = re.compile(r"(?:^|[\s\d年届|｜\-–—:：])(?![年届])(?P<n>[\u4e00-\u9fff]{2,8}?)\s{0,2}"
                          r"(?=(?:\d{2,4}\s{0,2}届)?\s{0,2}(?:暑期|日常|实习|校招|社招|秋招|春招|面试|面经|一面|二面|三面|"
                          r"infra|ai\b|高性能|算法|后端|c\+\+))", re.IGNORECASE)
 

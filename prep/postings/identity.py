@@ -269,9 +269,10 @@ _FIELD_PHRASE = re.compile(
     r"kernels?|performance|runtime|triton|cuda|hpc|gpu|llm)\b|&", re.IGNORECASE)
 #: "作为腾讯TEG的高性能网络通信库研发工程师": the employer and the role in one clause.
 _AS_ROLE_ZH = re.compile(r"作为(?P<c>[^，,。；;的\s]{2,20})的(?P<t>[^，,。；;]{2,40}?(?:工程师|架构师|研究员|专家|负责人))")
-#: "NVIDIA is seeking …", "Meta is looking for …": the employer as the sentence's subject.
-_SEEKING = re.compile(r"(?P<c>[A-Z][\w&.'-]{1,30}(?:\s[A-Z][\w&.'-]{1,30}){0,2})\s+(?:is|are)\s+"
-                      r"(?:seeking|looking\s+for|hiring|searching\s+for)\b")
+#: "NVIDIA is seeking …", "Meta is looking for …", "Canonical is building teams …": the employer as the sentence's subject.
+_SEEKING = re.compile(r"(?P<c>[A-Z][\w&.'-]{1,30}(?:[ ][A-Z][\w&.'-]{1,30}){0,2})\s+(?:is|are)\s+"
+                      r"(?:seeking|looking\s+for|hiring|searching\s+for|recruiting|"
+                      r"(?:building|growing|expanding)\s+(?:a\s+|its\s+|the\s+)?teams?)\b")
 #: "… is looking for a Distinguished Software Architect to …": the role the sentence asks for, a
 #: capitalised name of two words or more ("looking for an engineer who …" names no title).
 _ROLE_SOUGHT = re.compile(
@@ -580,7 +581,13 @@ def _find_identity(
     if content_header and (company is None or title is None):
         first = content_header[0].lstrip("# ").strip()
         parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()]
-        if len(parts) == 2:
+        bare = [TAG_PREFIX.sub("", p).strip() for p in parts]
+        opening = [k for k, p in ((known_company(p), p) for p in bare)
+                   if k and p.casefold().startswith(k.casefold()) and len(p) > len(k) + 1]  # (more than the name)
+        if len(parts) == 2 and company is None and len(opening) == 1:
+            # "[社招] 阿里云研发 - Serverless Container": a known employer opens one part (its team's work), the other names the work
+            company, title = opening[0], title or TAG_PREFIX.sub("", first).strip()
+        elif len(parts) == 2:
             named = [p for p in parts if looks_like_company(p)]
             if not named:  # "Senior CUDA Kernel Engineer — Helix AI": the part that is not a job
                 roles = [p for p in parts if looks_like_role(p)]

@@ -41,11 +41,15 @@ _LETTER = re.compile(r"(?:^|(?<=\s))(?P<n>[a-z])\)\s{1,3}(?=\S)(?P<glued>(?!))?"
 # "…across a few thousand nodes: I said canaries …": after a colon, the candidate's own answer.
 _FIRST_PERSON_ANSWER = re.compile(r"(?<=[\w)?？])\s{0,2}[:：]\s{1,2}(?=(?:I|I'd|I'm|I've|We|My|Our)\s)")
 # "- Q1: ", "Q2: " inside a line: a labelled question (never glued to a word: "SQ1:" is no label).
-_Q_NUMBER = re.compile(r"(?:^|(?<=\s))(?:[-*•]\s{1,2})?Q(?P<n>\d{1,2})\s{0,2}[:：.]\s{1,3}(?=\S)(?P<glued>(?!))?")
+# After a Chinese character or a sentence's end too ("…答案Q1:请对比…。A:…。Q2:…"), where "\s{0,3}" may be none.
+_Q_NUMBER = re.compile(r"(?:^|(?<=\s)|(?<=[\u4e00-\u9fff。！？?!；;)）]))(?:[-*•]\s{1,2})?Q(?P<n>\d{1,2})\s{0,2}[:：.]\s{0,3}(?=\S)(?P<glued>(?!))?")
 # A transcript's numbered answer running into the next numbered question: "A1. … - Q2. …?".
 _ANSWER_THEN_QUESTION = re.compile(r"A\s{0,2}\d{1,3}\s{0,2}[.:：)]\s{0,3}(?P<a>.*?)\s[-–•]\s{1,3}(?P<q>Q\s{0,2}\d{1,3}\s{0,2}[.:：)]\s{0,3}\S.*)")
 # The answer of an item: "答:", "答案：", "参考答案:", "Answer:" after the question.
 _ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
+# "Q1:" opening an item, and "A:" / "A1:" after its question's end: the answer of a labelled question.
+_Q_LABEL = re.compile(r"(?:[-*•]\s{1,2})?Q\d{1,2}\s{0,2}[:：.]")
+_A_LABEL = re.compile(r"(?<=[?？。.!！])\s{0,3}A\d{0,2}\s{0,2}[:：]")
 # Two items are a list when each asks ("1. …？2. …？") or is labelled a question ("1.题1(6分):…").
 _ASKS = re.compile(r"\d{1,2}\s{0,2}[.．、)）]\s{0,3}(?:题|q\s{0,2}\d|问题)|[^?？]{2,300}[?？]", re.IGNORECASE)
 # A short label after an item's last sentence ("…?二面:", "…。Round 2:"): what the next run is.
@@ -190,7 +194,7 @@ def _question_and_answer(item: str, listed: bool = False) -> list[str]:
     in an item of a list written on one line, after a colon that opens the candidate's "I …")."""
     if len(item) < 12:
         return [item]
-    labelled = _ANSWER.search(item, 6)
+    labelled = _ANSWER.search(item, 6) or (_A_LABEL.search(item, 6) if _Q_LABEL.match(item) else None)
     answer = labelled or (_FIRST_PERSON_ANSWER.search(item, 6) if listed else None)
     if answer is None:
         return [item]

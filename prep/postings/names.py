@@ -113,6 +113,9 @@ _NOT_AN_ORGANISATION = re.compile(
     r"(?:已|我|你|他|她|在|是|就|被|把|给|跟|的|了|也|都|还|又|先|后).{0,20}|"  # a sentence's first words
     r"(?:[一二三四五六七八九十]{1,3}|\d{1,2})\s{0,2}[、.．].{0,40}|"  # a numbered section: "一、C++ 基础"
     r"(?:返回|提交|查看|登录|注册|分享|收藏|举报|点击|关注|下载).{0,20}|"  # a page's button: "返回职位列表", "提交建议"
+    # a field of work, not who works in it: "存储" of "2025年存储面试题", "人工智能", "大模型推理"
+    r"(?:存储|网络|操作系统|算法|后端|前端|客户端|推理|训练|人工智能|大模型|模型|数据库|计算机|嵌入式|驱动|芯片|编译器?|分布式|"
+    r"系统|开发|测试|运维|通信|高性能|并行|计算|云原生|容器|安全|硬件|软件|基础|八股|机器学习|深度学习|图形学?|游戏)+|"
     r"(?:senior|staff|principal|junior|lead|candidate|interviewer|local\s+preview|view\s+on|sign\s+in|log\s+in)\b.{0,60}|"
     r"(?:how|what|why|which|when|where)\b.{0,80}|"  # a title that asks: "How variable spilling works"
     r"(?:phone|video|virtual|onsite|on-site|technical|coding|final|behaviou?ral|screening|take-home)|"  # a kind of interview

@@ -1020,3 +1020,11 @@ def test_a_heading_that_only_numbers_a_question_stands_over_it() -> None:
         "- Example: capacity 8",
     ) == ["What happens between a page fault and the faulting instruction running again?",
           "Write a lock-free ring buffer for one producer and one consumer."]
+
+
+def test_labelled_questions_and_answers_run_together_on_one_line() -> None:
+    assert _questions(
+        "2025年存储面试题及答案",
+        "存储面试题及答案Q1:请对比 NVMe 2.0 与 1.4 的核心差异?A:2.0 引入了命名空间组。Q2:分布式块存储如何平衡一致性与可用性?"
+        "A:通常用 Raft 做复制。Q3:写放大是怎么产生的?A:垃圾回收搬运有效页。",
+    ) == ["请对比 NVMe 2.0 与 1.4 的核心差异?", "分布式块存储如何平衡一致性与可用性?", "写放大是怎么产生的?"]

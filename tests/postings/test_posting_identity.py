@@ -53,8 +53,15 @@ def test_no_employer_is_invented(text: str) -> None:
     assert extract_posting(text).company is None
 
 
+def test_a_field_before_a_reports_title_words_is_no_employer() -> None:
+    # ("2025年存储面试题": the year's 年 is no part of a name, and 存储 is a field of work)
+    assert extract_posting("2025年存储面试题及答案_第1页\n2025年存储面试题及答案_第2页\n下载本文档\n"
+                           "2025年存储面试题及答案Q1:NVMe 和 SATA 的区别？A:协议不同。Q2:什么是写放大？A:垃圾回收。\n").company is None
+
+
 @pytest.mark.parametrize("name", ["Interview Preparation Guidelines", "Interview Date - 12th May on Teams",
-                                  "Interview kitsBlog", "职位简介", "---", "已O", "已OC", "Q1", "第22部分"])
+                                  "Interview kitsBlog", "职位简介", "---", "已O", "已OC", "Q1", "第22部分",
+                                  "存储", "人工智能", "大模型推理", "操作系统"])
 def test_a_title_or_a_sentence_is_not_an_employer(name: str) -> None:
     assert not is_organisation_name(name)
 
@@ -287,3 +294,18 @@ def test_a_lowercase_led_brand_speaks_as_the_employer_though_the_board_ran_its_f
         "You will build the routing layer for our model servers.",
     ])
     assert extract_posting(text).company in ("zTrade", "zTrade Inc.")
+
+
+def test_the_employer_building_its_teams_under_a_title_line() -> None:
+    # ("… / DPU." then "Canonical is building teams …": the name is the sentence's subject, never the line above joined to it)
+    result = extract_posting("Overview\nNetworking Software Engineer - SmartNIC / DPU.\n"
+                             "Canonical is building teams to bring open source networking to data centres.\n"
+                             "What your day will look like\n- Deliver the SONiC stack\n- Debug kernel networking\n")
+    assert result.company == "Canonical"
+
+
+def test_a_known_employer_opening_one_side_of_a_dashed_title() -> None:
+    # ("[社招] 阿里云研发 - Serverless Container": the employer and its team's work, then the product)
+    result = extract_posting("[社招] 阿里云研发 - Serverless Container\n### 工作职责\n1. 负责弹性容器实例的研发\n"
+                             "### 任职要求\n1. 熟悉 Kubernetes 与虚拟化\n")
+    assert result.company in ("阿里云", "阿里巴巴")
