@@ -38,6 +38,8 @@ REVERSE = re.compile(r"(?:>\s{0,2})?(?:反问(?:环节)?|我的问题|我(?:提�
 #: (an HR interviewer's are about the candidate, not to drill: ``hr`` in the label).
 ASKER_LABEL = re.compile(r"(?:>\s{0,2})?(?:面试官|interviewer'?s?)(?P<who>[^:：]{0,60}?)\s{0,2}(?:提问|问题|问|questions?)"
                          r"\s{0,2}[:：]\s{0,2}", re.IGNORECASE)
+#: How a Chinese round was held, written straight after it: "第一轮电话面试", "二面视频面(45min)".
+_HOW_HELD = re.compile(r"(?:电话|视频|现场|线上|线下|远程)(?:面试?|约|沟通)?|(?:技术|业务|主管|hr)面试?", re.IGNORECASE)
 #: A letter numbering the parts of a report ("A. ", "B) ").
 _LETTERED = re.compile(r"[A-H][.)]\s{1,3}")
 _ROUND_SEPARATORS = (":", "：", "-", "—", "–", ")", "）")  # "Round 1 ) Linux Troubleshooting"
@@ -73,5 +75,8 @@ def round_line(line: str) -> tuple[str, str] | None:
     if not text_after:
         return label, ""
     separated = (tail.lstrip()[:1] in _ROUND_SEPARATORS or tail[:1] in "(（[【"
-                 or rest.lstrip()[:1] in _ROUND_SEPARATORS)
+                 or rest.lstrip()[:1] in _ROUND_SEPARATORS
+                 or (not label[-1:].isascii() and _HOW_HELD.match(tail.lstrip()) is not None))  # "第一轮电话面试"
+    if separated and _HOW_HELD.match(text_after):
+        return label, text_after if len(text_after) > 12 else ""
     return (label, text_after) if separated else None

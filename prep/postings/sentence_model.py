@@ -431,38 +431,41 @@ _NOT_A_PHRASE = re.compile(r"[。！!；;]|[，,].*[，,]|\.\s")
 
 def _topic_item(line: str) -> str | None:
     """A list item's words when they are a short phrase (a topic, not a sentence), ``""`` for a
-    group label ("- 系统:"), else None."""
+    group label ("- 系统:") or a longer item of the list (a question written out, an answer the page
+    lists), else None: a line that ends the list (no list item, an answer, a bold group label, the
+    candidate's questions: "- QA：")."""
     if _marker(line) not in ("numbered", "bullet") or line.startswith(("答：", "**")):
         return None  # (an answer; a bold group label: "**2. 系统与并发**")
     body = strip_list_marker(line).strip()
-    if not body or len(body) > TOPIC_CHARS or _NOT_A_PHRASE.search(body):
+    if not body:
         return None
-    if body.endswith((":", "：")):  # a group's label ("- 网络:"), unless the candidate's questions follow ("- QA：")
+    if body.endswith((":", "：")) and len(body) <= TOPIC_CHARS:
         return None if REVERSE.fullmatch(body.rstrip(":： ")) else ""
-    return body
+    return "" if len(body) > TOPIC_CHARS or _NOT_A_PHRASE.search(body) else body
 
 
 def _asked_topics(blocks: Sequence[Block], pool: Sequence[Candidate], scores: Sequence[float]) -> set[tuple[int, int]]:
-    """The lines of the lists whose items are asked topics (block, line): runs of short list items of
-    one marker and indentation, at least :data:`TOPIC_RUN_SHARE` of them questions (taken by the rules
-    and not doubted by the model, or taken by the model). One pass over each block with a question."""
+    """The lines of the lists whose items are asked topics (block, line): the short items of a list
+    (one marker and indentation; its longer items and labels neither count nor end it), at least
+    :data:`TOPIC_RUN_SHARE` of them questions: taken by the rules and not doubted by the model (in a
+    round, whatever the model thinks), or taken by the model. One pass over each block with a question."""
     taken: set[tuple[int, int]] = {(c.block, c.line) for c, p in zip(pool, scores)
-                                   if p >= (KEEP_THRESHOLD if c.by_rules else THRESHOLD)}
+                                   if p >= (KEEP_THRESHOLD if c.by_rules else THRESHOLD)
+                                   or (c.by_rules and blocks[c.block].kind == ROUND_KIND)}  # (a round's items were asked)
     out: set[tuple[int, int]] = set()
     for number in sorted({block for block, _line in taken}):
         run: list[int] = []
-        kind: tuple[str, int] = ("", 0)  # the run's list marker and indentation
+        kind: tuple[str, int] | None = None  # the list's marker and indentation
         for index, line in enumerate([*blocks[number].lines[:20_000], ""]):
             item = _topic_item(line) if line else None
             here = (_marker(line), len(line) - len(line.lstrip()))
-            if item is not None and (not run or here == kind):
+            if item is not None and here == kind:
                 if item:
                     run.append(index)
-                kind = here
                 continue
             if len(run) >= TOPIC_RUN_MIN and sum((number, i) in taken for i in run) >= TOPIC_RUN_SHARE * len(run):
                 out.update((number, i) for i in run)
-            run, kind = ([index] if item else []), here
+            run, kind = ([index] if item else []), (here if item is not None else None)
     return out
 
 

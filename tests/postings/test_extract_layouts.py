@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from prep.postings.asking import clean_question, judge_line, strip_list_marker
 from prep.postings.extract import extract_posting
+from prep.postings.rounds import round_line
 
 
 def _questions(*lines: str) -> list[str]:
@@ -1028,3 +1029,22 @@ def test_labelled_questions_and_answers_run_together_on_one_line() -> None:
         "存储面试题及答案Q1:请对比 NVMe 2.0 与 1.4 的核心差异?A:2.0 引入了命名空间组。Q2:分布式块存储如何平衡一致性与可用性?"
         "A:通常用 Raft 做复制。Q3:写放大是怎么产生的?A:垃圾回收搬运有效页。",
     ) == ["请对比 NVMe 2.0 与 1.4 的核心差异?", "分布式块存储如何平衡一致性与可用性?", "写放大是怎么产生的?"]
+
+
+def test_a_chinese_round_says_how_it_was_held_without_a_separator() -> None:
+    assert round_line("第一轮电话面试") == ("第一轮", "")
+    assert round_line("二面视频面 45min") == ("二面", "")
+    assert round_line("第一轮是算法") is None
+
+
+def test_a_rounds_bare_topics_stay_though_the_model_doubts_them() -> None:
+    # (a round held "电话约" with no separator, over bullets that name topics: the round's items were asked)
+    assert _questions(
+        "# 某芯片公司面试体验|第三篇(社招)", "", "在深圳参加的面试，整体体验不错", "", "我面的是驱动工程师，问题如下。", "",
+        "**第一轮电话约(30 分钟至 1 小时)难度一般。**", "",
+        "*   关于你的论文", "*   关于项目和它怎么落地的许多问题", "*   中断处理的概念和例子", "*   优先级反转(原因、解决)",
+        "*   硬件定时器", "*   Linux 调度器和策略", "*   驱动中的错误码、日志等", "*   页表概念", "*   自旋锁/读写锁/信号量",
+        "*   DMA 控制器、缓存一致性和总线", "*   2 个编码问题(数组、位运算)。", "", "注:问得很细，需要一直讲到他满意。",
+    ) == ["关于你的论文", "关于项目和它怎么落地的许多问题", "中断处理的概念和例子", "优先级反转(原因、解决)", "硬件定时器",
+          "Linux 调度器和策略", "驱动中的错误码、日志等", "页表概念", "自旋锁/读写锁/信号量", "DMA 控制器、缓存一致性和总线",
+          "2 个编码问题(数组、位运算)。"]
