@@ -523,8 +523,7 @@ def _find_identity(
             continue
         bracketed = BRACKET_LABEL.fullmatch(line)  # "【岗位】分布式训练框架工程师"
         line = f"{bracketed['k']}：{bracketed['v']}" if bracketed else _FIELD_NUMBER.sub("", line, count=1)
-        if is_report:
-            line = _FIELD_BULLET.sub("", line, count=1)
+        line = _FIELD_BULLET.sub("", line, count=1)  # "- Company: Broadcom", a board's fields as a list
         if line.startswith(("**", "__")):
             line = _BOLD_KEY.sub(r"\1\2 ", line, count=1)  # "**Company:** Apple Inc." is "Company: Apple Inc."
         for key, pattern in _LABELS.items():

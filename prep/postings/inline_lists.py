@@ -36,6 +36,8 @@ _NUMBER = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）\]�
                      r"(?P<n>\d{1,2})\s{0,2}(?:[.．](?!\d)|[、)）]|[,，](?=\s{0,3}[^\s\d,，]))\s{0,3}(?=\S)")
 # "3,原子操作…": a number and a comma, written as the list marker it stands for ("3. 原子操作…").
 _COMMA_NUMBER = re.compile(r"^(\d{1,2})\s{0,2}[,，]\s{0,3}")
+# "(1) … (2) … (3) …": numbers in brackets (counted like the others: a figure in brackets never runs on).
+_BRACKETED = re.compile(r"(?:^|(?<=[\s\u4e00-\u9fff。.!！?？;；:：,，)）]))[(（](?P<n>\d{1,2})[)）]\s{0,3}(?=\S)(?P<glued>(?!))?")
 # "a) … b) … c) …": lettered items (a letter and a closing bracket after a space; counted as 1, 2, 3).
 _LETTER = re.compile(r"(?:^|(?<=\s))(?P<n>[a-z])\)\s{1,3}(?=\S)(?P<glued>(?!))?")
 # "…across a few thousand nodes: I said canaries …": after a colon, the candidate's own answer.
@@ -80,13 +82,16 @@ def split_line(line: str) -> list[str]:
 
 def _numbered_items(line: str) -> list[str]:
     """The items of the numbered runs written on one line (1, 2, 3 … counting up; a run may start
-    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"; or lettered "a) … b) … c) …"),
+    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"; lettered "a) … b) … c) …"; or
+    bracketed "(1) … (2) …"),
     or ``[line]``."""
     items = _items(line, _NUMBER)
     if len(items) == 1 and "Q" in line:
         items = _items(line, _Q_NUMBER, labelled=True)
     if len(items) == 1 and ") " in line:
         items = _items(line, _LETTER)
+    if len(items) == 1 and ("(" in line or "（" in line):
+        items = _items(line, _BRACKETED)
     return items
 
 

@@ -33,7 +33,8 @@ _OWN_REPORT_TITLE = re.compile(
 )
 _REPORT_MARKERS = re.compile(
     r".{0,120}?(?:面试官|问了|问到|手撕|反问|面了|面试的时候|面试过程中|(?<![a-z])oc(?![a-z])|i\s+interviewed|i\s+applied|interviewer|they\s+asked|the\s+interviewer|"
-    r"asked\s+me|got\s+the\s+offer|got\s+rejected|we\s+discussed|(?:he|she)\s+wanted\s+me\s+to)"
+    r"asked\s+me|got\s+the\s+offer|(?:got|was)\s+rejected|we\s+discussed|(?:he|she)\s+wanted\s+me\s+to|"
+    r"i\s+had\s+(?:[\w-]+\s+){0,3}(?:interviews?|rounds?)\b)"  # "I had a recent interview …", "I had two rounds"
     r"|.{0,200}?\b(?:i\s+was\s+(?:also\s+)?asked|(?:the|my|first|second|final)\s+interviewer\s+(?:asked|started|discussed)|"
     r"interview\s+round\s+was|my\s+(?:first|second|third|final)\s+(?:interview|round)|"
     r"the\s+(?:first|second|third|final|next)\s+round\s+(?:was|started|began|covered|focused)|the\s+interview\s+(?:started|began|went|was\s+not)|"

@@ -14,7 +14,7 @@ from prep.postings.role_family import FAMILY_KEYS, role_family
 @pytest.mark.parametrize(("name", "slug"), [
     ("字节跳动", "bytedance"), ("字节", "bytedance"), ("ByteDance", "bytedance"), ("bytedance", "bytedance"),
     ("ＢｙｔｅＤａｎｃｅ", "bytedance"), ("Byte Dance", "bytedance"), ("北京字节跳动科技有限公司", "bytedance"),
-    ("字节跳动-AML", "bytedance"), ("抖音", "bytedance"),
+    ("字节跳动-AML", "bytedance"), ("抖音", "bytedance"), ("Advanced Micro Devices, Inc", "amd"),
     ("腾讯", "tencent"), ("Tencent", "tencent"), ("TEG", "tencent"), ("腾讯TEG", "tencent"), ("腾讯 TEG", "tencent"),
     ("騰訊", "tencent"),
     ("英伟达", "nvidia"), ("NVIDIA", "nvidia"), ("Nvidia", "nvidia"), ("NVIDIA Corporation", "nvidia"),

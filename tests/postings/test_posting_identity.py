@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from prep.postings import extract_posting
+from prep.postings.canonical_company import canonical
 from prep.postings.names import brand, is_organisation_name
 
 
@@ -104,7 +105,8 @@ def test_an_emoji_section_label_or_an_icons_text_is_no_employer() -> None:
     ("Location pin icon") are page decoration: the employer the text names is taken instead."""
     text = ("GPU Kernel Engineer\n📍 Job Overview\n- Company: Advanced Micro Devices, Inc\n- Location: Shanghai\n\n"
             "Responsibilities\n- Write HIP kernels for AMD GPUs.\n- Tune AMD ROCm libraries.\n")
-    assert extract_posting(text).company == "AMD"
+    company = extract_posting(text).company  # (the board's field gives its legal name: the same company page)
+    assert company is not None and canonical(company) is not None and canonical(company).slug == "amd", company
     icon = ("Inference Engineer\nLocation pin icon\nMenlo Park, CA\n\nAbout Meta\nMeta builds inference systems.\n\n"
             "Responsibilities\n- Optimise Meta's serving stack.\n")
     assert extract_posting(icon).company != "Location pin icon"
@@ -309,3 +311,10 @@ def test_a_known_employer_opening_one_side_of_a_dashed_title() -> None:
     result = extract_posting("[社招] 阿里云研发 - Serverless Container\n### 工作职责\n1. 负责弹性容器实例的研发\n"
                              "### 任职要求\n1. 熟悉 Kubernetes 与虚拟化\n")
     assert result.company in ("阿里云", "阿里巴巴")
+
+
+def test_a_boards_fields_as_a_list_name_the_employer() -> None:
+    result = extract_posting("Firmware Engineer 2\n★ Job Overview\n- Job Title: Firmware Engineer 2\n- Company: Quillon Systems\n"
+                             "- Location: Austin, Texas, United States\n- Job Type: On-site, Full-time\n"
+                             "★ Role Summary\n- Primary Responsibility: write NIC drivers for the Linux kernel.\n")
+    assert result.company == "Quillon Systems"
