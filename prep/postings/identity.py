@@ -443,6 +443,13 @@ _HIRING_TAIL = re.compile(r"(?P<d>.{2,20}?)\s{0,2}(?:招聘|招人|诚聘|is\s+h
 _TITLE_DASH = re.compile(r"\s{0,2}[-–—]\s{0,2}")
 
 
+def _opening_employers(parts: Sequence[str]) -> list[str]:
+    """The known employers that open a part of a title with more words than their name ("阿里云研发")."""
+    bare = [TAG_PREFIX.sub("", part).strip() for part in parts]
+    return [known for known, part in ((known_company(part), part) for part in bare)
+            if known and part.casefold().startswith(known.casefold()) and len(part) > len(known) + 1]
+
+
 def _dashed_title(first: str, title: str | None) -> tuple[str | None, str | None]:
     """The employer and role of a title written "employer-department-role" ("华泰证券-信息技术部-AI平台开发工程师")
     or "employer-role" where the employer's name says it is one ("星河证券-推理工程师"); the title as it was
@@ -580,10 +587,8 @@ def _find_identity(
     if content_header and (company is None or title is None):
         first = content_header[0].lstrip("# ").strip()
         parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()]
-        bare = [TAG_PREFIX.sub("", p).strip() for p in parts]
-        opening = [k for k, p in ((known_company(p), p) for p in bare)
-                   if k and p.casefold().startswith(k.casefold()) and len(p) > len(k) + 1]  # (more than the name)
-        if len(parts) == 2 and company is None and len(opening) == 1:
+        opening = _opening_employers(parts) if len(parts) == 2 and company is None else []
+        if len(opening) == 1:
             # "[社招] 阿里云研发 - Serverless Container": a known employer opens one part (its team's work), the other names the work
             company, title = opening[0], title or TAG_PREFIX.sub("", first).strip()
         elif len(parts) == 2:

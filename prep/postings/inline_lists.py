@@ -49,8 +49,7 @@ _Q_NUMBER = re.compile(r"(?:^|(?<=\s)|(?<=[\u4e00-\u9fff。！？?!；;)）]))(?
 _ANSWER_THEN_QUESTION = re.compile(r"A\s{0,2}\d{1,3}\s{0,2}[.:：)]\s{0,3}(?P<a>.*?)\s[-–•]\s{1,3}(?P<q>Q\s{0,2}\d{1,3}\s{0,2}[.:：)]\s{0,3}\S.*)")
 # The answer of an item: "答:", "答案：", "参考答案:", "Answer:" after the question.
 _ANSWER = re.compile(r"(?:参考答案|答案|回答|答|answer)\s{0,2}[:：]", re.IGNORECASE)
-# "Q1:" opening an item, and "A:" / "A1:" after its question's end: the answer of a labelled question.
-_Q_LABEL = re.compile(r"(?:[-*•]\s{1,2})?Q\d{1,2}\s{0,2}[:：.]")
+# "A:" / "A1:" after the end of a labelled question ("Q1:…?A:…"): its answer.
 _A_LABEL = re.compile(r"(?<=[?？。.!！])\s{0,3}A\d{0,2}\s{0,2}[:：]")
 # Two items are a list when each asks ("1. …？2. …？") or is labelled a question ("1.题1(6分):…").
 _ASKS = re.compile(r"\d{1,2}\s{0,2}[.．、)）]\s{0,3}(?:题|q\s{0,2}\d|问题)|[^?？]{2,300}[?？]", re.IGNORECASE)
@@ -82,9 +81,8 @@ def split_line(line: str) -> list[str]:
 
 def _numbered_items(line: str) -> list[str]:
     """The items of the numbered runs written on one line (1, 2, 3 … counting up; a run may start
-    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"; lettered "a) … b) … c) …"; or
-    bracketed "(1) … (2) …"),
-    or ``[line]``."""
+    again at 1: "一面:1. …2. …二面:1. …"; or labelled "- Q1: … - Q2: …"; lettered "a) … b) … c) …";
+    bracketed "(1) … (2) …"), or ``[line]``."""
     items = _items(line, _NUMBER)
     if len(items) == 1 and "Q" in line:
         items = _items(line, _Q_NUMBER, labelled=True)
@@ -199,7 +197,7 @@ def _question_and_answer(item: str, listed: bool = False) -> list[str]:
     in an item of a list written on one line, after a colon that opens the candidate's "I …")."""
     if len(item) < 12:
         return [item]
-    labelled = _ANSWER.search(item, 6) or (_A_LABEL.search(item, 6) if _Q_LABEL.match(item) else None)
+    labelled = _ANSWER.search(item, 6) or (_A_LABEL.search(item, 6) if _Q_NUMBER.match(item) else None)
     answer = labelled or (_FIRST_PERSON_ANSWER.search(item, 6) if listed else None)
     if answer is None:
         return [item]

@@ -429,13 +429,19 @@ TOPIC_CHARS = 40
 _NOT_A_PHRASE = re.compile(r"[。！!；;]|[，,].*[，,]|\.\s")
 
 
+def _model_agrees(candidate: Candidate, p: float) -> bool:
+    """Whether the model keeps a question the rules found (:data:`KEEP_THRESHOLD`) or is sure of a
+    sentence they passed over (:data:`THRESHOLD`)."""
+    return p >= (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD)
+
+
 def _topic_item(line: str) -> str | None:
     """A list item's words when they are a short phrase (a topic, not a sentence), ``""`` for a
     group label ("- 系统:") or a longer item of the list (a question written out, an answer the page
     lists), else None: a line that ends the list (no list item, an answer, a bold group label, the
     candidate's questions: "- QA：")."""
-    if _marker(line) not in ("numbered", "bullet") or line.startswith(("答：", "**")):
-        return None  # (an answer; a bold group label: "**2. 系统与并发**")
+    if _marker(line) not in ("numbered", "bullet") or line.startswith("**"):
+        return None  # (a bold group label: "**2. 系统与并发**"; an answer, "答：…", has no marker)
     body = strip_list_marker(line).strip()
     if not body:
         return None
@@ -450,8 +456,8 @@ def _asked_topics(blocks: Sequence[Block], pool: Sequence[Candidate], scores: Se
     :data:`TOPIC_RUN_SHARE` of them questions: taken by the rules and not doubted by the model (in a
     round, whatever the model thinks), or taken by the model. One pass over each block with a question."""
     taken: set[tuple[int, int]] = {(c.block, c.line) for c, p in zip(pool, scores)
-                                   if p >= (KEEP_THRESHOLD if c.by_rules else THRESHOLD)
-                                   or (c.by_rules and blocks[c.block].kind == ROUND_KIND)}  # (a round's items were asked)
+                                   if _model_agrees(c, p) or (c.by_rules and blocks[c.block].kind == ROUND_KIND)}
+    # (a round's items were asked)
     out: set[tuple[int, int]] = set()
     for number in sorted({block for block, _line in taken}):
         run: list[int] = []
@@ -520,7 +526,7 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
         if (candidate.block, candidate.line) != current:
             current, line_keys, doubted = (candidate.block, candidate.line), [], None
         topic = (candidate.block, candidate.line) in topics and _a_topic(candidate.text)
-        if not topic and p < (KEEP_THRESHOLD if candidate.by_rules else THRESHOLD) and not (
+        if not topic and not _model_agrees(candidate, p) and not (
                 candidate.by_rules and _labelled_question(blocks[candidate.block], candidate.line)):
             if candidate.by_rules:
                 doubted = candidate
