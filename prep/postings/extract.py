@@ -226,9 +226,10 @@ def read_questions(text: str) -> Reading:
     blocks, recognised = segment(lines)
     report, listing = read_as(lines, blocks)
     positions: dict[str, tuple[int, int]] = {}
-    found, truncated = find_questions(blocks, report, listing=listing, origins=positions)
+    series: set[str] = set()
+    found, truncated = find_questions(blocks, report, listing=listing, origins=positions, series=series)
     guessed: set[str] = set()
-    found = refine(blocks, report, listing, found, positions, guessed=guessed)
+    found = refine(blocks, report, listing, found, positions, guessed=guessed, series=series)
     questions = [Question(text=restore(said), section=restore(section), kind=question_kind(said),
                           round=round_ and restore(round_), confidence=conf,
                           origin=origin_of(said, positions.get(said.casefold()), blocks, inline=inline,

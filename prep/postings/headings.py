@@ -20,10 +20,12 @@ You have|You should have|What we're looking for|What we are looking for|About yo
 _RESPONSIBILITIES = """工作职责 岗位职责 职责描述 主要职责 工作内容 职位职责 你将负责 你的职责 你将要做的 职位描述 岗位描述 工作描述
 Responsibilities|Key responsibilities|Main responsibilities|What you'll do|What you will do|What you’ll be doing
 What you'll be doing|What you will be doing|What your day will look like|Your responsibilities|Duties|Your mission|In this role you will
-Job description|Description|The role|Your role|About the role|About this role|About the job|About the position"""
+Job description|Description|The role|Your role|About the role|About this role|About the job|About the position
+Essential functions|Essential duties|Key duties|Duties and responsibilities"""
 _NICE = """优先资格 加分项 加分条件 优先条件 优先考虑 更好的资格 额外加分 加分技能 优先 加分
 Preferred qualifications|Nice to have|Nice-to-have|Nice to haves|Bonus points|Bonus|Pluses|Preferred skills
-Ways to stand out from the crowd|Preferred|Good to have|It's a plus if|Extra credit"""
+Ways to stand out from the crowd|Preferred|Good to have|It's a plus if|Extra credit|Desired qualifications|Desired skills
+Desirable qualifications|Desirable skills|Additional qualifications|Preferred experience|Desired experience"""
 _OTHER = """职位详情 职位介绍 岗位介绍 职位信息 岗位信息 关于这个职位 关于职位 关于岗位 职位概述 岗位概述 职位亮点 岗位亮点
 技术栈 技能标签 职位标签 福利待遇 薪资福利待遇 我们提供 公司福利 公司介绍 公司简介 公司信息 工商信息 团队介绍 关于我们 关于团队
 工作地点 工作城市 办公地点 AI洞察 优缺点分析 角色解读 申请策略 投递建议 求职建议 匹配度报告 职位点评 职位福利 福利 薪资
@@ -74,6 +76,11 @@ _NOISE_HEADINGS = re.compile(
     r"(?:校园)?招聘常见问题|application\s+faqs?",
     re.IGNORECASE,
 )
+_ADVICE_HEADINGS = re.compile(
+    r"(?:(?:some|general|final|bonus|quick|my|interview|preparation|prep)\s+){0,2}(?:tips|advice)(?:\s+(?:and|&)\s+tricks)?"
+    r"(?:\s+(?:for|on|before)\s+.{0,40})?|面试(?:技巧|建议|小贴士)|(?:给.{0,8}的)?(?:一些)?(?:建议|小贴士)",
+    re.IGNORECASE,
+)
 _HEADING_DECOR = re.compile(
     r"(?:#{1,6}\s{0,3})?[\u2190-\u21ff\u25a0-\u25ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f]{0,3}\s{0,2}"
     r"(?:\*\*|__)?[【\[「『]?\s{0,3}"
@@ -106,14 +113,15 @@ _SECTION_KINDS = {"required": _keys(_REQUIRED), "responsibilities": _keys(_RESPO
                   "nice": _keys(_NICE), "content": _keys(_OTHER)}
 #: Kinds of block besides the section kinds above (see :mod:`.segment`).
 #: A heading over an answer ("参考答案", "Sample Answer", "Solution"): its lines answer, they do not ask.
-ANSWER_HEADING = re.compile(r"(?:参考)?答案|解答|解析|(?:核心|解题)?思路|我的回答|参考回答|答题要点|回答要点|解决(?:方法|步骤|思路|方案)|解法|"
+ANSWER_HEADING = re.compile(r"(?:(?:参考)?答案(?:提示|要点|示例|解析)?|解答|解析|(?:核心|解题)?思路|我的回答|参考回答|答题要点|回答要点|解决(?:方法|步骤|思路|方案)|解法|"
                              r"(?:(?:sample|example|model|reference|expected|suggested|ideal|strong|good)\s+)?answers?|"
                              r"solution|my\s+answer|approach|"
                              # what an interviewer's guide expects of the answer ("Expected Discussion Points",
                              # "Red Flags", "What good looks like", "评分标准")
                              r"expected(?:\s+(?:discussion\s+)?(?:points|topics|response))?|(?:red|green|yellow)\s+flags|"
                              r"what\s+(?:good|great)\s+looks\s+like|evaluation\s+criteria|scoring(?:\s+rubric)?|rubric|"
-                             r"评分标准|扣分项", re.IGNORECASE)
+                             r"评分标准|扣分项)(?:\s{0,2}[（(][^()（）]{1,30}[)）])?",  # ("Model Answer (60-90 seconds)")
+                             re.IGNORECASE)
 
 CONTENT, INTERVIEW, NOISE, ROUND_KIND, GENERIC = "content", "interview", "noise", "round", "generic"
 
@@ -155,6 +163,9 @@ def match_heading(line: str) -> tuple[str, str, str] | None:
     """``(section name, kind, rest of the line)`` if ``line`` is a section heading, else None."""
     if len(line) <= 80:
         name = undecorate(line)
+        if _ADVICE_HEADINGS.fullmatch(" ".join(name.split())):
+            return name, NOISE, ""  # a section of advice ("Tips and Tricks for Interview Preparation", "面试建议"),
+            # not a line of it ("Tips: focus on fundamentals")
         kind = classify_heading(name.rstrip("?？"))
         if kind:
             return name, kind, ""

@@ -82,6 +82,9 @@ _LEVEL_NOTE = re.compile(r"\s{0,2}[（(](?:[EeLlPpTt]\d{1,2}|IC\d{1,2})[）)]$")
 _TITLE_SPLIT = re.compile(r"\s{0,3}(?:[|｜·•—–]|\s-\s)\s{0,3}")
 _CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?|\s+jobs|\s+招聘|招聘官网|官网)?",
                       re.IGNORECASE)
+#: A careers page's title line: "Garmin Careers: Senior Software Engineer", "Careers at Acme | SRE".
+_CAREERS_TITLE = re.compile(r"(?:careers?\s+(?:at|@)\s+(?P<a>[^:：|｜]{1,40}?)|(?P<b>[^:：|｜]{1,40}?)\s+(?:careers?|jobs))"
+                            r"\s{0,2}[:：|｜]\s{0,2}(?P<t>.{3,150})", re.IGNORECASE)
 _REPORT_COMPANY = re.compile(
     r"[【\[（(]?(?P<n>[^\s【】\[\]（）()|｜:：,，]{2,20}?)[】\]）)]?"
     r"(?=[\s【】\[\]（）()|｜:：,，_/\-–—]|面经|面試|面试|[一二三四终]面|hr面|暑期|日常|实习|校招|社招|秋招|春招|\d)\s{0,3}"
@@ -185,6 +188,7 @@ def _is_name_line(line: str) -> bool:
     return (
         len(line) <= 80
         and not line.startswith(("<!--", "-->"))
+        and "://" not in line  # ("from Hacker News https://…": where the page came from)
         and not is_navigation(line)
         and not PLACE.match(line)
         and not _SENTENCE_END.fullmatch(line)
@@ -586,7 +590,10 @@ def _find_identity(
         return company, title, location
     if content_header and (company is None or title is None):
         first = content_header[0].lstrip("# ").strip()
-        parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()]
+        careers = _CAREERS_TITLE.fullmatch(first[:200])
+        if careers and company is None:  # "Garmin Careers: Senior Software Engineer - Connectivity"
+            company, title = (careers["a"] or careers["b"]).strip(), title or careers["t"].strip()
+        parts = [p.strip() for p in _TITLE_SPLIT.split(first[:200]) if p.strip()] if not careers else []
         opening = _opening_employers(parts) if len(parts) == 2 and company is None else []
         if len(opening) == 1:
             # "[社招] 阿里云研发 - Serverless Container": a known employer opens one part (its team's work), the other names the work

@@ -53,7 +53,8 @@ def _rhetorical(index: int, lines: list[str]) -> bool:
 
 
 def find_questions(blocks: list[Block], report: bool, listing: bool = False,
-                   origins: dict[str, tuple[int, int]] | None = None) -> tuple[list[Found], int]:
+                   origins: dict[str, tuple[int, int]] | None = None,
+                   series: set[str] | None = None) -> tuple[list[Found], int]:
     """The questions of the question-bearing blocks (at most :data:`MAX_QUESTIONS`; each once,
     first found first), and how many more candidate lines (ending in a question mark or listed)
     were left unexamined past the cap.
@@ -63,7 +64,8 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
     that ask (a question followed by its answer paragraph is not rhetorical there).
 
     ``origins``, when given, receives the block number and line index each question was read
-    from (keyed by its case-folded text)."""
+    from (keyed by its case-folded text); ``series``, the case-folded texts of the questions that
+    are parts of a narrated series ("asked about paging, TLB and caches")."""
     found: dict[str, Found] = {}
     truncated = 0
     seen = 0  # questions already given an origin
@@ -109,11 +111,10 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 found.setdefault(heading.text.casefold(), (heading.text, section, block.round, 0.7))
         task_block = bool(block.name) and _TASK_HEADING.fullmatch(block.name) is not None \
             and not any(judge_line(line).asks for line in block.lines[:20])  # else its asking lines are the task
-        answer_marker = "" if block.name and ANSWER_HEADING.fullmatch(block.name) else None  # inside "答案:"
+        answered = answer_lines(block)
         notes = _discussion_notes(block.lines)
         task_next = False  # the line after a bare "手撕" / "Coding:" line states the task
         reverse_part = False  # after a listed "QA：" label: the candidate's questions
-        last_key: str | None = None  # the question a "追问:" line follows up
         introduced = False  # after "the discussion escalated to:" / "聊了这些：" the items are what was asked
         note_origin(number, 0)  # a heading that asks: its block's first line
         for index, line in enumerate(block.lines):
@@ -122,18 +123,11 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 rest = block.lines[index:]
                 truncated += sum(1 for r in rest if r.endswith(("?", "？")) or r[:1] in "-•*0123456789")
                 break
-            if answer_marker is not None:  # an answer's lines, until a listed line of another kind of list
-                marker = _marker_kind(line)
-                if not marker or marker == answer_marker or not answer_marker:
-                    answer_marker = answer_marker or marker
-                    continue
-                answer_marker = None
+            if index in answered:
+                continue
             if line.startswith(">") and _QUOTED_TASK.match(line):
                 line = line.lstrip("> \t")  # "> 输入一个 M×N 的矩阵，输出…": the task, quoted
             body = strip_list_marker(line)
-            if ANSWER_HEADING.fullmatch(body.rstrip(":： ")):  # "Answer" on a line of its own: an answer follows
-                answer_marker = ""
-                continue
             if body != line.strip() and REVERSE.fullmatch(body):  # "- QA：" over the candidate's own questions
                 reverse_part = True
                 continue
@@ -147,27 +141,16 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                 task_next = False
                 judgement = judge_line(line)
                 if judgement.dropped is None and len(judgement.text) >= 6 and not NARRATES.search(judgement.text[:40]):
-                    last_key = judgement.text.casefold()
-                    found.setdefault(last_key, (judgement.text, section, block.round, 0.6))
+                    found.setdefault(judgement.text.casefold(), (judgement.text, section, block.round, 0.6))
                     continue
             if _TASK_HEADING.fullmatch(strip_list_marker(line).rstrip(":： ")):
                 task_next = True
                 continue
             listed = strip_list_marker(line) != line.strip()
-            follow_up = _FOLLOW_UP_LINE.match(strip_list_marker(line))
-            if follow_up and last_key is not None and last_key == next(reversed(found), None):
-                text, sec, round_, conf = found.pop(last_key)  # "追问：为什么…" belongs to the question before
-                text = f"{text} {strip_list_marker(line)}"
-                if origins is not None and last_key in origins:
-                    origins[text.casefold()] = origins[last_key]
-                last_key = text.casefold()
-                found[last_key] = (text, sec, round_, conf)
-                continue
             if introduced and listed and (report or listing or kind == INTERVIEW):
                 judgement = judge_line(line)
                 if judgement.dropped is None and len(judgement.text) <= 150 and not _ADVISING.match(judgement.text):
-                    last_key = judgement.text.casefold()
-                    found.setdefault(last_key, (judgement.text, section, block.round, 0.6))
+                    found.setdefault(judgement.text.casefold(), (judgement.text, section, block.round, 0.6))
                     continue
             introduced = not listed and line.endswith((":", "：")) and bool(_INTRODUCES.search(line[-120:]))
             if kind == "header" and report and len(line) <= 60 and _REPORT_TITLE.match(line):
@@ -175,13 +158,11 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
             named_tasks = task_names(strip_list_marker(line)) if (report or listing or in_round) else []
             if named_tasks:  # "cuda实现：reduction，softmax，…": each a task to write
                 for text in named_tasks:
-                    last_key = text.casefold()
-                    found.setdefault(last_key, (text, section, block.round, 0.6))
+                    found.setdefault(text.casefold(), (text, section, block.round, 0.6))
                 continue
             scenario = _scenario_question(body) if (report or listing or in_round or kind == INTERVIEW) else None
             if scenario:  # "Let's say there is one timer. … How do you ensure …?": one question, its set-up and all
-                last_key = scenario.casefold()
-                found.setdefault(last_key, (scenario, section, block.round, 0.8))
+                found.setdefault(scenario.casefold(), (scenario, section, block.round, 0.8))
                 continue
             if hinted and kind == "header" and index and len(parts := sentences(line)) >= 3 \
                     and not any(judge_line(above).mark for above in block.lines[max(0, index - 3): index]):
@@ -192,16 +173,16 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                     judgement = judge_line(part)
                     if judgement.dropped is None and 6 <= len(judgement.text) <= 150 and not NARRATES.search(judgement.text) \
                             and (judgement.asks or judgement.topic or _looks_technical(judgement.text)):
-                        last_key = judgement.text.casefold()
-                        found.setdefault(last_key, (judgement.text, section, block.round, 0.55))
+                        found.setdefault(judgement.text.casefold(), (judgement.text, section, block.round, 0.55))
                 continue
             if report and is_prose(line):
                 for text, how in prose_questions(line):
                     if how == "topic" and not in_round:
                         continue
-                    confidence = {"cue": 0.7, "asks": 0.75, "topic": 0.55}[how]
-                    last_key = text.casefold()
-                    found.setdefault(last_key, (text, section, block.round, confidence))
+                    confidence = {"cue": 0.7, "series": 0.7, "asks": 0.75, "topic": 0.55}[how]
+                    if how == "series" and series is not None:
+                        series.add(text.casefold())
+                    found.setdefault(text.casefold(), (text, section, block.round, confidence))
                 continue
             for part in split_questions(line):
                 judgement = judge_line(part)
@@ -238,8 +219,7 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                     continue
                 if len(judgement.text) > 150:
                     confidence -= 0.2
-                last_key = judgement.text.casefold()
-                found.setdefault(last_key, (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
+                found.setdefault(judgement.text.casefold(), (judgement.text, section, block.round, round(max(0.05, confidence), 2)))
         note_origin(number, len(block.lines) - 1)
     return list(found.values())[:MAX_QUESTIONS], truncated
 
@@ -263,6 +243,26 @@ _ANOTHER_REPORT = re.compile(r".{0,16}?(?:[一二三四五终]面|\d面|面经|�
 
 
 #: A heading over an answer ("答案:", "Answer", "参考答案", "思路"): its lines are not questions.
+
+
+def answer_lines(block: Block) -> set[int]:
+    """Indices of the lines of ``block`` that answer: every line under an answer heading ("参考答案"),
+    and the lines after an answer label on a line of its own ("Answer:", "**答案提示**:"), until a
+    listed line of another kind of list than the answer's own (the next question of the list)."""
+    out: set[int] = set()
+    answer_marker = "" if block.name and ANSWER_HEADING.fullmatch(block.name) else None
+    for index, line in enumerate(block.lines[:20_000]):
+        if answer_marker is not None:
+            marker = _marker_kind(line)
+            if not marker or marker == answer_marker or not answer_marker:
+                answer_marker = answer_marker or marker
+                out.add(index)
+                continue
+            answer_marker = None
+        if ANSWER_HEADING.fullmatch(undecorate(strip_list_marker(line))):  # "Answer" on a line of its own
+            answer_marker = ""
+            out.add(index)
+    return out
 
 
 def _marker_kind(line: str) -> str:
@@ -383,9 +383,6 @@ _NUMBERED_ITEM = re.compile(r"\s{0,3}\d{1,2}\s{0,2}[.、)）]\s{0,3}\S")
 _FOLLOWS_UP = re.compile(r"\s{0,3}(?:\*\*|__)?(?:(?:面试官)?(?:又|还)?追问(?:了)?|follow[- ]?up(?:\s+question)?)(?:\*\*|__)?\s{0,2}[:：]"
                          r"(?:\*\*|__)?\s{0,2}", re.IGNORECASE)
 
-#: A line that follows up the question before it ("追问：为什么…"). (An English "Follow-up:" line
-#: stays a question of its own, as reports in English list them.)
-_FOLLOW_UP_LINE = re.compile(r"(?:面试官)?(?:又|还)?追问(?:了)?\s{0,2}[:：]")
 #: A line that says the items under it are what was asked or discussed.
 _INTRODUCES = re.compile(r"discuss|escalat|asked|questions?|topics?|covered|went\s+(?:into|over)|聊了|问了|考了|问到|包括|如下|涉及",
                          re.IGNORECASE)

@@ -46,12 +46,13 @@ _CUE_EN = re.compile(
     r"|\b(?:(?:the|my|his|her|their)\s+)?(?:first|next|second|third|fourth|last|final|other)\s+(?:(?:and|last|final)\s+){0,2}"
     r"(?:interview\s+)?(?:question|problem|task)\s+(?:was|is)\s+(?:about\s+|on\s+|to\s+)?"
     r"(?!an?\s+(?:\w+\s+)?(?:question|problem|task))"
-    r"|\b(?:then\s+|next\s+|later\s+)?we\s+(?:then\s+|also\s+)?(?:discussed|talked\s+about|went\s+(?:over|through)|covered)\s+"
+    r"|\b(?:then\s+|next\s+|later\s+)?we\s+(?:then\s+|also\s+)?(?:discussed|talked\s+about|went\s+(?:over|through)|covered|"
+    r"had\s+(?:an?\s+)?(?:\w+\s+)?(?:discussions?|chat|conversation)\s+(?:about|on|around))\s+"
     r"|\bfollow[- ]?ups?\s{0,2}[:：\-–—]\s*"
     r"|\bthere\s+(?:was|were)\s+(?:also\s+)?(?:a|an|one|another|some)\s+(?:\w+\s+)?questions?\s+(?:about|on)\s+"
     r"|\b(?:stuff|things|topics|questions|subjects)\s+(?:that\s+)?(?:came\s+up|were\s+(?:asked|covered|discussed))\s+"
     r"(?:included?|were)\s{0,2}:?\s+"
-    r"|\b(?:questions?|things|details?|topics)(?:\s+[\w-]{1,20}){0,3}?\s+(?:such\s+as|like)\s+(?=(?:what|how|why|when|which|explain|describe|write|implement|design)\b)"
+    r"|\b(?:questions?|things|details?|topics)(?:\s+[\w-]{1,20}){0,3}?\s{0,2},?\s+(?:such\s+as|like)\s+(?=(?:what|how|why|when|which|explain|describe|write|implement|design)\b)"
     r"|^(?:then|and\s+then|also|next|finally)\s{0,2}[:：]\s*"
     r"|\b(?:a|an|one|another|the)\s+(?:(?:quick|short|live|classic)\s+)?"
     r"(?:coding|programming|design|system\s+design|algorithm(?:ic)?|behaviou?ral|debugging|sql|math|probability)?\s*"
@@ -121,13 +122,14 @@ def sentences(line: str) -> list[str]:
 def prose_questions(line: str) -> list[tuple[str, str]]:
     """The questions told in the prose ``line``, as ``(text, how)`` pairs: ``how`` is ``"cue"``
     when a cue ("问", "he asked") introduced the question, ``"asks"`` when the sentence asks on
-    its own, ``"topic"`` for a bare topic ("A vs B, pros/cons") the caller may take in a round."""
+    its own, ``"topic"`` for a bare topic ("A vs B, pros/cons") the caller may take in a round,
+    ``"series"`` for each task or topic of a cue's series ("asked about paging, TLB and caches")."""
     found: list[tuple[str, str]] = []
     for sentence in sentences(line):
         cue_re = _CUE_ZH if CJK.search(sentence) else _CUE_EN
         probe = sentence.translate(TRADITIONAL) if cue_re is _CUE_ZH else sentence  # 題/讓/請 read as 题/让/请
         cues = [c for c in cue_re.finditer(probe) if c.end() > c.start("cue")]
-        head_end = cues[0].start("cue") if cues else len(sentence)
+        head_end = cues[0].start() if cues else len(sentence)  # (without what leads to the cue: "…直接问")
         head = _clean(sentence[:head_end])
         if head and len(head) >= _MIN_QUESTION_CHARS and not (cues and _ANNOUNCES_TASK.fullmatch(head)) \
                 and not head.startswith("我"):  # ("我直接brute force了，…": the candidate's own doing)
@@ -135,24 +137,30 @@ def prose_questions(line: str) -> list[tuple[str, str]]:
             judgement = judge_line(head)
             if judgement.asks:  # "Walk me through X. Then: …" has its own question first
                 found.append((judgement.text, "asks"))
-            elif judgement.topic and not cues:
-                found.append((judgement.text, "topic"))
+            elif judgement.topic and (not cues or cues[0]["cue"].startswith("追问")):
+                found.append((judgement.text, "topic"))  # (a follow-up's cue: the head is what it follows up)
         for index, cue in enumerate(cues):
             end = cues[index + 1].start("cue") if index + 1 < len(cues) else len(sentence)
             text = _clean(sentence[cue.end(): end])
-            if text and len(text) >= _MIN_QUESTION_CHARS and judge_line(text).dropped is None:
-                found.extend((part, "cue") for part in _enumerated_tasks(text))
+            if not text or len(text) < _MIN_QUESTION_CHARS:
+                continue
+            parts = [text] if found and _DISCUSSES.search(cue.group("cue")) else _enumerated_tasks(text)
+            # (after a question of the line, "We talked about X, Y, Z" discusses it: one follow-up)
+            if len(parts) > 1:  # each listed task or topic on its own ("my CV" is none)
+                found.extend((part, "series") for part in parts if judge_line(part).dropped in (None, "short"))
+            elif judge_line(text).dropped is None:
+                found.append((text, "cue"))
     return found
 
 
 _ANNOUNCES_TASK = re.compile(r".{0,12}?(?:[一两二三几]道(?:算法|编程|代码|设计|场景)?题|一题)")
-_SERIES = re.compile(r",\s+(?:and\s+)?|\s+and\s+(?=\w+ing\b)")
+_SERIES = re.compile(r",\s+(?:and\s+|or\s+)?|\s+and\s+(?=\w+ing\b)")
 
 
 def _enumerated_tasks(text: str) -> list[str]:
     """An English cue's text that lists several tasks ("write code for reversing bits in a range,
-    checking if the compiler is little endian, and reversing a linked list") as those tasks; a
-    list of topics ("bit manipulation, pointers, and paging") stays one question."""
+    checking if the compiler is little endian, and reversing a linked list") or topics ("bit
+    manipulation, pointers, and paging") as those tasks or topics: each was asked."""
     if CJK.search(text[:200]):
         return [text]
     if text.count(";") >= 2:  # "included X; how to Y; what Z": a series set apart by semicolons
@@ -160,16 +168,32 @@ def _enumerated_tasks(text: str) -> list[str]:
         return [p for p in parts if len(p) >= _MIN_QUESTION_CHARS] or [text]
     if text.count(",") < 2:
         return [text]
-    parts = [p.strip() for p in _SERIES.split(_AND_SO_ON.sub("", text)) if p.strip()]
-    if len(parts) >= 3 and all(len(p.split()) >= 3 for p in parts) and all(_TASK_START.match(p) for p in parts[1:]):
+    hidden = _ENCLOSED.sub(lambda m: m.group().replace(",", _HIDDEN_COMMA), _AND_SO_ON.sub("", text))
+    parts = [p.strip().replace(_HIDDEN_COMMA, ",") for p in _SERIES.split(hidden) if p.strip()]
+    if len(parts) >= 3 and " and " in parts[-1]:  # "…, interrupt latency and the volatile keyword"
+        parts[-1:] = [p.strip() for p in parts[-1].split(" and ", 1)]
+    if len(parts) >= 3 and all(_TASK_START.match(p) for p in parts[1:]) and not (
+            _OBJECT_OF.search(parts[0]) and all(len(p.split()) <= 3 for p in parts[1:])):
         return parts
-    return [text]  # (one task with its details: "a 4:1 mux, with the input as 1 for 00, C for 01, …")
+    # (one task with its details: "a 4:1 mux, with the input as 1 for 00, C for 01, …"; one topic
+    # whose object is the series: "my experience with databases, message queues and payments")
+    return [text]
 
 
+#: A phrase whose last words take the series after it as their object ("… with databases, …").
+_OBJECT_OF = re.compile(r"\S+\s+\S+\s+(?:with|of|between|among|across|in|on|for|to)\s+\S+$", re.IGNORECASE)
+
+
+#: A cue that tells what was discussed rather than asked ("we talked about", "we had a discussion on").
+_DISCUSSES = re.compile(r"talked|discuss|went\s+(?:over|through)|covered|chat|conversation", re.IGNORECASE)
+#: What a series is not cut inside: inline code, brackets ("a log of `(timestamp, switch, port)` lines").
+_ENCLOSED = re.compile(r"`[^`]{0,200}`|\([^()]{0,200}\)|\[[^\[\]]{0,200}\]")
+_HIDDEN_COMMA = "\ue000"
 _AND_SO_ON = re.compile(r",?\s{0,2}(?:and\s+so\s+on|etc\.?)\s{0,2}$", re.IGNORECASE)
-#: A listed task starts with a word ("checking …", "the roles of …"), not a preposition or a value.
+#: A listed task or topic starts with a word ("checking …", "the roles of …", "OS concepts"), not a
+#: preposition or a value.
 _TASK_START = re.compile(r"(?!(?:with|without|for|from|as|to|of|in|on|at|by|into|over|under|like|such|where|when|"
-                         r"which|that)\b)[A-Za-z]{3,}\b", re.IGNORECASE)
+                         r"which|that)\b)[A-Za-z][A-Za-z0-9+#/-]+", re.IGNORECASE)  # ("OS concepts", "C++ templates")
 
 
 def _clean(text: str) -> str:

@@ -33,7 +33,9 @@ _ROUND_TAIL_META = re.compile(  # "（60min）", "- 45 分钟", "(video, 2 inter
 )
 #: The 反问 part of a round (the candidate's own questions: never interview questions).
 REVERSE = re.compile(r"(?:>\s{0,2})?(?:反问(?:环节)?|我的问题|我(?:提问|问面试官|问的问题)|提问环节|questions?\s+i\s+asked|"
-                     r"my\s+questions|reverse\s+q(?:&|and)?a|(?:q\s?&\s?a|qa)\b)\s{0,2}[:：]?", re.IGNORECASE)
+                     r"my\s+questions|reverse\s+q(?:&|and)?a|(?:q\s?&\s?a|qa)\b|"
+                     r"questions?\s+(?:to\s+ask|for)\s+(?:the\s+|your\s+)?(?:interviewers?|hiring\s+managers?|team)"
+                     r"(?:\s{0,2}[(（][^()（）]{0,24}[)）])?)\s{0,2}[:：]?", re.IGNORECASE)
 #: "> 面试官(公司老大)提问:", "面试官提问：", "Interviewer's questions:": the interviewer's questions follow
 #: (an HR interviewer's are about the candidate, not to drill: ``hr`` in the label).
 ASKER_LABEL = re.compile(r"(?:>\s{0,2})?(?:面试官|interviewer'?s?)(?P<who>[^:：]{0,60}?)\s{0,2}(?:提问|问题|问|questions?)"

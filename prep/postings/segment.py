@@ -49,6 +49,8 @@ _STATED_QUESTION = re.compile(r"[*_]{0,2}(?:question|problem|prompt|问题|题�
 #: "问题三"): the question is the line under it.
 _NUMBERED_QUESTION = re.compile(r"(?:question|problem|问题|题目)\s{0,2}(?:\d{1,3}|[一二三四五六七八九十]{1,3})(?![\d.])"
                                 r"(?:\s{0,2}[:：(（\-–—]\s{0,2}(?P<rest>[^?？]{0,60}))?", re.IGNORECASE)
+#: A topic's name in title case ("Code Quality", "DO-178C DAL Levels"): no imperative, whatever its first word.
+_TITLE_CASED = re.compile(r"(?:[A-Z0-9][\w+#./-]*)(?:\s+(?:[A-Z0-9][\w+#./-]*|vs\.?|and|of|in|for|the|&))*")
 #: A label over the question's words ("**Description:**", "题目描述："): the line after it states it.
 _STATEMENT_LABEL = re.compile(r"[*_]{0,2}(?:description|statement|problem\s+statement|题目描述|描述)[*_]{0,2}\s{0,2}[:：]\s{0,2}[*_]{0,2}",
                               re.IGNORECASE)
@@ -105,7 +107,16 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
     in_asking_runs = _asking_heading_runs(lines) | _asking_sibling_headings(lines)
     # one "# …" is the page's title; several are its sections, and each may ask ("# 输入一个URL…发生了什么")
     sectioned = sum(1 for line in lines[:MAX_SCANNED_LINES] if line.startswith("# ")) >= 2
+    stated_line = -1  # the line under a question heading that states its question
+    reverse_level: int | None = None  # the Markdown level of a heading over the candidate's questions
+    seen = len(blocks)
     for index, line in enumerate(lines):
+        if reverse_level is not None:
+            for block in blocks[seen:]:
+                block.reverse = True  # "## Technical Questions:" under "# Questions to ask the interviewer"
+        seen = len(blocks)
+        if index == stated_line:
+            continue
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
             # under the post's title ("Nov 14 · 5.8K views · 47 comments") is the post's metadata
@@ -114,12 +125,15 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
                 noise, noise_level = True, 0  # (the comments run to the page's end)
             continue
         level = _heading_level(line)
+        if reverse_level is not None and level is not None and level <= reverse_level:
+            reverse_level = None
         question = _heading_text(line) if level is not None else ""
         asks = level is not None and (_asking_heading(question, line, 2 if level == 1 and sectioned else level)
                                       or index in in_asking_runs)
         numbered = None
         named = _NUMBERED_QUESTION.fullmatch(question[:120]) if level is not None and level > 1 else None
-        if named and not (named["rest"] and judge_line(named["rest"]).asks):  # ("Question 2：Explain …" asks itself)
+        if named and not (named["rest"] and judge_line(named["rest"]).asks and not _TITLE_CASED.fullmatch(named["rest"].strip())):
+            # ("Question 2：Explain …" asks itself; "Question 16: Code Quality" names a topic)
             numbered = _numbered_question(lines, index)  # "## Question 1 (covers …)" over "> What is …?"
             asks = asks or numbered is not None
         if answering is not None and level is not None and level <= answering and not asks:
@@ -133,6 +147,7 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             stated = _STATED_QUESTION.fullmatch(lines[index + 1][:1000]) if index + 1 < len(lines) else None
             if stated:
                 question = stated["q"].strip()
+                stated_line = index + 1  # (read: not a "题目" section of its own, over the answer)
             elif numbered:
                 question = numbered
             parent = blocks[-1]
@@ -216,6 +231,8 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             reverse = bool(REVERSE.fullmatch(generic) or REVERSE.fullmatch(line) or _CANDIDATE_ASKS.search(generic[:120]))
             if reverse and blocks[-1].kind in (ROUND_KIND, INTERVIEW, "header", GENERIC):
                 blocks.append(Block(generic, blocks[-1].kind, blocks[-1].round, reverse=True))
+                reverse_level = level if level is not None and level < 7 else None
+                seen = len(blocks)
                 continue
             markup = line.startswith("#") or line.startswith(("**", "__"))
             if markup or not any(c in line.rstrip(HEADING_TRAILERS) for c in ":："):  # "Label: text" is a line
@@ -232,13 +249,17 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             following = lines[index + 1] if index + 1 < len(lines) else ""
             if len(line) <= 200 and line[:1] not in "(（" and (_INTRODUCES_QUESTIONS.match(line) or (
                     following and strip_list_marker(following) != following and line[-1:] not in "?？"
-                    and _INTRODUCES_LIST.match(line))):
+                    and strip_list_marker(line) == line and _INTRODUCES_LIST.match(line))):
+                # (an item of the list, "- Solve complex problems.", introduces none)
                 blocks.append(Block(line.rstrip(HEADING_TRAILERS), INTERVIEW, None))  # "Here are prompts we use:"
                 continue
             if _Q_ITEM.match(line) and blocks[-1].kind != GENERIC:
                 # "Q1: …" under a heading of the author's own: a section named for what it holds
                 blocks.append(Block("问题" if CJK.search(line[:80]) else "Questions", INTERVIEW, None))
         blocks[-1].lines.append(line)
+    if reverse_level is not None:
+        for block in blocks[seen:]:
+            block.reverse = True
     for block in blocks:
         if block.answer and _lists_questions(block.lines):
             block.answer = False  # "### 链 A：为什么需要 KV" over "1. What is KV Cache …?" items: the questions under it
@@ -318,6 +339,9 @@ def _numbered_question(lines: list[str], index: int) -> str | None:
         if _STATEMENT_LABEL.fullmatch(following):
             continue
         text = strip_list_marker(following.lstrip("> \t")).strip()
+        quoted = text.strip("*_").strip().strip('"“”').strip()  # (in bold and quotes: '**"Explain …"**')
+        if quoted != text and 12 <= len(quoted) <= 600 and judge_line(quoted[:300]).asks:
+            return quoted
         if _heading_level(following) is None and 12 <= len(text) <= 600 and (judge_line(text[:300]).asks or len(text) >= 40):
             return text
         return None

@@ -31,15 +31,15 @@ import math
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from itertools import islice
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .asking import hide_code_punctuation, interviewer_turn, judge_line, show_code_punctuation, strip_list_marker
-from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND
-from .interview_questions import NARRATES
+from .headings import ANSWER_HEADING, CONTENT, GENERIC, INTERVIEW, ROUND_KIND, first_colon
+from .interview_questions import NARRATES, answer_lines
 from .rounds import REVERSE, round_line
 from .segment import Block
 
@@ -347,6 +347,7 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                                 feats + ("heading-name", f"heading-name|mark={named.mark}", f"heading-name|verb={named.verb}",
                                          f"heading-name|next={_shape(lines[0])}"))
         answers = bool(block.name) and ANSWER_HEADING.fullmatch(block.name) is not None  # under "Sample Answer:"
+        answering = set() if answers else answer_lines(block)  # after "**答案提示**:" on a line of its own
         for index, line in enumerate(lines[:20_000]):
             previous = lines[index - 1] if index else ""
             following = lines[index + 1] if index + 1 < len(lines) else ""
@@ -356,7 +357,8 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                 text = found_text if interviewer_turn(line) else _without_explanation(found_text)
                 feats = sentence_features(text, 0, 1, line, previous, following, block, report, listing, True)
                 yield Candidate(text, number, index, True, feats, found_text)
-            if block.reverse or line.startswith("答：") or (answers and not line.rstrip().endswith(("?", "？"))):
+            if block.reverse or line.startswith("答：") or index in answering \
+                    or (answers and not line.rstrip().endswith(("?", "？"))):
                 continue  # the candidate's questions; an answer the reading put on a line of its own, or under its heading
             parts = sentences(line[:4000])
             whole = len(parts)
@@ -370,6 +372,10 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                 if position >= whole:
                     feats += ("inner-quote",)
                 yield Candidate(judged.text, number, index, False, feats)
+            head = answered_head(strip_list_marker(line).strip()) if _marker(line) in ("numbered", "bullet") else None
+            if head is not None and match_key(head):  # "1. 双向mamba vs 因果注意力:因果注意力平方复杂度…": its topic
+                feats = sentence_features(head, 0, whole, line, previous, following, block, report, listing, False)
+                yield Candidate(judge_line(head).text, number, index, False, feats + ("answered-head",))
 
 
 def question_notes(blocks: Sequence[Block]) -> set[tuple[int, int]]:
@@ -429,6 +435,15 @@ TOPIC_CHARS = 40
 _NOT_A_PHRASE = re.compile(r"[。！!；;]|[，,].*[，,]|\.\s")
 
 
+def _confirmed_series(pool: Sequence[Candidate], scores: Sequence[float], series: Set[str]) -> set[tuple[int, int]]:
+    """The lines (block, line) of a narrated series ("We discussed OS concepts, DMA, RTOS …": the
+    rules' ``series``) where the model keeps a question the rules took: the whole series was asked,
+    though the model doubts its bare topics ("DMA") one by one."""
+    places = {(c.block, c.line) for c in pool if c.by_rules and (c.found_as or c.text).casefold() in series}
+    return {(c.block, c.line) for c, p in zip(pool, scores)
+            if c.by_rules and (c.block, c.line) in places and _model_agrees(c, p)}
+
+
 def _model_agrees(candidate: Candidate, p: float) -> bool:
     """Whether the model keeps a question the rules found (:data:`KEEP_THRESHOLD`) or is sure of a
     sentence they passed over (:data:`THRESHOLD`)."""
@@ -447,31 +462,58 @@ def _topic_item(line: str) -> str | None:
         return None
     if body.endswith((":", "：")) and len(body) <= TOPIC_CHARS:
         return None if REVERSE.fullmatch(body.rstrip(":： ")) else ""
+    head = answered_head(body)
+    if head is not None:
+        return head  # "双向mamba vs 因果注意力:因果注意力平方复杂度，…": the topic, then its answer
     return "" if len(body) > TOPIC_CHARS or _NOT_A_PHRASE.search(body) else body
 
 
-def _asked_topics(blocks: Sequence[Block], pool: Sequence[Candidate], scores: Sequence[float]) -> set[tuple[int, int]]:
-    """The lines of the lists whose items are asked topics (block, line): the short items of a list
-    (one marker and indentation; its longer items and labels neither count nor end it), at least
-    :data:`TOPIC_RUN_SHARE` of them questions: taken by the rules and not doubted by the model (in a
-    round, whatever the model thinks), or taken by the model. One pass over each block with a question."""
+#: After the head of a "topic: answer" item, the answer is at least this long.
+ANSWER_TAIL_CHARS = 12
+
+
+def answered_head(body: str) -> str | None:
+    """The topic of a list item written "topic: its answer" ("KV cache原理:推理时缓存历史token的K和V，…"):
+    a short phrase before the first colon, a longer answer after it that asks nothing; else None."""
+    colon = first_colon(body, 0, TOPIC_CHARS + 1)
+    if colon < 2:
+        return None
+    head, tail = body[:colon].strip(" *_"), body[colon + 1:].strip()
+    if len(tail) < ANSWER_TAIL_CHARS or _NOT_A_PHRASE.search(head) or "://" in body[:colon + 3]:
+        return None
+    if "?" in tail or "？" in tail or judge_line(tail[:300]).asks or _LABEL_HEAD.fullmatch(head):
+        return None  # a label over a question ("Follow-up: why …?", "场景题：设计…", "项目：…"), not a topic over its answer
+    return head
+
+
+#: A kind of question, not a topic: "项目", "经典题目", "场景题", "Coding", "System design", "Follow-up".
+_LABEL_HEAD = re.compile(r".{0,6}题目?|项目(?:经历|介绍)?|算法|代码|八股|基础|手撕|场景|问题?|答|(?:system\s+)?design|coding|"
+                         r"behaviou?ral|follow[- ]?ups?|bonus|notes?|hints?|tips?|answers?|result|outcome", re.IGNORECASE)
+
+
+def _asked_topics(blocks: Sequence[Block], pool: Sequence[Candidate], scores: Sequence[float]) -> dict[tuple[int, int], str]:
+    """The topic of each line (block, line) of the lists whose items are asked topics: the short items
+    of a list, or the heads of its "topic: answer" items (one marker and indentation; its longer items
+    and labels neither count nor end it), at least :data:`TOPIC_RUN_SHARE` of them questions: taken by
+    the rules and not doubted by the model (in a round, whatever the model thinks), or taken by the
+    model. One pass over each block with a question."""
     taken: set[tuple[int, int]] = {(c.block, c.line) for c, p in zip(pool, scores)
                                    if _model_agrees(c, p) or (c.by_rules and blocks[c.block].kind == ROUND_KIND)}
     # (a round's items were asked)
-    out: set[tuple[int, int]] = set()
+    out: dict[tuple[int, int], str] = {}
     for number in sorted({block for block, _line in taken}):
-        run: list[int] = []
+        run: list[tuple[int, str]] = []
         kind: tuple[str, int] | None = None  # the list's marker and indentation
         for index, line in enumerate([*blocks[number].lines[:20_000], ""]):
             item = _topic_item(line) if line else None
             here = (_marker(line), len(line) - len(line.lstrip()))
             if item is not None and here == kind:
                 if item:
-                    run.append(index)
+                    run.append((index, item))
                 continue
-            if len(run) >= TOPIC_RUN_MIN and sum((number, i) in taken for i in run) >= TOPIC_RUN_SHARE * len(run):
-                out.update((number, i) for i in run)
-            run, kind = ([index] if item else []), (here if item is not None else None)
+            if len(run) >= TOPIC_RUN_MIN and sum((number, i) in taken for i, _item in run) >= TOPIC_RUN_SHARE * len(run):
+                out.update(((number, i), item) for i, item in run)
+            run, kind = ([(index, item)] if item else []), (here if item is not None else None)
     return out
 
 
@@ -490,14 +532,16 @@ def _a_topic(text: str) -> bool:
 
 
 def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Found],
-           origins: dict[str, tuple[int, int]], guessed: set[str] | None = None) -> list[Found]:
+           origins: dict[str, tuple[int, int]], guessed: set[str] | None = None,
+           series: Set[str] = frozenset()) -> list[Found]:
     """The rules' questions the model agrees with, and the sentences it is sure of that the
     rules passed over, in document order, in a report or a list of questions. A posting's
     questions, and every question without a model file, are the rules' own.
 
     ``origins`` also receives the line of each question kept under new words (a rules' question
     without its explanation, a sentence only the model took); ``guessed``, when given, the
-    case-folded texts only the model took."""
+    case-folded texts only the model took. ``series`` holds the case-folded texts of the rules'
+    questions that are parts of a narrated series (:func:`_confirmed_series`)."""
     model = load_model()
     if not model[1] or not (report or listing):
         return found  # a posting's interview section: its questions are listed as such
@@ -515,6 +559,7 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
     pool = pool[:MAX_CANDIDATES]
     scores = [probability(candidate.features, model) for candidate in pool]
     topics = _asked_topics(blocks, pool, scores)
+    confirmed = _confirmed_series(pool, scores, series)
     for candidate, p in zip(pool, scores):
         if len(kept) >= MAX_QUESTIONS:
             stopped = False
@@ -525,9 +570,11 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
             continue
         if (candidate.block, candidate.line) != current:
             current, line_keys, doubted = (candidate.block, candidate.line), [], None
-        topic = (candidate.block, candidate.line) in topics and _a_topic(candidate.text)
-        if not topic and not _model_agrees(candidate, p) and not (
-                candidate.by_rules and _labelled_question(blocks[candidate.block], candidate.line)):
+        listed_topic = topics.get((candidate.block, candidate.line))
+        topic = listed_topic is not None and match_key(candidate.text) in match_key(listed_topic) and _a_topic(candidate.text)
+        if not topic and not _model_agrees(candidate, p) and not (candidate.by_rules and (
+                _labelled_question(blocks[candidate.block], candidate.line) or (
+                    (candidate.block, candidate.line) in confirmed and (candidate.found_as or candidate.text).casefold() in series))):
             if candidate.by_rules:
                 doubted = candidate
             continue

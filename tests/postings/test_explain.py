@@ -22,8 +22,9 @@ def test_each_line_says_whether_it_was_taken_and_why() -> None:
     assert kind == "an interview report"
     by_line = {v.line: v for v in verdicts}
     asked = by_line["- 讲讲 RDMA 的 write 和 send 有什么区别？"]
-    assert asked.taken and asked.question.startswith("讲讲 RDMA 的 write 和 send 有什么区别？")
-    assert "追问" in asked.question  # the follow-up line joined its question
+    assert asked.taken and asked.question == "讲讲 RDMA 的 write 和 send 有什么区别？"
+    follow_up = by_line["- 追问：为什么 write 不需要对端 post recv？"]  # a follow-up on its own line: a question of its own
+    assert follow_up.taken and follow_up.question == "为什么 write 不需要对端 post recv？"
     assert not by_line["- 自我介绍"].taken and "not an interview question" in by_line["- 自我介绍"].why
     own = by_line["- 团队多少人？"]
     assert not own.taken and "candidate's own" in own.why

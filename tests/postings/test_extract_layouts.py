@@ -1071,3 +1071,133 @@ def test_bracketed_numbers_run_together_on_one_line() -> None:
         "(3) 写时复制的实现细节 (4) 内核崩溃了怎么调试(core 文件)",
     ) == ["进程切换时内核保存了什么", "时间片轮转是怎么实现的(定时器中断)", "写时复制的实现细节",
           "内核崩溃了怎么调试(core 文件)"]
+
+
+def test_a_narrated_series_of_topics_is_one_question_per_topic() -> None:
+    assert _questions(
+        "Firmware engineer interview at Acme Robotics",
+        "",
+        "The first round was with a senior engineer. We had a discussion about my CV, OS concepts, DMA, RTOS "
+        "scheduling and the volatile keyword. Then he asked me to write a ring buffer in C.",
+        "",
+        "In the second round they asked about my experience with databases, message queues and payments.",
+    )[:5] == ["OS concepts", "DMA", "RTOS scheduling", "the volatile keyword", "write a ring buffer in C"]
+    from prep.postings.prose import prose_questions  # the series is the object of "my experience with"
+    assert prose_questions("In the second round they asked about my experience with databases, message queues "
+                           "and payments.") == [("my experience with databases, message queues and payments", "cue")]
+
+
+def test_topics_discussed_after_a_question_follow_it_up() -> None:
+    found = _questions(
+        "My NVIDIA NCCL team onsite interview",
+        "",
+        "1. Design a fault-tolerant collective layer for 10k GPUs where any node can die mid-job. "
+        "We talked about communicator shrinking, checkpoint interplay, timeouts.",
+        "2. Explain how ring allreduce works.",
+    )
+    assert "Design a fault-tolerant collective layer for 10k GPUs where any node can die mid-job" in found[0]
+    assert not {"communicator shrinking", "checkpoint interplay", "timeouts"} & set(found)
+
+
+def test_a_series_is_not_cut_inside_code_or_brackets() -> None:
+    from prep.postings.prose import prose_questions
+    assert prose_questions("Then he asked me to parse a log of `(timestamp, switch, port, drops)` lines and return "
+                           "the top-k ports by drop rate.") == [
+        ("parse a log of `(timestamp, switch, port, drops)` lines and return the top-k ports by drop rate", "cue")]
+
+
+def test_an_answer_label_on_its_own_line_opens_the_answer() -> None:
+    assert _questions(
+        "# 嵌入式面试题",
+        "### Q1: 消息总线",
+        "**题目**: 设计一个高性能消息总线，需要支持高频数据流和紧急信号。请说明核心组件。",
+        "**答案提示**:",
+        "- **分层架构**：应用层 → 消息总线 → 硬件抽象层",
+        "| 组件 | 职责 |",
+        "| 状态机 | 控制逻辑管理 |",
+        "",
+        "- 紧急信号应绕过队列",
+        "- 订阅者数量是否固定？",
+        "### Q2: 耦合度",
+        "**题目**: 发布者和订阅者之间的耦合度如何设计？有哪些权衡？",
+        "**答案提示**:",
+        "- 强耦合：直接函数调用，简单但难扩展",
+    ) == ["设计一个高性能消息总线，需要支持高频数据流和紧急信号。请说明核心组件。", "发布者和订阅者之间的耦合度如何设计？有哪些权衡？"]
+
+
+def test_a_question_heading_over_its_question_in_bold_quotes() -> None:
+    assert _questions(
+        "# Mock interview questions",
+        "## Question 1: Hard vs Soft Real-Time",
+        '**"Explain the difference between hard real-time and soft real-time systems."**',
+        "### Model Answer (60 seconds):",
+        '> "Hard real-time systems have absolute deadlines."',
+        "## Question 2: Priority Inversion",
+        '**"What is priority inversion and how do you prevent it?"**',
+        "### Model Answer (60 seconds):",
+        '> "A high-priority task waits on a lock held by a low-priority one."',
+        "# Questions to ask the interviewer (pick 3-4)",
+        "## Technical questions:",
+        "- What RTOS does your team use?",
+        "- How do you balance agile with certification?",
+        "# Tips and tricks for interview preparation",
+        "- **Research the company:**",
+        "  - Look into their recent projects and culture.",
+    ) == ["Explain the difference between hard real-time and soft real-time systems.",
+          "What is priority inversion and how do you prevent it?"]
+
+
+def test_a_postings_list_item_introduces_no_questions() -> None:
+    result = extract_posting("\n".join([
+        "# Senior Embedded Engineer",
+        "## Essential Functions",
+        "- Conduct technical research on new technologies.",
+        "- Provide solutions to complex problems using sound techniques.",
+        "- Define product features and conduct system tradeoff analysis.",
+        "- Debug and resolve complex embedded system issues.",
+        "### Desired Qualifications",
+        "- Experience developing and debugging BLE software.",
+    ]))
+    assert result.questions == []
+    assert "Desired Qualifications" in result.sections
+
+
+def test_a_narration_before_its_cue_is_no_question() -> None:
+    assert _questions(
+        "联发科 一面",
+        "面试官首先让我自我介绍下，然后开始看我的简历。介绍完了直接问项目。",
+        "你自己做了哪部分？是不是在师兄师姐基础上做的？",
+        "不是，我做的是硬件设计和代码移植。",
+    ) == ["你自己做了哪部分？是不是在师兄师姐基础上做的？"]
+
+
+def test_questions_named_after_a_comma_and_like() -> None:
+    assert "how you can delete a file starting with a dash" in " ".join(_questions(
+        "How I failed an SRE interview",
+        "",
+        "The coding exercise was fun. There were also some basic UNIX questions, like how you can delete a file "
+        "starting with a dash. I was rejected a week later.",
+    ))
+
+
+def test_a_list_of_topics_each_with_its_answer_gives_the_topics() -> None:
+    assert _questions(
+        "某厂大模型推理一面面经",
+        "",
+        "1. 双向mamba vs 因果注意力:因果注意力平方复杂度，mamba线性复杂度，双向需要两次扫描。",
+        "2. KV cache原理:推理时缓存历史token的K和V，避免重复计算。",
+        "3. PagedAttention:把KV cache按块管理，类似操作系统分页，减少碎片。",
+        "4. FlashAttention为什么快:分块计算，减少HBM读写。",
+        "5. 项目:讲了推理服务的调度，问得很细。",
+    ) == ["双向mamba vs 因果注意力", "KV cache原理", "PagedAttention", "FlashAttention为什么快"]
+
+
+def test_a_title_cased_topic_after_a_question_number_names_it() -> None:
+    assert _questions(
+        "# Mock interview",
+        "## Question 16: Code Quality",
+        '**"How have you ensured code quality in critical systems?"**',
+        "### Model Answer (2-3 minutes):",
+        '> "I integrated static analysis into the CI pipeline."',
+        "> When a build failed the gate, the merge was blocked until the report was clean.",
+    ) == ["How have you ensured code quality in critical systems?"]

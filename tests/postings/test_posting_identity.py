@@ -38,6 +38,11 @@ from prep.postings.names import brand, is_organisation_name
     pytest.param("Senior Software Engineer, Collectives\nQuorra Fabric builds the network for training clusters.\n"
                  "Responsibilities\n- Own the collectives library at Quorra Fabric.\n- Work with Quorra's kernel team.\n",
                  "Quorra Fabric", "Senior Software Engineer, Collectives", id="a-role-in-the-header-the-name-the-text-repeats"),
+    pytest.param("# Larkfield Careers: Senior Software Engineer - Connectivity\n## Overview\nBuild radio firmware.\n",
+                 "Larkfield", "Senior Software Engineer - Connectivity", id="careers-title-line"),
+    pytest.param("Tessellate (YC W21) Is Hiring a Compiler Engineer\n\nfrom Hacker News https://example.org/x\n"
+                 "Location: Remote\n\nTessellate is hiring a compiler engineer to map models onto our chip.\n",
+                 "Tessellate", "Tessellate (YC W21) Is Hiring a Compiler Engineer", id="a-repost-line-with-an-address-is-no-name"),
 ])
 def test_company_and_title_from_the_whole_posting(text: str, company: str | None, title: str | None) -> None:
     result = extract_posting(text)

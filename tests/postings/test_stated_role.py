@@ -127,8 +127,8 @@ def test_ordinal_rounds_follow_up_labels_and_my_answers() -> None:
     result = extract_posting(text)
     assert result.doc_kind == "report"
     found = {q.text: q.round for q in result.questions}
-    assert found == {  # the 追问 after the candidate's answer stays with its question
-        "How does credit-based flow control differ from PFC? 面试官追问：这样每一步发多少数据？": "1st",
+    assert found == {  # the 追问 after the candidate's answer, on a line of its own: a question of its own
+        "How does credit-based flow control differ from PFC?": "1st", "这样每一步发多少数据？": "1st",
         "Write a function that returns one shortest path.": "2nd"}
 
 
