@@ -25,6 +25,7 @@ _MIN_CHARS = 4
 _LIST_MARKER = re.compile(
     r"(?:"
     r"[-–—•·●○◦▪▫■□◆◇►▶▸▹▻➤➢➔→⁃∙・◉◎★☆✦✧❖✓✔*+]\s{0,4}"
+    r"|[§\uf0a7\uf0b7\uf0d8\uf076]\s{1,4}(?=\S)"  # a word processor's bullets: "§ How would you …"
     r"|(?:Q|问题|题目)\s{0,2}\d{0,3}(?:-\d{1,2})?\s{0,2}[:：.．、)）]\s{0,4}"
     r"|\d{1,3}\s{0,2}(?:[、)）:：]|[.．](?!\d))\s{0,4}"
     r"|\d{1,2}[,，](?=\s{0,2}[^\s\d,，])\s{0,4}"  # "3,网络编程是否熟悉" (never "1,000" or "1,2,3")
@@ -122,6 +123,9 @@ _ASKS_OVER_ANSWER = re.compile(r"(?!.{0,40}(?:问题|题目|如下|以下|下面
 #: A Chinese character (the extraction stages tell the two languages apart with it).
 CJK = re.compile(r"[\u4e00-\u9fff]")
 _LABEL_DASH = re.compile(r"\s[-–—]\s")
+#: A label glued to its question by a dash: "OS concepts-what is mutual exclusion?", "tech questions-What are …?".
+_GLUED_LABEL = re.compile(r"[A-Za-z][A-Za-z ]{2,50}?[a-z][-–—](?=(?:what|how|why|when|which|where|who|explain|describe|"
+                          r"difference)\b)", re.IGNORECASE)
 #: The narration of what was asked, before it: "问了", "面试官又问了我", "然后问了一下".
 _ASKED = r"(?:面试官)?(?:又|还|也|先|然后|接着)?问了(?:我)?(?:一下)?(?=[^么什些哪几多，,。])"
 #: "Finally, I was asked to write a lambda function.", "Next, he asked me about …": the task, not the telling.
@@ -419,6 +423,9 @@ def _judge(line: str) -> LineJudgement:
     asked = _ASKED_CUE.match(strip_list_marker(line)[:40].translate(TRADITIONAL)) is not None  # "问了线程同步": asked, by the narration
     verb = bool(task or labelled or asked) or bool(_ASKING_ZH.match(probe) or _ASKING_EN.match(text)) or (
         not mark and _asks_without_mark_zh(probe, listed)) or bool(len(text) <= 120 and _LATER_IMPERATIVE.search(probe))
+    glued = _GLUED_LABEL.match(text) if mark else None
+    if glued:  # "OS concepts-what is mutual exclusion?": a topic's label glued to the question by a dash
+        return judge_line(text[glued.end():])
     if not verb and not mark:  # "System design: Design a …", "Behavioral - Describe a …"
         colon = first_colon(text, 0, 24)
         dash = _LABEL_DASH.search(text, 0, 28)
@@ -430,7 +437,8 @@ def _judge(line: str) -> LineJudgement:
             if colon > 0 and _ASKED_LABEL.match(probe[:colon + 1]) and after.dropped is None \
                     and _ZH_QUESTION_WORD.search(after.text.translate(TRADITIONAL)[:150]):
                 return LineJudgement(after.text, False, True, False, None)  # "面试很爱问的几个点:A是什么,B…。"
-    if not mark and _ADVICE.match(text):
+    if not mark and _ADVICE.match(text) and not (text.startswith("对于") and _ZH_QUESTION_WORD.search(text[:80])):
+        # ("对于临界区有什么保护方法" asks about what follows "对于")
         return LineJudgement(text, False, False, False, "advice")
     topic = bool(not mark and not verb and len(text) <= 80 and _CONCEPT_NOUN.match(probe))
     return LineJudgement(text, mark, verb, topic, None)

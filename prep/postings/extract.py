@@ -310,7 +310,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     in_table = False  # among a table's rows, after its rule
     question_column: int | None = None  # the column of that table's header that names its questions
     group_indent = -1  # a short label item ("1. 算法") whose items are indented paragraphs under it
-    raws = _unescaped(text.splitlines())
+    raws = _code_spans_rejoined(_unescaped(text.splitlines()))
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
         title = next((m for m in map(_FRONT_MATTER_TITLE.match, raws[1:settings - 1]) if m), None)
@@ -565,6 +565,35 @@ def _unescaped(raws: list[str]) -> list[str]:
         else:
             out.append(raw)
     return out
+
+
+def _code_spans_rejoined(raws: list[str]) -> list[str]:
+    """The lines of a Chinese page whose inline code came out on lines of its own ("…模块机制，" /
+    "insmod" / "、modprobe" / "的区别。"): a line opening with "、" or "，" joins the line before; a
+    lone code word (lower case: "insmod", "file_operations") joins the line after when that line
+    goes on in Chinese, and the line before when that one has not ended its sentence. One pass."""
+    out: list[str] = []
+    glue = False  # the line before was a code word that this line goes on from
+    for index, raw in enumerate(raws):
+        line = raw.strip()
+        after = raws[index + 1].strip() if index + 1 < len(raws) else ""
+        code = bool(after) and (after[0] in _CONTINUES or _CJK_CHAR.match(after[0]) is not None) \
+            and _CODE_WORD.fullmatch(line) is not None
+        before = out[-1].rstrip() if out else ""
+        chinese_before = bool(before) and _CJK_CHAR.search(before[-40:]) is not None
+        if line and before and (glue or (line[0] in _CONTINUES and chinese_before)
+                                or (code and chinese_before and before[-1] not in _SENTENCE_ENDS)):
+            out[-1] = before + line
+        else:
+            out.append(raw)
+        glue = code
+    return out
+
+
+_CONTINUES = "、，,"
+_SENTENCE_ENDS = "。！？!?；;：:"
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
+_CODE_WORD = re.compile(r"(?:[、，,与和及或]\s{0,2})?[a-z_][a-z0-9_./:-]{1,40}(?:\(\))?")  # ("insmod", "、rmmod", "与 vmalloc")
 
 
 def _front_matter_end(raws: list[str]) -> int:

@@ -76,9 +76,14 @@ _NOISE_HEADINGS = re.compile(
     r"(?:校园)?招聘常见问题|application\s+faqs?",
     re.IGNORECASE,
 )
+#: A heading that says what the hire will do, in words of its own ("The candidate will be reponsible
+#: for the following tasks": a page's typo too).
+_DUTIES_PHRASE = re.compile(r"(?:the\s+)?(?:candidate|engineer|hire|person|you)\s+will\s+be\s+res?ponsible\s+for\b.{0,40}",
+                            re.IGNORECASE)
 _ADVICE_HEADINGS = re.compile(
     r"(?:(?:some|general|final|bonus|quick|my|interview|preparation|prep)\s+){0,2}(?:tips|advice)(?:\s+(?:and|&)\s+tricks)?"
-    r"(?:\s+(?:for|on|before)\s+.{0,40})?|面试(?:技巧|建议|小贴士)|(?:给.{0,8}的)?(?:一些)?(?:建议|小贴士)",
+    r"(?:\s+(?:for|on|before)\s+.{0,40})?|面试(?:技巧|建议|小贴士)|(?:给.{0,8}的)?(?:一些)?(?:建议|小贴士)|"
+    r".{0,20}(?:自查|检查)清单|(?:self[- ]?)?check\s?list|cheat\s?sheet",
     re.IGNORECASE,
 )
 _HEADING_DECOR = re.compile(
@@ -128,6 +133,8 @@ CONTENT, INTERVIEW, NOISE, ROUND_KIND, GENERIC = "content", "interview", "noise"
 
 def classify_heading(name: str) -> str | None:
     """The kind of heading ``name`` (already undecorated) is, or None if it is not one."""
+    if name and len(name) <= 2 * _MAX_HEADING_CHARS and _DUTIES_PHRASE.fullmatch(" ".join(name.split())):
+        return "responsibilities"  # "The candidate will be responsible for the following tasks"
     if not name or len(name) > _MAX_HEADING_CHARS:
         return None
     key = heading_key(name)

@@ -507,8 +507,11 @@ def _cleaned(name: str | None) -> str | None:
     """A name without a table's stray bars; ``None`` for a navigation line, a bar or a date alone."""
     if name is None:
         return None
-    name = name.strip(" |｜")
+    name = _LOGO.sub("", name.strip(" |｜"))  # "GitLab logo": a logo's text, the name beside it
     return name if name and re.search(r"[^\W\d_]", name) and not is_navigation(name) else None
+
+
+_LOGO = re.compile(r"\s{1,2}(?:logo|的?标志|图标)$", re.IGNORECASE)
 
 
 def _find_identity(

@@ -155,6 +155,7 @@ _INLINE_BULLET = re.compile(r"(?:(?<=[?？。.!！:：;；)）])|(?<=\*\*))\s{0,
 #: A bold label after the end of an item: "…吗?**2. 操作系统相关**".
 _INLINE_LABEL = re.compile(r"(?<=[?？。!！])\s{0,2}(?=\*\*[^*\s])")
 _INLINE_BULLETS_MIN = 4
+_CJK_DASH_BULLET = re.compile(r"(?<=[。？！；])\s{0,2}(?=-\s{1,3}[^\s-])")
 _SENTENCE_BREAK = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
 
 
@@ -181,7 +182,12 @@ def _run_on_questions(line: str) -> list[str]:
 
 def _bulleted_items(line: str) -> list[str]:
     """The items of a bulleted list written on one line ("**1. C++ 相关*** 你主要用 C++ 吗?* 如何…?*
-    …": a page's Markdown without its line breaks), each bold label on a line of its own; or ``[line]``."""
+    …": a page's Markdown without its line breaks), each bold label on a line of its own; or ``[line]``.
+    A dash after the end of a Chinese sentence ("…的区别。 - 字符设备…") opens an item whatever their number."""
+    dashes = [m.start() for m in _CJK_DASH_BULLET.finditer(line)] if "-" in line else []
+    if dashes:
+        parts = [line[a:b].strip() for a, b in zip([0, *dashes], [*dashes, len(line)])]
+        return [part for part in parts if part.strip("-• ")]
     if len(line) < _LONG_RUN_ON_CHARS:
         return [line]
     bullets = [m.start() for m in _INLINE_BULLET.finditer(line)]

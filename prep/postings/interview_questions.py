@@ -245,13 +245,19 @@ _ANOTHER_REPORT = re.compile(r".{0,16}?(?:[一二三四五终]面|\d面|面经|�
 #: A heading over an answer ("答案:", "Answer", "参考答案", "思路"): its lines are not questions.
 
 
+_BARE_NUMBER = re.compile(r"\d{1,3}[.、)）]?")
+
+
 def answer_lines(block: Block) -> set[int]:
     """Indices of the lines of ``block`` that answer: every line under an answer heading ("参考答案"),
     and the lines after an answer label on a line of its own ("Answer:", "**答案提示**:"), until a
-    listed line of another kind of list than the answer's own (the next question of the list)."""
+    listed line of another kind of list than the answer's own, or a number on a line of its own
+    (the next question of the list)."""
     out: set[int] = set()
     answer_marker = "" if block.name and ANSWER_HEADING.fullmatch(block.name) else None
     for index, line in enumerate(block.lines[:20_000]):
+        if answer_marker is not None and _BARE_NUMBER.fullmatch(line.strip()):
+            answer_marker = None  # "2" on a line of its own: the next question's number
         if answer_marker is not None:
             marker = _marker_kind(line)
             if not marker or marker == answer_marker or not answer_marker:

@@ -28,12 +28,12 @@ _SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.?g|i\.e|vs|etc|approx|cf|dr|mr|ms|no|fig)\.)$", re.IGNORECASE)
 
 _CUE_ZH = re.compile(
-    r"(?:^|[，,：:\s(（的]|面试官|上来就|直接|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始|[写答做讲]完|(?<=[后来然着])是)"
+    r"(?:^|[，,：:\s(（的]|面试官|上来就|直接|接着|然后|最后|之后|随后|又|还|也|再|先|就|他|她|对方|后来|开始|[写答做讲]完|(?<=[后来然着也就要都还])是)"
     r"(?P<cue>(?:追问(?:了)?(?:一下|我)?|问(?![完过题来])(?:了)?(?:我|一下|下)?|让我(?:现场|当场)?|要求我(?:现场)?|"
-    r"考(?:了|察了?)|聊了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
+    r"考(?:了|察了?)|聊(?![不得天完])了?(?:一下|聊)?)\s{0,2}[:：]?\s{0,2}"
     r"|(?:还有|又|再|然后|接着|最后)?(?:出了|让我?(?:写|做)了?)?(?:一|两|几)?道[^：:，,。]{0,8}[：:]\s{0,2}"
     r"|(?:请|叫)我(?=介绍|讲|说|写|画|设计|推导)"  # "他请我介绍一遍…"
-    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:(?P<task>题目|任务|算法题?|编程题|手撕(?:的)?)|(?<=的)问题)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
+    r"|第[一二三四五六七八九十\d]{1,2}题(?:是)?\s{0,2}[:：]?\s{0,2}|(?:(?P<task>题目|任务|算法题?|编程题|代码题|手撕(?:的)?)|(?<=的)问题)(?:是|要|为)\s{0,2}[:：]?\s{0,2}"  # "第一题是给定…", "题目要设计…"
     r"|(?:然后)?一(?:道|题)(?=[A-Za-z\u4e00-\u9fff])(?!easy|medium|hard|简单|中等|困难|难))"  # "考了一题OOP，然后一题BST…"
 )
 _CUE_EN = re.compile(
@@ -41,6 +41,7 @@ _CUE_EN = re.compile(
     r"(?:then\s+|also\s+|later\s+|first\s+|next\s+|finally\s+)?"
     r"(?:asked|wanted\s+(?:me|us)\s+to|had\s+(?:me|us)|made\s+(?:me|us)|grilled\s+me\s+on)"
     r"|i\s+was\s+(?:also\s+|then\s+|later\s+)?asked|we\s+were\s+(?:also\s+)?asked"
+    r"|^(?:then\s+|also\s+|finally\s+)?asked(?=\s+(?:me|us)\s+(?:to|about)\b)"  # "Asked me to code …" (no subject)
     r"|(?<=\band\s)(?:was|were)\s+(?:also\s+|then\s+)?asked)"
     r"(?:\s+(?:me|us))?(?:\s+(?:an?|one|another)(?:\s+\w+)?\s+questions?)?(?:\s+(?:to|about|on|for))?\s+"
     r"|\b(?:(?:the|my|his|her|their)\s+)?(?:first|next|second|third|fourth|last|final|other)\s+(?:(?:and|last|final)\s+){0,2}"
@@ -60,8 +61,10 @@ _CUE_EN = re.compile(
     re.IGNORECASE,
 )
 # Where the candidate's answer or the narration takes over again after a question.
-_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我|回答|(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)|"
-                        r"(?:讨论|争论|聊)了(?=[\d一二三两四五六七八九十几半]{1,3}\s{0,2}(?:分钟|小时|min)))")  # "，讨论了十分钟"
+_ANSWER_ZH = re.compile(r"[，,]\s{0,2}(?:我(?!们(?:可不可以|能不能|可以|能否|怎么|如何|为什么|是否))|回答|"  # ("，我们可不可以…" asks on)
+                        r"(?:他|她|面试官)(?:就)?(?:说|答|回答|讲了|提了|用了|写了|当时|想了|觉得|认为)|"
+                        r"(?:讨论|争论|聊)了(?=[\d一二三两四五六七八九十几半]{1,3}\s{0,2}(?:分钟|小时|min))|"  # "，讨论了十分钟"
+                        r"(?=[^，,。]{0,16}?(?:忘了|就好了|就行了|没(?:回)?答(?:上|出)|(?:回)?答不(?:上|出)|不会了)))")  # "，blabla后面忘了"
 _ANSWER_EN = re.compile(r"[,;]\s{0,2}(?:i|we)\s+(?:said|answered|explained|mentioned|talked|went|used|did|wrote)\b",
                         re.IGNORECASE)
 _LEADING_CONNECTOR = re.compile(r"(?:and\s+then|and|then|also|plus|so)\s*[,:]?\s+(?=\S)|(?:以及|还有|另外|然后)[，,]?",

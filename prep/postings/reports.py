@@ -19,6 +19,7 @@ REPORT_TITLE = re.compile(
     r"interview\s+(?:experience|report|review)|interview(?:ed)?\s+(?:at|with)\s|interviewed\s+for|my\s+(?:[\w.&+/-]{1,20}\s+){0,5}interviews?\b|"
     r"onsite\s+experience|"
     r"phone\s+screen|interview\s+questions\s+(?:at|from)|面试.{0,30}(?:体验|经历|感受)|"
+    r"(?:公司|实习生?|社招|校招|岗位?)面试\s{0,2}$|"  # "2014s公司实习生面试": a title that ends with its interview
     r"(?-i:[A-Z][\w ,&()-]{2,60})\s(?:interview|Interview)\s{0,2}(?:\([\w ,.-]{1,20}\)\s{0,2})?(?:$|[,:|–—]\s|\s-\s))",
     re.IGNORECASE,
 )
@@ -232,13 +233,13 @@ _MOSTLY_ASKING_MIN = 5
 
 _SENTENCE_GAP = re.compile(r"(?<=[.?!？。！])\s+")
 #: A title that says the page is interview questions.
-_LIST_TITLE = re.compile(r"[#\s]{0,8}.{0,120}?(?:interview\s+(?:questions?|q\s?&\s?a|prep)|面试题|面试问题|面试八股|八股文?(?:整理|总结|合集)?$)",
-                         re.IGNORECASE)
+_LIST_TITLE = re.compile(r"[#\s]{0,8}.{0,120}?(?:interview\s+(?:questions?|q\s?&\s?a|prep)|(?:mock|practice)\s+interviews?\b|"
+                         r"面试题|面试问题|面试八股|模拟面试|八股文?(?:整理|总结|合集)?$)", re.IGNORECASE)
 
 
 def titled_as_questions(title: str) -> bool:
     """Whether a title says its page is interview questions ("GPU Engineer: Interview Questions",
-    "CUDA 面试题"), though it may name a role."""
+    "CUDA 面试题", "Practice interview: storage engineer"), though it may name a role."""
     return bool(_LIST_TITLE.match(title[:200])) and not _POSTING_WORD.search(title[:200])
 
 

@@ -465,6 +465,8 @@ def _plain_heading(line: str, following: str, after: str = "") -> str | None:
         return None
     if line[-1:] in "。.!！?？;；,，" or strip_list_marker(line) != line:
         return None
+    if sum(line.count(c) for c in ",，") >= 2:
+        return None  # a sentence of clauses ("非常基础，曾经做过消息队列的，还是容易回答的"), no heading
     if strip_list_marker(following) == following.strip() and not (
             following.rstrip().endswith((":", "：")) and after and strip_list_marker(after) != after.strip()):
         return None

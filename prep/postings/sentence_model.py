@@ -33,7 +33,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator, Sequence, Set
 from itertools import islice
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -177,7 +177,7 @@ def _shape(line: str) -> str:
 
 _NUMBERED = re.compile(r"\s{0,4}(?:[(（]?\d{1,3}[.)）、．:]|[①-⑳]|[一二三四五六七八九十]{1,2}[、.．]|q\s{0,2}\d{1,3}|\d{2}(?=[A-Z\u4e00-\u9fff]))",
                        re.IGNORECASE)
-_BULLET = re.compile(r"\s{0,4}[-*•·●○◦▪■►>+]\s{0,3}")
+_BULLET = re.compile(r"\s{0,4}(?:[-*•·●○◦▪■►>+]|[§\uf0a7\uf0b7\uf0d8\uf076](?=\s))\s{0,3}")
 #: A title of another report ("字节跳动2面:…", "B站 C++ 一面:…", "快手C++二面:…").
 _OTHER_TITLE = re.compile(r".{0,16}?(?:[一二三四五终]面|\d面|面经|面试)\s{0,2}[:：]")
 
@@ -487,7 +487,8 @@ def answered_head(body: str) -> str | None:
 
 
 #: A kind of question, not a topic: "项目", "经典题目", "场景题", "Coding", "System design", "Follow-up".
-_LABEL_HEAD = re.compile(r".{0,6}题目?|项目(?:经历|介绍)?|算法|代码|八股|基础|手撕|场景|问题?|答|(?:system\s+)?design|coding|"
+_LABEL_HEAD = re.compile(r".{0,6}题目?|项目(?:经历|介绍)?|算法|(?:手写|手撕)?代码|八股|基础|手撕|手写|笔试|机试|编程|场景|问题?|答|"
+                         r"(?:system\s+)?design|coding|"
                          r"behaviou?ral|follow[- ]?ups?|bonus|notes?|hints?|tips?|answers?|result|outcome", re.IGNORECASE)
 
 
@@ -571,6 +572,10 @@ def refine(blocks: Sequence[Block], report: bool, listing: bool, found: list[Fou
         if (candidate.block, candidate.line) != current:
             current, line_keys, doubted = (candidate.block, candidate.line), [], None
         listed_topic = topics.get((candidate.block, candidate.line))
+        if listed_topic is not None and candidate.by_rules and match_key(candidate.text) != match_key(listed_topic) \
+                and match_key(candidate.text).startswith(match_key(listed_topic)):
+            # "TensorRT 的 INT8 校准:用一批代表性数据统计…" in a list of topics with their answers: the topic
+            candidate = replace(candidate, text=judge_line(listed_topic).text, found_as=candidate.found_as or candidate.text)
         topic = listed_topic is not None and match_key(candidate.text) in match_key(listed_topic) and _a_topic(candidate.text)
         if not topic and not _model_agrees(candidate, p) and not (candidate.by_rules and (
                 _labelled_question(blocks[candidate.block], candidate.line) or (

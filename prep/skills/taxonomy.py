@@ -31,10 +31,13 @@ DEFAULT_PATH = Path(__file__).with_name("taxonomy.yaml")
 _LATIN = "A-Za-z0-9_"
 # Extra guard for the canonical "Go": common English phrases that start with the verb "go".
 _GO_PHRASES = r"(?!\s+(?:to|ahead|back|beyond|further|through|live|over|for|with|on|out|up)\b)"
-# "C" alone is the language only in a list of languages or before "programming" ("C and C++",
-# "C, C++ and assembly", "C programming"), never "Series C", "C 轮" or "C端".
-_C_LANGUAGE = (r"(?=\s{0,2}(?:[,，、/&]|and\b|or\b|和|及|与)\s{0,3}(?:C\+\+|C#|Python|Go\b|Rust|Java|assembly|汇编|"
-               r"CUDA|Fortran|Shell|Bash|Perl|Objective-C)|\s{1,2}(?:programming|language|code)\b|\s{0,2}(?:语言|编程))")
+# "C" alone is the language only in a list of languages, before "programming" or as what one writes
+# in ("C and C++", "C, C++ and assembly", "C programming", "an interrupt handler in C?"), never
+# "Series C", "C 轮" or "C端".
+_C_LANGUAGE = (r"(?:(?=\s{0,2}(?:[,，、/&]\s{0,3}(?:and\b|or\b)?|and\b|or\b|和|及|与)\s{0,3}(?:C\+\+|C#|Python|Go\b|Rust|Java|"
+               r"assembly|汇编|CUDA|Fortran|Shell|Bash|Perl|Objective-C)|\s{1,2}(?:programming|language|code)\b|\s{0,2}(?:语言|编程)"
+               r"|\s{0,2}[(（]\s{0,2}C\+\+)"  # "C (C++ nice)", "Rust, C, or C++"
+               r"|(?:(?<=\bin C)|(?<=\bwith C)|(?<=\busing C))(?=\s{0,2}(?:[?？.。!,，;；:)）]|$)))")  # "… routine in C?"
 # "tensor/pipeline parallel": each word before the shared suffix is a term of its own.
 _SHARED_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<words>[A-Za-z]{3,12}(?:\s{0,2}/\s{0,2}[A-Za-z]{3,12}){1,4})"
                             r"[ \t-]{1,3}(?P<suffix>parallel(?:ism)?)\b", re.IGNORECASE)

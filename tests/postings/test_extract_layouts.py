@@ -1201,3 +1201,106 @@ def test_a_title_cased_topic_after_a_question_number_names_it() -> None:
         '> "I integrated static analysis into the CI pipeline."',
         "> When a build failed the gate, the merge was blocked until the report was clean.",
     ) == ["How have you ensured code quality in critical systems?"]
+
+
+def test_inline_code_on_lines_of_its_own_joins_its_sentence() -> None:
+    assert _questions(
+        "某厂嵌入式驱动一面面经",
+        "涉及到的问题包括:",
+        "- Linux内核的模块机制,",
+        "insmod",
+        "、modprobe",
+        "、rmmod",
+        "的区别。 - 字符设备和块设备的区别,以及如何注册一个字符设备。",
+        "- 内核空间和用户空间的区别,以及",
+        "copy_from_user",
+        "、copy_to_user",
+        "的使用注意点。",
+    ) == ["Linux内核的模块机制,insmod、modprobe、rmmod的区别。", "字符设备和块设备的区别,以及如何注册一个字符设备。",
+          "内核空间和用户空间的区别,以及copy_from_user、copy_to_user的使用注意点。"]
+
+
+def test_a_word_processors_bullets_and_numbers_on_lines_of_their_own() -> None:
+    assert _questions(
+        "Embedded Linux interview questions",
+        "",
+        "§ How would you debug kernel code?",
+        "",
+        "§ Difference between macro & micro Kernel.",
+    ) == ["How would you debug kernel code?", "Difference between macro & micro Kernel."]
+    assert _questions(
+        "Top SRE Interview Questions",
+        "1",
+        "What are SLAs, and how do they differ from SLOs?",
+        "Reference answer",
+        "An SLA is a contract; an SLO is a target within it.",
+        "2",
+        "What is toil and how do you reduce it?",
+        "Reference answer",
+        "Toil is manual, repetitive work that grows with the service.",
+    ) == ["What are SLAs, and how do they differ from SLOs?", "What is toil and how do you reduce it?"]
+
+
+def test_chinese_narration_cues_and_the_remarks_after_a_question() -> None:
+    from prep.postings.prose import prose_questions
+    assert [text for text, _how in prose_questions(
+        "第四轮:当时太累了,跟他聊不起来了,一开始也是问我memory为什么stack是往下,heap是往上增长,"
+        "我们可不可以改变他们的增长方向,这个题目没回答出来,问了我C++里面的storage class有哪些")] == [
+        "memory为什么stack是往下,heap是往上增长,我们可不可以改变他们的增长方向", "C++里面的storage class有哪些"]
+    assert [text for text, _how in prose_questions(
+        "第三轮:问了thread和process的不同,blabla后面忘了。代码题是two sum,要求O(n),简单的用two pointer就好了")] == [
+        "thread和process的不同", "two sum,要求O(n)"]
+
+
+def test_a_question_opening_with_duiyu_asks() -> None:
+    assert judge_line("对于临界区有什么保护方法,以什么标准去选择这些方法").dropped is None
+    assert judge_line("对于基础知识,建议提前复习").dropped == "advice"
+
+
+def test_a_title_that_ends_with_its_interview_is_a_report() -> None:
+    result = extract_posting("\n".join([
+        "2014某公司实习生面试",
+        "面了大概一小时。大致的问题如下:",
+        "①进程间的通信方式有哪些,各自是以什么方式实现的",
+        "非常基础,曾经做过消息队列的,还是容易回答的",
+        "②对于临界区有什么保护方法,以什么标准去选择这些方法",
+    ]))
+    assert result.doc_kind == "report"
+    assert [q.text for q in result.questions] == ["进程间的通信方式有哪些,各自是以什么方式实现的",
+                                                  "对于临界区有什么保护方法,以什么标准去选择这些方法"]
+
+
+def test_a_sentence_naming_the_hires_duties_heads_them() -> None:
+    result = extract_posting("\n".join([
+        "Kernel engineer (Shanghai)",
+        "The candidate will be reponsible for the following tasks",
+        "1. Port the Linux kernel to the SoC and bring up the system",
+        "2. Optimize the Linux kernel for maximum system performance",
+        "3. Optimize DRAM performance, stability and power consumption",
+    ]))
+    assert result.questions == [] and "The candidate will be reponsible for the following tasks" in result.sections
+
+
+def test_a_review_in_prose_with_glued_labels_and_no_subject() -> None:
+    found = _questions(
+        "Two phone interviews for the same job position. First interview-asked me questions on my project. "
+        "OS concepts-what is mutual exclusion? Asked me to code (in C) a function which toggles one bit of a port.",
+        "Second interview-Did not discuss my resume at all. How does a debugger work? Asked me to write a program "
+        "to remove duplicate characters in a string.",
+    )
+    assert "what is mutual exclusion?" in found
+    assert "code (in C) a function which toggles one bit of a port" in found
+    assert "write a program to remove duplicate characters in a string" in found
+
+
+def test_a_self_check_list_after_a_bank_is_no_question() -> None:
+    assert _questions(
+        "# 存储面试题",
+        "### Q1: WAL",
+        "**题目**: 为什么写入前要先写 WAL？",
+        "**答案提示**:",
+        "- 顺序写比随机写快",
+        "## 附录：自查清单",
+        "- [ ] 是否清楚 fsync 与 fdatasync 的区别？",
+        "- [ ] 是否能画出一次写入的完整路径？",
+    ) == ["为什么写入前要先写 WAL？"]

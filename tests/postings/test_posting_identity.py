@@ -43,6 +43,8 @@ from prep.postings.names import brand, is_organisation_name
     pytest.param("Tessellate (YC W21) Is Hiring a Compiler Engineer\n\nfrom Hacker News https://example.org/x\n"
                  "Location: Remote\n\nTessellate is hiring a compiler engineer to map models onto our chip.\n",
                  "Tessellate", "Tessellate (YC W21) Is Hiring a Compiler Engineer", id="a-repost-line-with-an-address-is-no-name"),
+    pytest.param("Site Reliability Engineer\nRemote\n\nQuillstone logo\nQuillstone\nApply now\n\nResponsibilities\n- Run Kubernetes\n",
+                 "Quillstone", "Site Reliability Engineer", id="a-logos-text"),
 ])
 def test_company_and_title_from_the_whole_posting(text: str, company: str | None, title: str | None) -> None:
     result = extract_posting(text)

@@ -28,6 +28,11 @@ from tests.support.cpu import least_cpu_seconds
     ("profile with Nsight Systems/Compute", ["Nsight Systems", "Nsight Compute"]),
     ("debug with the GNU Debugger", ["GDB"]),
     ("data parallelism (DP) across nodes", ["DP"]),
+    ("How do you write an interrupt service routine in C?", ["Interrupts", "C"]),
+    ("storage engines in Rust, C, or C++", ["Rust", "C", "C++"]),
+    ("expertise in C (C++ nice), ISRs and DMA", ["C", "C++", "Interrupts", "DMA"]),
+    ("时钟、中断、电源管理", ["Interrupts"]),
+    ("LSM 树的写放大", ["LSM Tree"]),
 ])
 def test_skills_as_postings_write_them(text: str, skills: list[str]) -> None:
     assert find_skills(text) == skills
@@ -39,6 +44,8 @@ def test_skills_as_postings_write_them(text: str, skills: list[str]) -> None:
     "a Series C startup",
     "面向C端用户",
     "USB Type-C",
+    "a grade C.",
+    "Plan C, then the fallback",
     "let's GO to the next round",
 ])
 def test_no_skill_from_an_unrelated_expansion_or_a_letter(text: str) -> None:
