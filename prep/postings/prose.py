@@ -22,6 +22,8 @@ MAX_PROSE_CHARS = 3_000
 #: Shorter than this, a line is one question or none: the line-level judgement decides.
 MIN_PROSE_CHARS = 24
 
+#: A bracketed remark closing a line: the author's note on the question, not narration of the round.
+_TRAILING_REMARK = re.compile(r"(?<=[?？])\s{0,2}[（(][^()（）]{4,300}[)）]\s{0,2}$")
 _SENTENCE_END_ZH = re.compile(r"(?<=[。！？!?；;])|(?<=[\u4e00-\u9fff)）A-Za-z]\.)(?=\s)")  # (an author may end a sentence with ". ")
 _SENTENCE_END_EN = re.compile(r"(?<=[.!?;])\s+(?=[\"'(“A-Z0-9])")
 # An English abbreviation before a full stop does not end a sentence.
@@ -87,6 +89,9 @@ def is_prose(line: str) -> bool:
     rather than states one question, however many sentences that question takes ("A job hangs
     at NCCL init. How do you troubleshoot it?" is one question)."""
     if len(line) < MIN_PROSE_CHARS or len(line) > MAX_PROSE_CHARS:
+        return False
+    line = _TRAILING_REMARK.sub("", line)  # "8. arp在哪一层?干了什么?(问这个是因为我…)": a remark on the question
+    if len(line) < MIN_PROSE_CHARS:
         return False
     chinese = bool(CJK.search(line[:400]))
     cue_re = _CUE_ZH if chinese else _CUE_EN

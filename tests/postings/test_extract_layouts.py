@@ -1304,3 +1304,12 @@ def test_a_self_check_list_after_a_bank_is_no_question() -> None:
         "- [ ] 是否清楚 fsync 与 fdatasync 的区别？",
         "- [ ] 是否能画出一次写入的完整路径？",
     ) == ["为什么写入前要先写 WAL？"]
+
+
+def test_a_remark_in_brackets_after_a_question_does_not_make_it_narration() -> None:
+    assert _questions(
+        "某数据库内核岗 一面",
+        "1. 数据库的隔离级别有哪些?",
+        "2. arp协议在哪一层?干了什么?是什么播?确定是广播吗?(问这个是因为我自己给它起了个名字叫mac协议,我忘了它叫arp了)",
+        "3. 你的数据库的各个隔离级别是怎么具体实现的?",
+    )[1].startswith("arp协议在哪一层?干了什么?是什么播?确定是广播吗?")
