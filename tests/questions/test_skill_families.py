@@ -33,6 +33,7 @@ from tests.support.cpu import least_cpu_seconds
     ("expertise in C (C++ nice), ISRs and DMA", ["C", "C++", "Interrupts", "DMA"]),
     ("时钟、中断、电源管理", ["Interrupts"]),
     ("LSM 树的写放大", ["LSM Tree"]),
+    ("IO虚拟化（vfio）, 熟悉Gcc, 在 fpga 仿真平台上验证", ["Virtualization", "VFIO", "GCC", "FPGA"]),
 ])
 def test_skills_as_postings_write_them(text: str, skills: list[str]) -> None:
     assert find_skills(text) == skills
