@@ -351,7 +351,10 @@ def clean_question(line: str) -> str:
         introduced = _INTRODUCED_QUOTE.search(text[-320:])  # 'A memory question came up: "How is -2 stored …?"'
         if introduced:
             text = introduced["q"]
-    return text.strip().strip("*_").strip()
+    return _CLOSING_SEMICOLON.sub("", text.strip().strip("*_").strip())  # ("- 介绍一下项目;": an item's closing semicolon)
+
+
+_CLOSING_SEMICOLON = re.compile(r"(?<=[\u4e00-\u9fff])\s{0,2}[;；]\s{0,2}$")
 
 
 #: A quoted question a sentence introduces with a colon at its end.

@@ -82,6 +82,8 @@ def borne_out(name: str | None, lines: Sequence[str]) -> str | None:
     if name is None or known_company(name) or looks_like_company(name) or not _named_once(name, lines):
         return name
     if _CJK_WORDS.fullmatch(name):
+        if any(_heads_title(name, line) for line in lines[:3]):
+            return name  # "波克城市-2025秋招-运维工程师面经": set apart at the head of the title, a name
         return None  # a Chinese word of the title, once: "推理面试题整理", "综合面经" (a topic, not a company)
     whole = name.casefold()
     if _BRAND_WORD.fullmatch(name) and not find_skills(name):
@@ -89,6 +91,12 @@ def borne_out(name: str | None, lines: Sequence[str]) -> str | None:
     if any(undecorate(line[:200]).casefold() == whole for line in lines[:SCAN_LINES]):
         return None  # (its numbering and marks set aside: "# 36. 并行计算与分布式训练")
     return name
+
+
+def _heads_title(name: str, line: str) -> bool:
+    """Whether ``name`` opens the title ``line``, set apart from the rest by a dash or a bracket."""
+    head = line.lstrip("#【[ ")
+    return head.startswith(name) and head[len(name):len(name) + 1] in ("-", "–", "—", "_", "|", "｜", "】", "]")
 
 
 #: One word written as a brand writes itself: capitals inside it or all of it ("PingCAP", "OOCLAB").

@@ -310,7 +310,7 @@ def document_lines(text: str, *, inline: set[str] | None = None) -> tuple[list[s
     in_table = False  # among a table's rows, after its rule
     question_column: int | None = None  # the column of that table's header that names its questions
     group_indent = -1  # a short label item ("1. 算法") whose items are indented paragraphs under it
-    raws = _code_spans_rejoined(_unescaped(text.splitlines()))
+    raws = _code_spans_rejoined(_glued_headings(_unescaped(text.splitlines())))
     settings = _front_matter_end(raws)  # a blog's Markdown opens with its settings ("---", "title: …", "---")
     if settings:
         title = next((m for m in map(_FRONT_MATTER_TITLE.match, raws[1:settings - 1]) if m), None)
@@ -565,6 +565,22 @@ def _unescaped(raws: list[str]) -> list[str]:
         else:
             out.append(raw)
     return out
+
+
+def _glued_headings(raws: list[str]) -> list[str]:
+    """The lines of a page whose Markdown heading came glued to the text before it ("…shared by
+    candidates### Create a 8 input AND gate …"): the heading on a line of its own."""
+    out: list[str] = []
+    for raw in raws:
+        match = _GLUED_HEADING.search(raw, 1) if "##" in raw else None
+        if match:
+            out.extend((raw[: match.start()], raw[match.start():]))
+        else:
+            out.append(raw)
+    return out
+
+
+_GLUED_HEADING = re.compile(r"(?<=[^\s#`])#{2,6}\s(?=[A-Z\u4e00-\u9fff])")
 
 
 def _code_spans_rejoined(raws: list[str]) -> list[str]:

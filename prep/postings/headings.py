@@ -20,7 +20,7 @@ You have|You should have|What we're looking for|What we are looking for|About yo
 _RESPONSIBILITIES = """工作职责 岗位职责 职责描述 主要职责 工作内容 职位职责 你将负责 你的职责 你将要做的 职位描述 岗位描述 工作描述
 Responsibilities|Key responsibilities|Main responsibilities|What you'll do|What you will do|What you’ll be doing
 What you'll be doing|What you will be doing|What your day will look like|Your responsibilities|Duties|Your mission|In this role you will
-Job description|Description|The role|Your role|About the role|About this role|About the job|About the position
+Job description|Description|The role|Your role|About the role|About this role|About the job|About job|About the position
 Essential functions|Essential duties|Key duties|Duties and responsibilities"""
 _NICE = """优先资格 加分项 加分条件 优先条件 优先考虑 更好的资格 额外加分 加分技能 优先 加分
 Preferred qualifications|Nice to have|Nice-to-have|Nice to haves|Bonus points|Bonus|Pluses|Preferred skills

@@ -79,6 +79,7 @@ JOB_BOARDS = frozenset(
 )
 _REMARK = re.compile(r"\s{0,2}[（(][^）)]{0,40}[，,][^）)]{0,40}[）)]$")  # "衡远智能（大模型独角兽，C 轮）"
 _LEVEL_NOTE = re.compile(r"\s{0,2}[（(](?:[EeLlPpTt]\d{1,2}|IC\d{1,2})[）)]$")  # "Production Engineer (E4)"
+_YEAR_FIRST = re.compile(r"(?:19|20)\d\d\b")
 _TITLE_SPLIT = re.compile(r"\s{0,3}(?:[|｜·•—–]|\s-\s)\s{0,3}")
 _CAREERS = re.compile(r"(?:careers?\s+(?:at|@)\s+)?(?P<n>.{1,60}?)(?:\s+careers?|\s+jobs|\s+招聘|招聘官网|官网)?",
                       re.IGNORECASE)
@@ -177,6 +178,8 @@ def city(line: str) -> str | None:
     return None
 
 
+_REQUISITION = re.compile(r"(?:requisition|req|job\s+(?:id|code|number|no\.?)|reference|ref)\b.{0,6}\d|.{0,20}#\s{0,2}[A-Z]{0,3}\d{3,}",
+                          re.IGNORECASE)
 _JOB_META = re.compile(  # "上海 3-5年 本科", "30-60K·14薪", "经验不限 | 硕士"
     r".{0,30}?(?:\d{1,2}\s{0,2}[-~至]\s{0,2}\d{1,2}\s{0,2}年|\d{1,2}\s{0,2}年以上|经验不限|本科|硕士|博士|大专|"
     r"学历不限|应届|\d{1,3}\s{0,2}[kK]\s{0,2}[-~]\s{0,2}\d{1,3}\s{0,2}[kK]|\d{1,2}\s{0,2}薪)"
@@ -189,6 +192,7 @@ def _is_name_line(line: str) -> bool:
         len(line) <= 80
         and not line.startswith(("<!--", "-->"))
         and "://" not in line  # ("from Hacker News https://…": where the page came from)
+        and not _REQUISITION.match(line)  # ("Requisition # G1906205")
         and not is_navigation(line)
         and not PLACE.match(line)
         and not _SENTENCE_END.fullmatch(line)
@@ -607,7 +611,7 @@ def _find_identity(
                 roles = [p for p in parts if looks_like_role(p)]
                 if len(roles) == 1:  # … unless it is the role's field ("… - Deep Learning and HPC Communications")
                     named = [p for p in parts if p != roles[0] and not _FIELD_PHRASE.search(p)  # or where it is ("US Remote")
-                             and not PLACE.match(p) and not city(p)]
+                             and not PLACE.match(p) and not city(p) and not _YEAR_FIRST.match(p)]  # or when ("2025 Start")
             if len(named) == 1:
                 role = parts[1] if named[0] == parts[0] else parts[0]
                 role = re.sub(r"\s{0,2}[（(][^）)]{1,20}[）)]$", "", role).strip()

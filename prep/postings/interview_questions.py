@@ -153,8 +153,9 @@ def find_questions(blocks: list[Block], report: bool, listing: bool = False,
                     found.setdefault(judgement.text.casefold(), (judgement.text, section, block.round, 0.6))
                     continue
             introduced = not listed and line.endswith((":", "：")) and bool(_INTRODUCES.search(line[-120:]))
-            if kind == "header" and report and len(line) <= 60 and _REPORT_TITLE.match(line):
-                continue  # the report's own title ("… 面试记录，顺便吐槽一下流程")
+            if kind == "header" and ((report and len(line) <= 60 and _REPORT_TITLE.match(line))
+                                     or (index == 0 and titled_as_questions(line.lstrip("# ")))):
+                continue  # the report's own title ("… 面试记录，顺便吐槽一下流程", "Design verification engineer Interview Questions")
             named_tasks = task_names(strip_list_marker(line)) if (report or listing or in_round) else []
             if named_tasks:  # "cuda实现：reduction，softmax，…": each a task to write
                 for text in named_tasks:

@@ -201,6 +201,7 @@ _AND_SO_ON = re.compile(r",?\s{0,2}(?:and\s+so\s+on|etc\.?)\s{0,2}$", re.IGNOREC
 #: A listed task or topic starts with a word ("checking …", "the roles of …", "OS concepts"), not a
 #: preposition or a value.
 _TASK_START = re.compile(r"(?!(?:with|without|for|from|as|to|of|in|on|at|by|into|over|under|like|such|where|when|"
+                         r"including|especially|particularly|mainly|mostly|etc|e\.g|i\.e|"
                          r"which|that)\b)[A-Za-z][A-Za-z0-9+#/-]+", re.IGNORECASE)  # ("OS concepts", "C++ templates")
 
 

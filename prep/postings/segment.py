@@ -23,6 +23,8 @@ _COMMENTS_START = re.compile(
     r"\d{1,6}\s{0,2}条(?:回复|评论)|全部评论|共\s{0,2}\d{1,6}\s{0,2}条评论|评论区|热门评论|最新评论)",
     re.IGNORECASE,
 )
+#: How many answered a question on a Q&A page ("8 Answers↳").
+_ANSWER_COUNT = re.compile(r"\d{1,6}\s{0,2}answers?\s{0,2}[↳>»]?", re.IGNORECASE)
 #: Counters shown beside a post's comment count: the line is the post's metadata.
 _POST_STATS = re.compile(r"\d\s{0,2}[kKmMwW万千]?\s{0,2}(?:views?|likes?|shares?|upvotes?|浏览|阅读|赞|收藏|点赞)|(?:浏览|阅读|点赞)\s{0,2}\d",
                          re.IGNORECASE)
@@ -117,6 +119,9 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
         seen = len(blocks)
         if index == stated_line:
             continue
+        if _ANSWER_COUNT.fullmatch(line.strip()) and index and (
+                _heading_level(lines[index - 1]) is not None or lines[index - 1].rstrip().endswith(("?", "？"))):
+            continue  # "8 Answers↳" under a question: how many answered it, not the page's comments
         if len(line) <= 120 and _COMMENTS_START.search(line):
             # the thread's comments: other people's questions, not the report's; a count of them
             # under the post's title ("Nov 14 · 5.8K views · 47 comments") is the post's metadata
@@ -129,7 +134,9 @@ def segment(lines: list[str]) -> tuple[list[Block], bool]:
             reverse_level = None
         question = _heading_text(line) if level is not None else ""
         asks = level is not None and (_asking_heading(question, line, 2 if level == 1 and sectioned else level)
-                                      or index in in_asking_runs)
+                                      or index in in_asking_runs
+                                      or (index + 1 < len(lines) and _ANSWER_COUNT.fullmatch(lines[index + 1].strip()) is not None))
+        # (a heading over "8 Answers↳": a question the page's readers answered)
         numbered = None
         named = _NUMBERED_QUESTION.fullmatch(question[:120]) if level is not None and level > 1 else None
         if named and not (named["rest"] and judge_line(named["rest"]).asks and not _TITLE_CASED.fullmatch(named["rest"].strip())):

@@ -372,7 +372,7 @@ def candidates(blocks: Sequence[Block], report: bool, listing: bool, found: Sequ
                 if position >= whole:
                     feats += ("inner-quote",)
                 yield Candidate(judged.text, number, index, False, feats)
-            head = answered_head(strip_list_marker(line).strip()) if _marker(line) in ("numbered", "bullet") else None
+            head = _answered_head(strip_list_marker(line).strip()) if _marker(line) in ("numbered", "bullet") else None
             if head is not None and match_key(head):  # "1. 双向mamba vs 因果注意力:因果注意力平方复杂度…": its topic
                 feats = sentence_features(head, 0, whole, line, previous, following, block, report, listing, False)
                 yield Candidate(judge_line(head).text, number, index, False, feats + ("answered-head",))
@@ -462,7 +462,7 @@ def _topic_item(line: str) -> str | None:
         return None
     if body.endswith((":", "：")) and len(body) <= TOPIC_CHARS:
         return None if REVERSE.fullmatch(body.rstrip(":： ")) else ""
-    head = answered_head(body)
+    head = _answered_head(body)
     if head is not None:
         return head  # "双向mamba vs 因果注意力:因果注意力平方复杂度，…": the topic, then its answer
     return "" if len(body) > TOPIC_CHARS or _NOT_A_PHRASE.search(body) else body
@@ -472,7 +472,7 @@ def _topic_item(line: str) -> str | None:
 ANSWER_TAIL_CHARS = 12
 
 
-def answered_head(body: str) -> str | None:
+def _answered_head(body: str) -> str | None:
     """The topic of a list item written "topic: its answer" ("KV cache原理:推理时缓存历史token的K和V，…"):
     a short phrase before the first colon, a longer answer after it that asks nothing; else None."""
     colon = first_colon(body, 0, TOPIC_CHARS + 1)

@@ -1313,3 +1313,25 @@ def test_a_remark_in_brackets_after_a_question_does_not_make_it_narration() -> N
         "2. arp协议在哪一层?干了什么?是什么播?确定是广播吗?(问这个是因为我自己给它起了个名字叫mac协议,我忘了它叫arp了)",
         "3. 你的数据库的各个隔离级别是怎么具体实现的?",
     )[1].startswith("arp协议在哪一层?干了什么?是什么播?确定是广播吗?")
+
+
+def test_a_qa_pages_questions_over_their_answer_counts() -> None:
+    assert _questions(
+        "# Design verification engineer Interview Questions",
+        "Interview questions shared by candidates### Create an 8 input AND gate using three 4:1 muxes",
+        "8 Answers↳",
+        "Without an enable bit the maximum is 7. Less",
+        "↳",
+        "Are we allowed to use an AND gate?",
+        "### You have seven stones and a scale. How will you find the lighter one?",
+        "5 Answers↳",
+        "Two weighings at most. Less",
+    ) == ["Create an 8 input AND gate using three 4:1 muxes",
+          "You have seven stones and a scale. How will you find the lighter one?"]
+
+
+def test_an_items_closing_semicolon_and_a_series_of_inclusions() -> None:
+    assert judge_line("- 介绍一下你的项目;").dropped == "project talk without a topic"
+    from prep.postings.prose import _enumerated_tasks
+    assert _enumerated_tasks("polymorphism in detail, including types, examples, and code samples") == [
+        "polymorphism in detail, including types, examples, and code samples"]

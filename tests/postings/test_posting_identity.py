@@ -45,6 +45,8 @@ from prep.postings.names import brand, is_organisation_name
                  "Tessellate", "Tessellate (YC W21) Is Hiring a Compiler Engineer", id="a-repost-line-with-an-address-is-no-name"),
     pytest.param("Site Reliability Engineer\nRemote\n\nQuillstone logo\nQuillstone\nApply now\n\nResponsibilities\n- Run Kubernetes\n",
                  "Quillstone", "Site Reliability Engineer", id="a-logos-text"),
+    pytest.param("Software Engineer, Storage Intern - 2026 Start\nSingapore\nQuillstone\nQuillstone builds storage.\n"
+                 "Responsibilities\n- Build caches\n", "Quillstone", "Software Engineer, Storage Intern - 2026 Start", id="a-start-year-is-no-employer"),
 ])
 def test_company_and_title_from_the_whole_posting(text: str, company: str | None, title: str | None) -> None:
     result = extract_posting(text)
@@ -325,3 +327,11 @@ def test_a_boards_fields_as_a_list_name_the_employer() -> None:
                              "- Location: Austin, Texas, United States\n- Job Type: On-site, Full-time\n"
                              "★ Role Summary\n- Primary Responsibility: write NIC drivers for the Linux kernel.\n")
     assert result.company == "Quillon Systems"
+
+
+def test_a_job_number_is_no_name_and_a_chinese_name_heading_a_dashed_report_title_is_the_employer() -> None:
+    assert extract_posting("Requisition # G1906205\nJob Title GPU Software Engineer\nResponsibilities\n- Drivers\n").company \
+        != "Requisition # G1906205"
+    report = extract_posting("石岚科技-2025秋招-运维工程师面经\n面试问答整理\n- 问:为什么选择运维开发?\n- 答:想深入云原生。\n"
+                             "- 问:K8s 的 Service 怎么实现负载均衡?\n")
+    assert report.company == "石岚科技"
