@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from prep.skills.taxonomy import Taxonomy, load_taxonomy
 
-from .asking import judge_line, question_kind, question_text, strip_list_marker
+from .asking import CJK, judge_line, question_kind, question_text, strip_list_marker
 from .headings import CONTENT, FURNITURE, GENERIC, INTERVIEW, LOCATION_SECTIONS, ROUND_KIND, heading_key
 from .employer import (borne_out, cued_employer, document_employer, mailed_employer, mentions, plausible_employer,
                        recurring_organisation, titled_and_repeated)
@@ -593,10 +593,10 @@ def _code_spans_rejoined(raws: list[str]) -> list[str]:
     for index, raw in enumerate(raws):
         line = raw.strip()
         after = raws[index + 1].strip() if index + 1 < len(raws) else ""
-        code = bool(after) and (after[0] in _CONTINUES or _CJK_CHAR.match(after[0]) is not None) \
+        code = bool(after) and (after[0] in _CONTINUES or CJK.match(after[0]) is not None) \
             and _CODE_WORD.fullmatch(line) is not None
         before = out[-1].rstrip() if out else ""
-        chinese_before = bool(before) and _CJK_CHAR.search(before[-40:]) is not None
+        chinese_before = bool(before) and CJK.search(before[-40:]) is not None
         if line and before and (glue or (line[0] in _CONTINUES and chinese_before)
                                 or (code and chinese_before and before[-1] not in _SENTENCE_ENDS)):
             out[-1] = before + line
@@ -608,7 +608,6 @@ def _code_spans_rejoined(raws: list[str]) -> list[str]:
 
 _CONTINUES = "、，,"
 _SENTENCE_ENDS = "。！？!?；;：:"
-_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _CODE_WORD = re.compile(r"(?:[、，,与和及或]\s{0,2})?[a-z_][a-z0-9_./:-]{1,40}(?:\(\))?")  # ("insmod", "、rmmod", "与 vmalloc")
 
 
